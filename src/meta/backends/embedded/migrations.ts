@@ -1,0 +1,108 @@
+// Versioned schema migrations of the embedded backend. Each entry runs once, in order,
+// inside one transaction that also records the new version in PRAGMA user_version.
+// A database written by a newer Loam (user_version above the last entry) is refused.
+import type Database from 'better-sqlite3';
+
+export const MIGRATIONS: readonly string[] = [
+  // 1: the whole catalog, log index, pointers, leases, tags, GC refs, change feed, tokens.
+  `
+  CREATE TABLE counters (kind TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+  INSERT INTO counters (kind, value) VALUES ('namespace', 0), ('stream', 0), ('collection', 0), ('link', 0);
+
+  CREATE TABLE namespaces (
+    id INTEGER PRIMARY KEY, org TEXT NOT NULL, name TEXT NOT NULL,
+    state TEXT NOT NULL, created INTEGER NOT NULL);
+  -- Names are unique among live namespaces of an org; dropping frees the name at once.
+  CREATE UNIQUE INDEX namespaces_name ON namespaces (org, name) WHERE state = 'live';
+
+  CREATE TABLE streams (
+    ns INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT NOT NULL, partitions INTEGER NOT NULL,
+    retention_ms INTEGER, retention_bytes INTEGER, implicit INTEGER NOT NULL,
+    state TEXT NOT NULL, created INTEGER NOT NULL, PRIMARY KEY (ns, id)) WITHOUT ROWID;
+  CREATE UNIQUE INDEX streams_name ON streams (ns, name) WHERE state = 'live';
+
+  CREATE TABLE collections (
+    ns INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT NOT NULL, schema TEXT NOT NULL,
+    schema_version INTEGER NOT NULL, stream_id INTEGER NOT NULL, link_id INTEGER NOT NULL,
+    partitions INTEGER NOT NULL, manifest_retention_ms INTEGER NOT NULL,
+    state TEXT NOT NULL, created INTEGER NOT NULL, PRIMARY KEY (ns, id)) WITHOUT ROWID;
+  CREATE UNIQUE INDEX collections_name ON collections (ns, name) WHERE state = 'live';
+
+  CREATE TABLE links (
+    ns INTEGER NOT NULL, id INTEGER NOT NULL, stream_id INTEGER NOT NULL,
+    collection_id INTEGER NOT NULL, state TEXT NOT NULL, PRIMARY KEY (ns, id)) WITHOUT ROWID;
+
+  CREATE TABLE aliases (ns INTEGER PRIMARY KEY, version INTEGER NOT NULL, map TEXT NOT NULL);
+
+  -- A missing head means next = 0 (heads are created lazily, spec §2.3).
+  CREATE TABLE heads (
+    ns INTEGER NOT NULL, stream INTEGER NOT NULL, partition INTEGER NOT NULL,
+    next INTEGER NOT NULL, log_start INTEGER NOT NULL, bytes INTEGER NOT NULL,
+    PRIMARY KEY (ns, stream, partition)) WITHOUT ROWID;
+
+  CREATE TABLE index_entries (
+    ns INTEGER NOT NULL, stream INTEGER NOT NULL, partition INTEGER NOT NULL,
+    start INTEGER NOT NULL, end INTEGER NOT NULL, kind TEXT NOT NULL, path TEXT NOT NULL,
+    byte_start INTEGER NOT NULL, byte_end INTEGER NOT NULL, records INTEGER NOT NULL,
+    PRIMARY KEY (ns, stream, partition, start)) WITHOUT ROWID;
+  CREATE INDEX index_entries_path ON index_entries (path);
+
+  -- One record per (WAL object, partition group): the idempotency record of spec §3.1.
+  CREATE TABLE wal_commits (
+    object TEXT NOT NULL, grp INTEGER NOT NULL, result TEXT NOT NULL, stamp INTEGER NOT NULL,
+    PRIMARY KEY (object, grp)) WITHOUT ROWID;
+  CREATE INDEX wal_commits_stamp ON wal_commits (stamp);
+
+  -- References and GC claims per object path (spec §3.2.3). For WAL objects refs is the
+  -- live count (chunks not yet segmented or trimmed); retired is set when it reaches zero.
+  CREATE TABLE object_refs (
+    path TEXT PRIMARY KEY, kind TEXT NOT NULL, refs INTEGER NOT NULL,
+    claim_owner TEXT, claim_stamp INTEGER, deleted INTEGER NOT NULL DEFAULT 0,
+    retired INTEGER) WITHOUT ROWID;
+  CREATE INDEX object_refs_retired ON object_refs (kind, retired) WHERE retired IS NOT NULL;
+
+  CREATE TABLE pointers (
+    ns INTEGER NOT NULL, key TEXT NOT NULL, version INTEGER NOT NULL, value TEXT NOT NULL,
+    stamp INTEGER NOT NULL, PRIMARY KEY (ns, key)) WITHOUT ROWID;
+  -- Superseded values, for "tags only on retained manifests".
+  CREATE TABLE pointer_history (
+    ns INTEGER NOT NULL, key TEXT NOT NULL, version INTEGER NOT NULL, value TEXT NOT NULL,
+    superseded INTEGER, PRIMARY KEY (ns, key, version)) WITHOUT ROWID;
+
+  CREATE TABLE leases (
+    scope TEXT NOT NULL, key TEXT NOT NULL, owner TEXT, epoch INTEGER NOT NULL,
+    deadline INTEGER NOT NULL, PRIMARY KEY (scope, key)) WITHOUT ROWID;
+
+  CREATE TABLE tags (
+    ns INTEGER NOT NULL, collection INTEGER NOT NULL, name TEXT NOT NULL,
+    version INTEGER NOT NULL, path TEXT NOT NULL, created INTEGER NOT NULL, rewritten_by TEXT,
+    PRIMARY KEY (ns, collection, name)) WITHOUT ROWID;
+
+  CREATE TABLE catalog_changes (
+    version INTEGER PRIMARY KEY AUTOINCREMENT, ns INTEGER NOT NULL, kind TEXT NOT NULL,
+    id INTEGER, stamp INTEGER NOT NULL);
+  CREATE INDEX catalog_changes_ns ON catalog_changes (ns, version);
+
+  -- Commit tokens: a write with a requestId stores its result in the same transaction.
+  CREATE TABLE request_tokens (
+    id TEXT PRIMARY KEY, op TEXT NOT NULL, result TEXT NOT NULL, stamp INTEGER NOT NULL) WITHOUT ROWID;
+  CREATE INDEX request_tokens_stamp ON request_tokens (stamp);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > SCHEMA_VERSION) {
+    throw new Error(
+      `metastore schema version ${current} is newer than this Loam understands (${SCHEMA_VERSION}); upgrade Loam`,
+    );
+  }
+  for (let v = current; v < SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    }).immediate();
+  }
+}
