@@ -203,8 +203,8 @@ describe('log', () => {
       const c = wal([{ ns: ns.id, stream: coll.streamId, partition: 0, records: 2 }], {
         objectStamp: t - WAL_COMMIT_WINDOW_MS - 1_000,
       });
-      await rejectsWith(store.commitWal(c, { stamp: t }), 'StaleCommit');
-      await rejectsWith(store.commitWal(c), 'StaleCommit');
+      await rejectsWith(() => store.commitWal(c, { stamp: t }), 'StaleCommit');
+      await rejectsWith(() => store.commitWal(c), 'StaleCommit');
       assert.deepEqual(await nexts(store, ns.id, coll.streamId), [0]);
       assert.deepEqual((await store.partitionIndex(ns.id, coll.streamId, 0)).entries, []);
       // The same age judged on a lagging proposer's stamp is inside the window: the backend's clock is irrelevant.
@@ -224,7 +224,7 @@ describe('log', () => {
         { ns: ns.id, stream: coll.streamId, partition: 1, records: 2 },
         { ns: ns.id, stream: gone, partition: 0, records: 1 },
       ]);
-      await rejectsWith(store.commitWal(c), 'NotFound');
+      await rejectsWith(() => store.commitWal(c), 'NotFound');
       const committed = await chunkCommitted(store, c);
       assert.equal(committed[2], false);
       assertPerGroupAtomic(c, committed, caps.maxChunksPerGroup);
@@ -240,14 +240,14 @@ describe('log', () => {
         { ns: ns.id, stream: coll.streamId, partition: 0 },
         { ns: ns.id, stream: 987654, partition: 0 },
       ]);
-      await rejectsWith(store.commitWal(unknown), 'NotFound');
+      await rejectsWith(() => store.commitWal(unknown), 'NotFound');
       assertPerGroupAtomic(unknown, await chunkCommitted(store, unknown), caps.maxChunksPerGroup);
       if (planGroups(unknown.chunks, caps.maxChunksPerGroup).groups === 1) {
         assert.deepEqual(await nexts(store, ns.id, coll.streamId), [0, 0], 'one group: nothing committed');
       }
       const before = await nexts(store, ns.id, coll.streamId);
       await rejectsInvalid(
-        store.commitWal(
+        () => store.commitWal(
           wal([
             { ns: ns.id, stream: coll.streamId, partition: 0 },
             { ns: ns.id, stream: coll.streamId, partition: 2 },
@@ -333,7 +333,7 @@ describe('log', () => {
         const plan = planGroups(c.chunks, m);
         assert.equal(plan.groups, 2);
         assert.equal(plan.groupOf[m], 1, 'the dropped stream is the second group');
-        await rejectsWith(store.commitWal(c), 'NotFound');
+        await rejectsWith(() => store.commitWal(c), 'NotFound');
         const committed = await chunkCommitted(store, c);
         assert.equal(committed[m], false);
         assertPerGroupAtomic(c, committed, m);
@@ -482,9 +482,9 @@ describe('log', () => {
 
     test('partitionIndex of a partition out of range is InvalidArgument; of an unknown stream NotFound', async () => {
       const { store, ns, coll } = await world(2);
-      await rejectsInvalid(store.partitionIndex(ns.id, coll.streamId, 2), 'partition');
-      await rejectsWith(store.partitionIndex(ns.id, 99999, 0), 'NotFound');
-      await rejectsInvalid(store.partitionIndex(ns.id, coll.streamId, 0, { limit: 0 }), 'limit');
+      await rejectsInvalid(() => store.partitionIndex(ns.id, coll.streamId, 2), 'partition');
+      await rejectsWith(() => store.partitionIndex(ns.id, 99999, 0), 'NotFound');
+      await rejectsInvalid(() => store.partitionIndex(ns.id, coll.streamId, 0, { limit: 0 }), 'limit');
     });
   });
 
