@@ -23,10 +23,12 @@ export const factory = backendFactory();
 /** The backend's capabilities, read once from a probe store (closed by factory.cleanup()). */
 export const caps: Capabilities = (await factory.open()).capabilities();
 
-/** Multi-group cases build maxChunksPerGroup+1 chunks only when that stays small. */
-export const SMALL_LIMIT = 256;
-export const smallGroups = Number.isFinite(caps.maxChunksPerGroup) && caps.maxChunksPerGroup <= SMALL_LIMIT;
-export const smallSwaps = Number.isFinite(caps.maxSwapEntries) && caps.maxSwapEntries <= SMALL_LIMIT;
+/** Multi-group cases build maxChunksPerGroup+1 chunks (one commit) only when that stays small. */
+export const SMALL_GROUP_LIMIT = 256;
+/** The swap-limit case builds maxSwapEntries+1 entries, one commitWal each: about a second at 1,000. */
+export const SMALL_SWAP_LIMIT = 1_000;
+export const smallGroups = Number.isFinite(caps.maxChunksPerGroup) && caps.maxChunksPerGroup <= SMALL_GROUP_LIMIT;
+export const smallSwaps = Number.isFinite(caps.maxSwapEntries) && caps.maxSwapEntries <= SMALL_SWAP_LIMIT;
 export const multiItem = caps.transactions === 'multi-item';
 
 /** node:test `skip` option: false when the capability holds, else the reason. */
