@@ -238,7 +238,7 @@ export class EmbeddedMetaStore implements MetaStore {
     );
     // Pruned only after 2·window + maxClockSkew, so no object is ever committed twice (spec §3.2.2).
     this.run(
-      'DELETE FROM wal_commits WHERE rowid IN (SELECT rowid FROM wal_commits WHERE stamp < ? LIMIT ?)',
+      'DELETE FROM wal_commits WHERE (object, grp) IN (SELECT object, grp FROM wal_commits WHERE stamp < ? LIMIT ?)',
       stamp - WAL_COMMIT_RECORD_TTL_MS,
       PRUNE_BATCH,
     );

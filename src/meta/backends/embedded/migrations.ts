@@ -68,6 +68,8 @@ export const MIGRATIONS: readonly string[] = [
   CREATE TABLE pointer_history (
     ns INTEGER NOT NULL, key TEXT NOT NULL, version INTEGER NOT NULL, value TEXT NOT NULL,
     superseded INTEGER, PRIMARY KEY (ns, key, version)) WITHOUT ROWID;
+  -- So pruning superseded versions touches only the rows it deletes.
+  CREATE INDEX pointer_history_superseded ON pointer_history (ns, key, superseded);
 
   CREATE TABLE leases (
     scope TEXT NOT NULL, key TEXT NOT NULL, owner TEXT, epoch INTEGER NOT NULL,
