@@ -1,0 +1,95 @@
+// MetaClient: the MetaStore every caller uses. It wraps a backend with the client retry
+// policy (./retry.ts), one requestId per logical call, and bounded-skew stamps (spec §3.2).
+// It is itself a MetaStore, so callers cannot tell it from a backend.
+import type { MetaStore } from './contract.js';
+import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type RetryReport } from './retry.js';
+import { StampClock } from './stamp.js';
+import type { WriteContext } from './types.js';
+
+/** For every write: the position of its WriteContext argument. */
+export const WRITE_CONTEXT_ARG = {
+  createNamespace: 1,
+  dropNamespace: 1,
+  createCollection: 1,
+  dropCollection: 2,
+  updateCollectionSchema: 4,
+  updateAliases: 3,
+  createStream: 1,
+  dropStream: 2,
+  setRetention: 3,
+  commitWal: 1,
+  swapSegment: 1,
+  trimPartition: 4,
+  casPointer: 4,
+  acquireLease: 4,
+  renewLease: 5,
+  releaseLease: 4,
+  createTag: 4,
+  dropTag: 3,
+  claimObject: 2,
+  releaseClaim: 3,
+} as const satisfies Partial<Record<keyof MetaStore, number>>;
+
+/** Reads retried on Retryable (busy, throttle); they have no effect to be unknown about. */
+const READS = [
+  'namespace',
+  'namespaceByName',
+  'listNamespaces',
+  'collection',
+  'collectionByName',
+  'listCollections',
+  'aliases',
+  'stream',
+  'listStreams',
+  'partitionIndex',
+  'streamState',
+  'collectionHead',
+  'segmentReferenced',
+  'retiredWalObjects',
+  'pointer',
+  'lease',
+  'listTags',
+  'objectRef',
+  'catalogVersion',
+  'changesSince',
+] as const satisfies ReadonlyArray<keyof MetaStore>;
+
+export interface MetaClientOptions {
+  policy?: RetryPolicy;
+  clock?: StampClock;
+  /** Called after every retried call, for metrics (retries, unknown outcomes). */
+  onRetry?: (method: string, r: RetryReport) => void;
+}
+
+export function metaClient(backend: MetaStore, opts: MetaClientOptions = {}): MetaStore {
+  const policy = opts.policy ?? DEFAULT_RETRY_POLICY;
+  const clock = opts.clock ?? new StampClock();
+  const client: Record<string, unknown> = {
+    capabilities: () => backend.capabilities(),
+    close: () => backend.close(),
+    watch: backend.watch.bind(backend),
+  };
+  const report = (method: string) => (r: RetryReport) => {
+    if (r.attempts > 1 || r.earlierUnknown) opts.onRetry?.(method, r);
+  };
+  for (const [method, at] of Object.entries(WRITE_CONTEXT_ARG)) {
+    const fn = (backend as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!.bind(backend);
+    client[method] = (...args: unknown[]) => {
+      const given = (args[at] ?? {}) as WriteContext & Record<string, unknown>;
+      return withRetry(
+        (requestId) => {
+          const a = [...args];
+          a[at] = { ...given, requestId: given.requestId ?? requestId, stamp: given.stamp ?? clock.next() };
+          return fn(...a);
+        },
+        policy,
+        report(method),
+      );
+    };
+  }
+  for (const method of READS) {
+    const fn = (backend as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!.bind(backend);
+    client[method] = (...args: unknown[]) => withRetry(() => fn(...args), policy, report(method));
+  }
+  return client as unknown as MetaStore;
+}
