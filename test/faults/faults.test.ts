@@ -1,0 +1,36 @@
+// Runs the fault matrix for LOAM_TEST_BACKEND and compares it with the blessed table
+// test/faults/meta_fault_matrix.<backend>.expected.md. With --bless (LOAM_BLESS=1) it
+// rewrites the table instead; the diff is reviewed like code.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { after, describe, test } from 'node:test';
+import { backendFactory, backendName } from '../harness/backends.js';
+import { ATTEMPTS, FAULTS, GROUPS, renderTable, runCell, type CellResult } from './matrix.js';
+
+const backend = backendName();
+const factory = backendFactory(backend);
+const expectedPath = new URL(`./meta_fault_matrix.${backend}.expected.md`, import.meta.url).pathname;
+const cells: CellResult[] = [];
+
+describe(`fault matrix: ${backend}`, () => {
+  after(() => factory.cleanup());
+
+  for (const g of GROUPS) {
+    test(`${g.name}: ${FAULTS.length} faults × ${ATTEMPTS.length} attempts keep the invariants`, async () => {
+      for (const a of ATTEMPTS) {
+        for (const f of FAULTS) cells.push(await runCell(factory, g, f, a));
+      }
+      await factory.cleanup();
+    });
+  }
+
+  test('the outcomes match the blessed table', () => {
+    const table = renderTable(backend, cells);
+    if (process.env.LOAM_BLESS === '1') {
+      writeFileSync(expectedPath, table);
+      return;
+    }
+    assert.ok(existsSync(expectedPath), `no blessed table at ${expectedPath}; run npm run test:faults -- --backend ${backend} --bless`);
+    assert.equal(table, readFileSync(expectedPath, 'utf8'), 'the fault matrix changed: review and re-bless');
+  });
+});

@@ -1,0 +1,347 @@
+// The deterministic metastore fault matrix (spec §4.2), generic over the backend factory.
+//
+// A cell = method group × fault × the attempts the fault hits. Each cell opens a fresh
+// store whose transaction helper calls a FaultHook; the hook fires the fault at the point
+// that fault lives at, on the chosen attempts of the group's call, which runs under the
+// client retry policy (src/meta/retry.ts) with at most two attempts. The outcome is
+//   Retried            the call succeeded after a faulted attempt
+//   NoEffect           the call succeeded on its first attempt (the fault changed nothing)
+//   SurfacedUnknown    the call surfaced Unknown (earlierUnknown set)
+//   SurfacedRetryable  the call surfaced a Retryable error (nothing was applied)
+//   Refused(Code)      the call surfaced a typed error the race made correct (e.g. VersionMismatch)
+// After every cell the invariants are checked: the partitions' indexes are contiguous and
+// dense, no WAL object is committed twice, no acknowledged write is lost, pointer versions
+// are dense.
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errors, isMetaError, linkPointerKey, type MetaStore, type WriteContext } from '../../src/meta/index.js';
+import type { FaultHook, FaultPoint } from '../../src/meta/faults.js';
+import { withRetry, type RetryPolicy } from '../../src/meta/retry.js';
+import type { BackendFactory } from '../harness/backends.js';
+
+export const FAULTS = ['BeforeSend', 'AfterApply', 'Undetermined', 'Conflict', 'Throttle', 'Race', 'Delay'] as const;
+export type Fault = (typeof FAULTS)[number];
+export const ATTEMPTS = ['first', 'second'] as const;
+export type Attempt = (typeof ATTEMPTS)[number];
+
+/** Delay(d): well inside the retry budget. */
+export const DELAY_MS = 20;
+/** The matrix's policy: two attempts, so "second" is the last one; no randomness. */
+export const MATRIX_POLICY: RetryPolicy = { maxAttempts: 2, budgetMs: 5_000, baseDelayMs: 1, maxDelayMs: 1, random: () => 0.5 };
+
+const POINT: Record<Fault, FaultPoint> = {
+  BeforeSend: 'BeforeBegin',
+  Throttle: 'BeforeBegin',
+  Race: 'BeforeBegin',
+  Delay: 'BeforeBegin',
+  Conflict: 'BeforeCommit',
+  Undetermined: 'BeforeCommit',
+  AfterApply: 'AfterCommit',
+};
+
+interface Ctx {
+  ns: number;
+  stream: number;
+  collection: number;
+  link: number;
+  [k: string]: unknown;
+}
+
+interface Group {
+  name: string;
+  /** The contract method whose transaction the fault hits. */
+  op: string;
+  setup(s: MetaStore): Promise<Ctx>;
+  call(s: MetaStore, ctx: Ctx, w: WriteContext): Promise<unknown>;
+  /** A competing write through another handle, between our read and our write. */
+  race(other: MetaStore, ctx: Ctx): Promise<void>;
+  /** Group invariants; `acked` is the call's result when it succeeded. */
+  check(s: MetaStore, ctx: Ctx, acked: unknown | undefined): Promise<void>;
+}
+
+const SCHEMA = { primaryKey: 'id', fields: { id: 'string' as const } };
+const PARTS = 4;
+
+async function base(s: MetaStore): Promise<Ctx> {
+  const ns = await s.createNamespace({ org: 'faults', name: 'ns' });
+  const c = await s.createCollection({ ns: ns.id, name: 'c', schema: SCHEMA, partitions: PARTS });
+  return { ns: ns.id, stream: c.streamId, collection: c.id, link: c.linkId };
+}
+
+function chunks(ctx: Ctx, records: number, parts = PARTS) {
+  return Array.from({ length: parts }, (_, p) => ({ ns: ctx.ns, stream: ctx.stream, partition: p, records, byteStart: p * 100, byteEnd: p * 100 + 100 }));
+}
+
+async function commit(s: MetaStore, ctx: Ctx, object: string, records: number, parts = PARTS) {
+  return s.commitWal({ object, objectStamp: Date.now(), chunks: chunks(ctx, records, parts) });
+}
+
+/** Index invariants of every partition: contiguous, dense, each WAL object at most once. */
+export async function checkLog(s: MetaStore, ctx: Ctx): Promise<void> {
+  const st = await s.streamState(ctx.ns, ctx.stream);
+  for (const h of st.heads) {
+    const idx = await s.partitionIndex(ctx.ns, ctx.stream, h.partition);
+    assert.equal(idx.next, h.next, 'partitionIndex and streamState agree on the head');
+    if (h.next === h.logStart) continue;
+    let at = idx.entries[0]!.start;
+    assert.ok(at <= h.logStart, `partition ${h.partition}: the first entry covers logStart`);
+    const seen = new Set<string>();
+    for (const e of idx.entries) {
+      assert.equal(e.start, at, `partition ${h.partition}: gap or overlap at ${at}`);
+      assert.equal(e.end - e.start, e.records, `partition ${h.partition}: offsets dense in entry ${e.path}`);
+      assert.ok(!seen.has(e.path), `partition ${h.partition}: object ${e.path} committed twice`);
+      seen.add(e.path);
+      at = e.end;
+    }
+    assert.equal(at, h.next, `partition ${h.partition}: entries reach the head`);
+  }
+}
+
+export const GROUPS: Group[] = [
+  {
+    name: 'catalog creates',
+    op: 'createCollection',
+    setup: async (s) => {
+      const ns = await s.createNamespace({ org: 'faults', name: 'ns' });
+      return { ns: ns.id, stream: 0, collection: 0, link: 0 };
+    },
+    call: (s, ctx, w) => s.createCollection({ ns: ctx.ns, name: 'created', schema: SCHEMA, partitions: 2 }, w),
+    race: async (o, ctx) => {
+      await o.createCollection({ ns: ctx.ns, name: 'created', schema: SCHEMA, partitions: 2 }).catch(ignoreExists);
+    },
+    check: async (s, ctx, acked) => {
+      const page = await s.listCollections(ctx.ns);
+      assert.ok(page.items.length <= 1, 'a create applied at most once');
+      if (acked) assert.equal(page.items[0]?.id, (acked as { id: number }).id, 'the acknowledged create is there, with its id');
+    },
+  },
+  {
+    name: 'commitWal',
+    op: 'commitWal',
+    setup: base,
+    call: (s, ctx, w) => s.commitWal({ object: 'wal/cell', objectStamp: Date.now(), chunks: chunks(ctx, 5) }, w),
+    race: async (o, ctx) => {
+      await commit(o, ctx, 'wal/race', 3);
+    },
+    check: async (s, ctx, acked) => {
+      await checkLog(s, ctx);
+      if (acked) {
+        for (const r of (acked as { assigned: Array<{ partition: number; start: number; end: number }> }).assigned) {
+          const idx = await s.partitionIndex(ctx.ns, ctx.stream, r.partition);
+          const e = idx.entries.find((x) => x.path === 'wal/cell');
+          assert.deepEqual([e?.start, e?.end], [r.start, r.end], 'acknowledged offsets are in the index');
+        }
+      }
+    },
+  },
+  {
+    name: 'swapSegment',
+    op: 'swapSegment',
+    setup: async (s) => {
+      const ctx = await base(s);
+      await commit(s, ctx, 'wal/a', 5, 1);
+      await commit(s, ctx, 'wal/b', 5, 1);
+      return ctx;
+    },
+    call: (s, ctx, w) => s.swapSegment({ ns: ctx.ns, stream: ctx.stream, partition: 0, start: 0, end: 10, path: 'seg/cell', byteStart: 0, byteEnd: 150 }, w),
+    race: async (o, ctx) => {
+      await o.trimPartition(ctx.ns, ctx.stream, 0, 5);
+    },
+    check: async (s, ctx, acked) => {
+      await checkLog(s, ctx);
+      if (acked) {
+        const idx = await s.partitionIndex(ctx.ns, ctx.stream, 0);
+        assert.equal(idx.entries[0]?.path, 'seg/cell', 'the acknowledged segment is in the index');
+        const retired = (await s.retiredWalObjects()).items.map((r) => r.path);
+        assert.deepEqual(retired.sort(), ['wal/a', 'wal/b'], 'segmented WAL objects are retired');
+      }
+    },
+  },
+  {
+    name: 'trimPartition',
+    op: 'trimPartition',
+    setup: async (s) => {
+      const ctx = await base(s);
+      await commit(s, ctx, 'wal/a', 5, 1);
+      await commit(s, ctx, 'wal/b', 5, 1);
+      return ctx;
+    },
+    call: (s, ctx, w) => s.trimPartition(ctx.ns, ctx.stream, 0, 5, w),
+    race: async (o, ctx) => {
+      await o.trimPartition(ctx.ns, ctx.stream, 0, 10);
+    },
+    check: async (s, ctx, acked) => {
+      await checkLog(s, ctx);
+      if (acked) {
+        const idx = await s.partitionIndex(ctx.ns, ctx.stream, 0);
+        assert.ok(idx.logStart >= 5, 'the acknowledged trim holds');
+      }
+    },
+  },
+  casGroup('casPointer', false),
+  casGroup('casPointer fenced', true),
+  {
+    name: 'leases',
+    op: 'acquireLease',
+    setup: async (s) => {
+      const ns = await s.createNamespace({ org: 'faults', name: 'ns' });
+      return { ns: ns.id, stream: 0, collection: 0, link: 0 };
+    },
+    call: (s, ctx, w) => s.acquireLease(ctx.ns, 'applier', 'n1', 60_000, w),
+    race: async (o, ctx) => {
+      await o.acquireLease(ctx.ns, 'applier', 'n2', 60_000).catch(() => undefined);
+    },
+    check: async (s, ctx, acked) => {
+      const l = await s.lease(ctx.ns, 'applier');
+      if (acked) {
+        assert.equal(l?.owner, 'n1', 'the acknowledged lease is held');
+        assert.equal(l?.epoch, (acked as { epoch: number }).epoch, 'at the acknowledged epoch');
+      }
+      if (l) assert.equal(l.epoch, 1, 'one takeover, one epoch: never incremented twice');
+    },
+  },
+  {
+    name: 'dropCollection',
+    op: 'dropCollection',
+    setup: base,
+    call: (s, ctx, w) => s.dropCollection(ctx.ns, ctx.collection, w),
+    race: async (o, ctx) => {
+      await o.dropCollection(ctx.ns, ctx.collection);
+    },
+    check: async (s, ctx, acked) => {
+      if (acked !== undefined) {
+        await assert.rejects(s.collectionByName(ctx.ns, 'c'), (e) => isMetaError(e, 'NotFound'), 'the acknowledged drop holds');
+      }
+    },
+  },
+];
+
+function casGroup(name: string, fenced: boolean): Group {
+  return {
+    name,
+    op: 'casPointer',
+    setup: async (s) => {
+      const ctx = await base(s);
+      if (fenced) ctx.epoch = (await s.acquireLease(ctx.ns, 'applier', 'n1', 60_000)).epoch;
+      await s.casPointer(ctx.ns, linkPointerKey(ctx.link), null, 'm/1');
+      return ctx;
+    },
+    call: (s, ctx, w) =>
+      s.casPointer(ctx.ns, linkPointerKey(ctx.link), 1, 'm/2', {
+        ...w,
+        ...(fenced ? { fence: { scope: ctx.ns, key: 'applier', epoch: ctx.epoch as number } } : {}),
+      }),
+    race: async (o, ctx) => {
+      if (fenced) {
+        // Another node takes the lease over: the fence's epoch goes stale.
+        await o.releaseLease(ctx.ns, 'applier', 'n1', ctx.epoch as number).catch(() => undefined);
+        await o.acquireLease(ctx.ns, 'applier', 'n2', 60_000).catch(() => undefined);
+      } else {
+        const p = await o.pointer(ctx.ns, linkPointerKey(ctx.link));
+        await o.casPointer(ctx.ns, linkPointerKey(ctx.link), p!.version, `m/race${p!.version}`);
+      }
+    },
+    check: async (s, ctx, acked) => {
+      const p = await s.pointer(ctx.ns, linkPointerKey(ctx.link));
+      assert.ok(p, 'the pointer exists');
+      if (acked) {
+        assert.equal((acked as { version: number }).version, 2, 'dense: the acknowledged cas made version 2');
+        assert.equal(p.value === 'm/2' || p.value.startsWith('m/race'), true);
+      }
+      // Dense: version 1 plus one per applied cas (ours at most once, the race's at most twice).
+      assert.ok(p.version >= 1 && p.version <= 3, `pointer version ${p.version} is dense`);
+      if (p.value === 'm/2') assert.equal(p.version, 2, 'our cas applied once, at version 2');
+    },
+  };
+}
+
+function ignoreExists(e: unknown): void {
+  if (!isMetaError(e, 'AlreadyExists')) throw e;
+}
+
+export interface CellResult {
+  group: string;
+  attempt: Attempt;
+  fault: Fault;
+  outcome: string;
+}
+
+export async function runCell(factory: BackendFactory, group: Group, fault: Fault, attempt: Attempt): Promise<CellResult> {
+  const hits = attempt === 'first' ? new Set([1]) : new Set([1, 2]);
+  const plan = { armed: false, attempt: 0, fired: false };
+  let other: MetaStore | undefined;
+  let ctx: Ctx | undefined;
+  // Synchronous throws (BeforeCommit must not return a promise); promises for Race and Delay.
+  const hook: FaultHook = (point, op) => {
+    if (!plan.armed || op !== group.op || point !== POINT[fault] || plan.fired || !hits.has(plan.attempt)) return;
+    plan.fired = true; // once per attempt: the attempt's first transaction of this op
+    switch (fault) {
+      case 'BeforeSend':
+        throw errors.retryable('connect', 'injected: connection refused before BEGIN', true);
+      case 'Throttle':
+        throw errors.retryable('throttle', 'injected: throttled before BEGIN', true);
+      case 'AfterApply':
+        throw errors.unknown('injected: acknowledgement lost after COMMIT');
+      case 'Undetermined':
+        throw errors.unknown('injected: connection lost during COMMIT');
+      case 'Conflict':
+        throw errors.retryable('conflict', 'injected: serialization failure');
+      case 'Race':
+        return group.race(other!, ctx!);
+      case 'Delay':
+        return sleep(DELAY_MS);
+    }
+  };
+  const store = await factory.open({ faults: hook });
+  other = await factory.connect(store);
+  ctx = await group.setup(store);
+  let acked: unknown;
+  let outcome: string;
+  let attempts = 0;
+  plan.armed = true;
+  try {
+    acked = await withRetry(
+      (requestId, n) => {
+        plan.attempt = n;
+        plan.fired = false;
+        attempts = n;
+        return group.call(store, ctx!, { requestId });
+      },
+      MATRIX_POLICY,
+    );
+    if (acked === undefined) acked = null; // a void call that succeeded
+    outcome = attempts > 1 ? 'Retried' : 'NoEffect';
+  } catch (e) {
+    if (!isMetaError(e)) throw e;
+    outcome = e.code === 'Unknown' ? 'SurfacedUnknown' : e.code === 'Retryable' ? 'SurfacedRetryable' : `Refused(${e.code})`;
+  } finally {
+    plan.armed = false;
+  }
+  try {
+    await group.check(store, ctx, acked);
+  } catch (e) {
+    throw new Error(`invariant broken in cell ${group.name} × ${fault} × ${attempt} (${outcome}): ${(e as Error).message}`);
+  }
+  return { group: group.name, attempt, fault, outcome };
+}
+
+export function renderTable(backend: string, cells: CellResult[]): string {
+  const lines = [
+    `# Metastore fault matrix: ${backend}`,
+    '',
+    'Generated by `npm run test:faults -- --backend ' + backend + ' --bless`; review its diff like code.',
+    'Rows: method group × the attempts the fault hits (first: attempt 1 only; second: attempts 1 and 2,',
+    'the retry policy\'s last). Columns: faults (spec §4.2). Outcomes: Retried, NoEffect, SurfacedUnknown,',
+    'SurfacedRetryable, or Refused(code) when a race made a typed refusal the correct answer.',
+    '',
+    `| group | attempt | ${FAULTS.join(' | ')} |`,
+    `| --- | --- | ${FAULTS.map(() => '---').join(' | ')} |`,
+  ];
+  for (const g of GROUPS) {
+    for (const a of ATTEMPTS) {
+      const row = FAULTS.map((f) => cells.find((c) => c.group === g.name && c.attempt === a && c.fault === f)?.outcome ?? '?');
+      lines.push(`| ${g.name} | ${a} | ${row.join(' | ')} |`);
+    }
+  }
+  return lines.join('\n') + '\n';
+}
