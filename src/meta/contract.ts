@@ -294,6 +294,8 @@ export interface MetaStore {
    * Claims an object for deletion, atomically with the check that nothing references it.
    * After a claim, every call that would reference the path fails with Claimed, so a claim
    * and a new reference serialise: whichever commits first makes the other fail.
+   * An existing claim (any owner, or a deleted tombstone) answers { claimed: false,
+   * reason: 'claimed' }; a retry of the same call goes through its requestId instead.
    */
   claimObject(path: string, owner: string, w?: WriteContext): Promise<ClaimResult>;
 

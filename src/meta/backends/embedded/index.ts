@@ -339,7 +339,7 @@ export class EmbeddedMetaStore implements MetaStore {
 
   // ------------------------------------------------------------ catalog
 
-  createNamespace(req: CreateNamespace, w?: WriteContext): Promise<Namespace> {
+  async createNamespace(req: CreateNamespace, w?: WriteContext): Promise<Namespace> {
     const org = v.name('org', req?.org);
     const name = v.name('name', req?.name);
     return this.wake(
@@ -354,7 +354,7 @@ export class EmbeddedMetaStore implements MetaStore {
     );
   }
 
-  dropNamespace(ns: number, w?: WriteContext): Promise<void> {
+  async dropNamespace(ns: number, w?: WriteContext): Promise<void> {
     v.id('ns', ns);
     return this.wake(
       this.write('dropNamespace', w, ({ stamp }) => {
@@ -370,7 +370,7 @@ export class EmbeddedMetaStore implements MetaStore {
     );
   }
 
-  namespace(ns: number, opts?: ReadOptions): Promise<Namespace> {
+  async namespace(ns: number, opts?: ReadOptions): Promise<Namespace> {
     v.id('ns', ns);
     return this.read(() => {
       const r = this.get<Row>('SELECT * FROM namespaces WHERE id = ?', ns);
@@ -379,7 +379,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  namespaceByName(org: string, name: string): Promise<Namespace> {
+  async namespaceByName(org: string, name: string): Promise<Namespace> {
     v.name('org', org);
     v.name('name', name);
     return this.read(() => {
@@ -389,7 +389,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  listNamespaces(org: string, page?: PageRequest): Promise<Page<Namespace>> {
+  async listNamespaces(org: string, page?: PageRequest): Promise<Page<Namespace>> {
     v.name('org', org);
     const p = v.page(page);
     return this.read(() =>
@@ -409,7 +409,7 @@ export class EmbeddedMetaStore implements MetaStore {
     );
   }
 
-  createCollection(req: CreateCollection, w?: WriteContext): Promise<Collection> {
+  async createCollection(req: CreateCollection, w?: WriteContext): Promise<Collection> {
     const ns = v.id('ns', req?.ns);
     const name = v.name('name', req.name);
     const schema = v.schema('schema', req.schema);
@@ -468,7 +468,7 @@ export class EmbeddedMetaStore implements MetaStore {
     );
   }
 
-  dropCollection(ns: number, collection: number, w?: WriteContext): Promise<void> {
+  async dropCollection(ns: number, collection: number, w?: WriteContext): Promise<void> {
     v.id('ns', ns);
     v.id('collection', collection);
     return this.wake(
@@ -496,7 +496,7 @@ export class EmbeddedMetaStore implements MetaStore {
     );
   }
 
-  collection(ns: number, collection: number, opts?: ReadOptions): Promise<Collection> {
+  async collection(ns: number, collection: number, opts?: ReadOptions): Promise<Collection> {
     v.id('ns', ns);
     v.id('collection', collection);
     return this.read(() => {
@@ -506,7 +506,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  collectionByName(ns: number, name: string): Promise<Collection> {
+  async collectionByName(ns: number, name: string): Promise<Collection> {
     v.id('ns', ns);
     v.name('name', name);
     return this.read(() => {
@@ -516,7 +516,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  listCollections(ns: number, page?: PageRequest): Promise<Page<Collection>> {
+  async listCollections(ns: number, page?: PageRequest): Promise<Page<Collection>> {
     v.id('ns', ns);
     const p = v.page(page);
     return this.read(() => {
@@ -537,7 +537,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  updateCollectionSchema(
+  async updateCollectionSchema(
     ns: number,
     collection: number,
     expectedVersion: number,
@@ -564,7 +564,7 @@ export class EmbeddedMetaStore implements MetaStore {
     );
   }
 
-  updateAliases(ns: number, actions: AliasAction[], expectedVersion?: number, w?: WriteContext): Promise<Aliases> {
+  async updateAliases(ns: number, actions: AliasAction[], expectedVersion?: number, w?: WriteContext): Promise<Aliases> {
     v.id('ns', ns);
     v.aliasActions(actions);
     if (expectedVersion !== undefined) v.nonNegInt('expectedVersion', expectedVersion);
@@ -600,7 +600,7 @@ export class EmbeddedMetaStore implements MetaStore {
     );
   }
 
-  aliases(ns: number): Promise<Aliases> {
+  async aliases(ns: number): Promise<Aliases> {
     v.id('ns', ns);
     return this.read(() => {
       this.liveNamespace(ns);
@@ -609,7 +609,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  createStream(req: CreateStream, w?: WriteContext): Promise<Stream> {
+  async createStream(req: CreateStream, w?: WriteContext): Promise<Stream> {
     const ns = v.id('ns', req?.ns);
     const name = v.name('name', req.name);
     const partitions = v.partitions('partitions', req.partitions);
@@ -637,7 +637,7 @@ export class EmbeddedMetaStore implements MetaStore {
     );
   }
 
-  dropStream(ns: number, stream: number, w?: WriteContext): Promise<void> {
+  async dropStream(ns: number, stream: number, w?: WriteContext): Promise<void> {
     v.id('ns', ns);
     v.id('stream', stream);
     return this.wake(
@@ -650,7 +650,7 @@ export class EmbeddedMetaStore implements MetaStore {
     );
   }
 
-  stream(ns: number, stream: number, opts?: ReadOptions): Promise<Stream> {
+  async stream(ns: number, stream: number, opts?: ReadOptions): Promise<Stream> {
     v.id('ns', ns);
     v.id('stream', stream);
     return this.read(() => {
@@ -660,7 +660,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  listStreams(ns: number, page?: PageRequest): Promise<Page<Stream>> {
+  async listStreams(ns: number, page?: PageRequest): Promise<Page<Stream>> {
     v.id('ns', ns);
     const p = v.page(page);
     return this.read(() => {
@@ -681,7 +681,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  setRetention(ns: number, stream: number, retention: Retention, w?: WriteContext): Promise<Stream> {
+  async setRetention(ns: number, stream: number, retention: Retention, w?: WriteContext): Promise<Stream> {
     v.id('ns', ns);
     v.id('stream', stream);
     const r = v.retention('retention', retention);
@@ -773,7 +773,7 @@ export class EmbeddedMetaStore implements MetaStore {
     return ranges;
   }
 
-  partitionIndex(ns: number, stream: number, partition: number, opts?: { from?: number; limit?: number }): Promise<PartitionIndex> {
+  async partitionIndex(ns: number, stream: number, partition: number, opts?: { from?: number; limit?: number }): Promise<PartitionIndex> {
     v.id('ns', ns);
     v.id('stream', stream);
     v.nonNegInt('partition', partition);
@@ -814,7 +814,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  streamState(ns: number, stream: number): Promise<StreamState> {
+  async streamState(ns: number, stream: number): Promise<StreamState> {
     v.id('ns', ns);
     v.id('stream', stream);
     return this.read(() => {
@@ -823,7 +823,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  collectionHead(ns: number, collection: number): Promise<CollectionHead> {
+  async collectionHead(ns: number, collection: number): Promise<CollectionHead> {
     v.id('ns', ns);
     v.id('collection', collection);
     return this.read(() => {
@@ -835,7 +835,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  swapSegment(swap: SegmentSwap, w?: WriteContext): Promise<{ entry: IndexEntry }> {
+  async swapSegment(swap: SegmentSwap, w?: WriteContext): Promise<{ entry: IndexEntry }> {
     v.segmentSwap(swap);
     return this.write('swapSegment', w, ({ stamp }) => {
       const { ns, stream, partition } = swap;
@@ -908,7 +908,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  trimPartition(ns: number, stream: number, partition: number, logStart: number, w?: WriteContext): Promise<PartitionHead> {
+  async trimPartition(ns: number, stream: number, partition: number, logStart: number, w?: WriteContext): Promise<PartitionHead> {
     v.id('ns', ns);
     v.id('stream', stream);
     v.nonNegInt('partition', partition);
@@ -937,7 +937,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  segmentReferenced(ns: number, stream: number, path: string): Promise<boolean> {
+  async segmentReferenced(ns: number, stream: number, path: string): Promise<boolean> {
     v.id('ns', ns);
     v.id('stream', stream);
     v.path('path', path);
@@ -946,7 +946,7 @@ export class EmbeddedMetaStore implements MetaStore {
     );
   }
 
-  retiredWalObjects(page?: PageRequest): Promise<Page<{ path: string; retired: Stamp }>> {
+  async retiredWalObjects(page?: PageRequest): Promise<Page<{ path: string; retired: Stamp }>> {
     const p = v.page(page);
     return this.read(() =>
       paged(
@@ -966,7 +966,7 @@ export class EmbeddedMetaStore implements MetaStore {
 
   // ------------------------------------------------------------ pointers
 
-  casPointer(
+  async casPointer(
     ns: number,
     key: string,
     expectedVersion: number | null,
@@ -1023,7 +1023,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  pointer(ns: number, key: string): Promise<Pointer | null> {
+  async pointer(ns: number, key: string): Promise<Pointer | null> {
     v.id('ns', ns);
     v.key('key', key);
     return this.read(() => {
@@ -1060,7 +1060,7 @@ export class EmbeddedMetaStore implements MetaStore {
     if (scope !== 'cluster') this.liveNamespace(scope);
   }
 
-  acquireLease(scope: LeaseScope, key: string, owner: string, ttlMs: number, w?: WriteContext): Promise<Lease> {
+  async acquireLease(scope: LeaseScope, key: string, owner: string, ttlMs: number, w?: WriteContext): Promise<Lease> {
     v.leaseScope(scope);
     v.key('key', key);
     v.tokenString('owner', owner);
@@ -1078,7 +1078,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  renewLease(scope: LeaseScope, key: string, owner: string, epoch: number, ttlMs: number, w?: WriteContext): Promise<Lease> {
+  async renewLease(scope: LeaseScope, key: string, owner: string, epoch: number, ttlMs: number, w?: WriteContext): Promise<Lease> {
     v.leaseScope(scope);
     v.key('key', key);
     v.tokenString('owner', owner);
@@ -1094,7 +1094,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  releaseLease(scope: LeaseScope, key: string, owner: string, epoch: number, w?: WriteContext): Promise<void> {
+  async releaseLease(scope: LeaseScope, key: string, owner: string, epoch: number, w?: WriteContext): Promise<void> {
     v.leaseScope(scope);
     v.key('key', key);
     v.tokenString('owner', owner);
@@ -1109,7 +1109,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  lease(scope: LeaseScope, key: string): Promise<Lease | null> {
+  async lease(scope: LeaseScope, key: string): Promise<Lease | null> {
     v.leaseScope(scope);
     v.key('key', key);
     return this.read(() => this.leaseRow(scope, key));
@@ -1117,7 +1117,7 @@ export class EmbeddedMetaStore implements MetaStore {
 
   // ------------------------------------------------------------ tags
 
-  createTag(ns: number, collection: number, name: string, manifestVersion: number, w?: WriteContext): Promise<Tag> {
+  async createTag(ns: number, collection: number, name: string, manifestVersion: number, w?: WriteContext): Promise<Tag> {
     v.id('ns', ns);
     v.id('collection', collection);
     v.name('name', name);
@@ -1151,7 +1151,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  dropTag(ns: number, collection: number, name: string, w?: WriteContext): Promise<void> {
+  async dropTag(ns: number, collection: number, name: string, w?: WriteContext): Promise<void> {
     v.id('ns', ns);
     v.id('collection', collection);
     v.name('name', name);
@@ -1164,7 +1164,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  listTags(ns: number, collection: number, page?: PageRequest): Promise<Page<Tag>> {
+  async listTags(ns: number, collection: number, page?: PageRequest): Promise<Page<Tag>> {
     v.id('ns', ns);
     v.id('collection', collection);
     const p = v.page(page);
@@ -1188,7 +1188,7 @@ export class EmbeddedMetaStore implements MetaStore {
 
   // ------------------------------------------------------------ GC
 
-  claimObject(path: string, owner: string, w?: WriteContext): Promise<ClaimResult> {
+  async claimObject(path: string, owner: string, w?: WriteContext): Promise<ClaimResult> {
     v.path('path', path);
     v.tokenString('owner', owner);
     return this.write('claimObject', w, ({ stamp }) => {
@@ -1197,9 +1197,6 @@ export class EmbeddedMetaStore implements MetaStore {
         path,
       );
       if (r && r.refs > 0) return { claimed: false, path, reason: 'referenced', refs: r.refs } satisfies ClaimResult;
-      if (r && r.claim_owner === owner && r.deleted === 0) {
-        return { claimed: true, path, owner, stamp } satisfies ClaimResult;
-      }
       if (r && (r.claim_owner !== null || r.deleted === 1)) return { claimed: false, path, reason: 'claimed', refs: 0 } satisfies ClaimResult;
       // Atomic with "still unreferenced": the row's refs were read in this transaction.
       this.run(
@@ -1213,7 +1210,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  releaseClaim(path: string, owner: string, opts: { deleted: boolean }, w?: WriteContext): Promise<void> {
+  async releaseClaim(path: string, owner: string, opts: { deleted: boolean }, w?: WriteContext): Promise<void> {
     v.path('path', path);
     v.tokenString('owner', owner);
     if (typeof opts?.deleted !== 'boolean') throw errors.invalid('deleted', 'must be true or false');
@@ -1230,7 +1227,7 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  objectRef(path: string): Promise<ObjectRef | null> {
+  async objectRef(path: string): Promise<ObjectRef | null> {
     v.path('path', path);
     return this.read(() => {
       const r = this.get<{ refs: number; claim_owner: string | null; claim_stamp: number | null }>(
@@ -1244,7 +1241,7 @@ export class EmbeddedMetaStore implements MetaStore {
 
   // ------------------------------------------------------------ change feed
 
-  catalogVersion(): Promise<number> {
+  async catalogVersion(): Promise<number> {
     return this.read(() => this.currentVersion());
   }
 
@@ -1252,7 +1249,7 @@ export class EmbeddedMetaStore implements MetaStore {
     return this.get<{ v: number | null }>('SELECT max(version) AS v FROM catalog_changes')!.v ?? 0;
   }
 
-  changesSince(version: number, limit?: number): Promise<ChangesPage> {
+  async changesSince(version: number, limit?: number): Promise<ChangesPage> {
     v.nonNegInt('version', version);
     const lim = limit === undefined ? MAX_PAGE_LIMIT : v.nonNegInt('limit', limit, MAX_PAGE_LIMIT);
     if (lim < 1) throw errors.invalid('limit', `must be in 1..${MAX_PAGE_LIMIT}`);
