@@ -2,7 +2,7 @@
 // namespaces, collections, aliases, streams. Each case opens a fresh store.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { linkPointerKey, type CollectionSchema } from '../../src/meta/index.js';
+import { isMetaError, linkPointerKey, type CollectionSchema } from '../../src/meta/index.js';
 import { SCHEMA, allPages, factory, fresh, rejectsInvalid, rejectsWith, uniq, world } from './helpers.js';
 
 describe('catalog', () => {
@@ -50,6 +50,22 @@ describe('catalog', () => {
       assert.deepEqual(again, first);
       assert.equal((await store.listNamespaces('acme')).items.length, 1);
       assert.equal(await store.catalogVersion(), v, 'the retry applied nothing');
+    });
+
+    test('concurrent creates of one name: exactly one wins, every other gets AlreadyExists with its id', async () => {
+      const store = await fresh();
+      const results = await Promise.allSettled(
+        Array.from({ length: 12 }, () => store.createNamespace({ org: 'acme', name: 'race' })),
+      );
+      const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      assert.equal(won.length, 1, 'exactly one create succeeds');
+      for (const r of results) {
+        if (r.status === 'rejected') {
+          assert.ok(isMetaError(r.reason, 'AlreadyExists'), String(r.reason));
+          assert.equal(r.reason.details.existingId, won[0]!.id);
+        }
+      }
+      assert.equal((await store.listNamespaces('acme')).items.length, 1);
     });
 
     test('namespace() and namespaceByName() of an unknown namespace are NotFound', async () => {
@@ -202,6 +218,16 @@ describe('catalog', () => {
       assert.equal((await store.stream(ns.id, coll.streamId, { includeDropping: true })).state, 'dropping');
     });
 
+    test('dropCollection retried with the same requestId succeeds again without a second effect', async () => {
+      const { store, ns, coll } = await world(1);
+      const requestId = uniq('req');
+      await store.dropCollection(ns.id, coll.id, { requestId });
+      const v = await store.catalogVersion();
+      await store.dropCollection(ns.id, coll.id, { requestId });
+      assert.equal(await store.catalogVersion(), v, 'the retry applied nothing');
+      await rejectsWith(() => store.collection(ns.id, coll.id), 'NotFound');
+    });
+
     test("a dropped collection's name is free at once: creating it again gives a new id and stream", async () => {
       const { store, ns, coll } = await world(2);
       await store.dropCollection(ns.id, coll.id);
@@ -321,6 +347,15 @@ describe('catalog', () => {
       const now = await store.aliases(ns.id);
       assert.equal(now.version, 2);
       assert.deepEqual(now.aliases, { a: coll.id, b: coll.id });
+    });
+
+    test('updateAliases retried with the same requestId applies once and returns the first result', async () => {
+      const { store, ns, coll } = await world(1);
+      const requestId = uniq('req');
+      const first = await store.updateAliases(ns.id, [{ op: 'set', alias: 'live', collection: coll.id }], undefined, { requestId });
+      const again = await store.updateAliases(ns.id, [{ op: 'set', alias: 'live', collection: coll.id }], undefined, { requestId });
+      assert.deepEqual(again, first);
+      assert.equal((await store.aliases(ns.id)).version, 1, 'one version, not two');
     });
 
     test('updateAliases naming a dropped collection is NotFound', async () => {

@@ -3,7 +3,7 @@
 // decide anything: a lease "expired" by the wall clock is still live by the stamps, and vice versa.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { MAX_CLOCK_SKEW_MS, MAX_LEASE_TTL_MS, MIN_LEASE_TTL_MS } from '../../src/meta/index.js';
+import { MAX_CLOCK_SKEW_MS, MAX_LEASE_TTL_MS, MIN_LEASE_TTL_MS, isMetaError } from '../../src/meta/index.js';
 import { factory, rejectsInvalid, rejectsWith, world } from './helpers.js';
 
 const TTL = 1_000;
@@ -43,6 +43,21 @@ describe('leases', () => {
       assert.equal(e.details.currentEpoch, l.epoch);
     });
     assert.deepEqual(await store.lease(ns.id, 'k'), l);
+  });
+
+  test('concurrent acquires by different owners: exactly one holds the lease, the others get LeaseHeld', async () => {
+    const { store, ns } = await world(1);
+    const owners = Array.from({ length: 8 }, (_, i) => `node-${i}`);
+    const results = await Promise.allSettled(owners.map((o) => store.acquireLease(ns.id, 'k', o, 60_000)));
+    const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    assert.equal(won.length, 1);
+    for (const r of results) {
+      if (r.status === 'rejected') {
+        assert.ok(isMetaError(r.reason, 'LeaseHeld'), String(r.reason));
+        assert.equal(r.reason.details.holder, won[0]!.owner);
+      }
+    }
+    assert.equal((await store.lease(ns.id, 'k'))?.owner, won[0]!.owner);
   });
 
   test('a takeover after expiry is judged on stamps, increments the epoch, and fences the old owner out', async () => {

@@ -141,6 +141,27 @@ describe('log', () => {
       }
     });
 
+    test('concurrent commits to one partition get disjoint ranges that tile it densely', async () => {
+      const { store, ns, coll } = await world(1);
+      const sizes = Array.from({ length: 16 }, (_, i) => 1 + (i % 5));
+      const results = await Promise.all(
+        sizes.map((records) => store.commitWal(wal([{ ns: ns.id, stream: coll.streamId, partition: 0, records }]))),
+      );
+      const ranges = results.map((r, i) => {
+        const a = r.assigned[0]!;
+        assert.equal(a.end - a.start, sizes[i]);
+        return [a.start, a.end] as const;
+      });
+      ranges.sort((x, y) => x[0] - y[0]);
+      let at = 0;
+      for (const [start, end] of ranges) {
+        assert.equal(start, at, 'no gap, no overlap');
+        at = end;
+      }
+      assert.deepEqual(await nexts(store, ns.id, coll.streamId), [at]);
+      assert.equal((await fullIndex(store, ns.id, coll.streamId, 0)).entries.length, sizes.length);
+    });
+
     test('partitions of different streams and namespaces count independently, also within one WAL object', async () => {
       const { store, ns, coll } = await world(1);
       const ns2 = await store.createNamespace({ org: 'org-b', name: 'ns-two' });

@@ -2,7 +2,7 @@
 // Fresh store per case.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { linkPointerKey } from '../../src/meta/index.js';
+import { isMetaError, linkPointerKey } from '../../src/meta/index.js';
 import { factory, multiItem, needs, rejectsInvalid, rejectsWith, world } from './helpers.js';
 
 describe('pointers', () => {
@@ -50,6 +50,28 @@ describe('pointers', () => {
     );
     assert.deepEqual(await store.pointer(ns.id, 'k'), v2);
     assert.equal(await store.pointer(ns.id, 'absent'), null);
+  });
+
+  test('concurrent compare-and-swaps from one version: exactly one wins, the others see VersionMismatch', async () => {
+    const { store, ns } = await world(1);
+    await store.casPointer(ns.id, 'k', null, 'v/0');
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => store.casPointer(ns.id, 'k', 1, `v/${i + 1}`)));
+    const won = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    assert.equal(won.length, 1);
+    assert.equal(won[0]!.version, 2);
+    for (const r of results) {
+      if (r.status === 'rejected') assert.ok(isMetaError(r.reason, 'VersionMismatch'), String(r.reason));
+    }
+    assert.deepEqual(await store.pointer(ns.id, 'k'), won[0]);
+  });
+
+  test('casPointer retried with the same requestId returns the first result instead of VersionMismatch', async () => {
+    const { store, ns } = await world(1);
+    const p1 = await store.casPointer(ns.id, 'k', null, 'v/1', { requestId: 'cas-1' });
+    assert.deepEqual(await store.casPointer(ns.id, 'k', null, 'v/1', { requestId: 'cas-1' }), p1);
+    const p2 = await store.casPointer(ns.id, 'k', 1, 'v/2', { requestId: 'cas-2' });
+    assert.deepEqual(await store.casPointer(ns.id, 'k', 1, 'v/2', { requestId: 'cas-2' }), p2);
+    assert.equal((await store.pointer(ns.id, 'k'))?.version, 2, 'each change applied once');
   });
 
   test('pointers are scoped by namespace: the same key in two namespaces is two pointers', async () => {

@@ -2,7 +2,7 @@
 // serialise; whichever commits first makes the other fail). Fresh store per case.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { linkPointerKey, type MetaStore } from '../../src/meta/index.js';
+import { isMetaError, linkPointerKey, type MetaStore } from '../../src/meta/index.js';
 import { SCHEMA, allPages, factory, multiItem, needs, rejectsInvalid, rejectsWith, wal, world } from './helpers.js';
 
 const RETENTION = 60_000;
@@ -190,6 +190,27 @@ describe('GC claims', { skip: needs(multiItem, "transactions 'multi-item' (a cla
     assert.equal(r.claimed, true, 'the superseded manifest is unreferenced');
     await rejectsWith(() => store.createTag(ns.id, coll.id, 'old', 1), 'Claimed', (e) => assert.equal(e.details.path, paths[0]));
     assert.deepEqual((await store.listTags(ns.id, coll.id)).items, []);
+  });
+
+  test('a claim racing a new reference: for every path exactly one of them wins', async () => {
+    const { store, ns } = await world(1);
+    for (let i = 0; i < 20; i++) {
+      const path = `ns/${ns.id}/m/race-${i}.json`;
+      const [claim, cas] = await Promise.allSettled([
+        store.claimObject(path, 'gc-1'),
+        store.casPointer(ns.id, `roots/r${i}`, null, path),
+      ]);
+      assert.equal(claim.status, 'fulfilled');
+      const claimed = claim.status === 'fulfilled' && claim.value.claimed;
+      if (claimed) {
+        assert.equal(cas.status, 'rejected', `path ${i}: claimed and referenced at once`);
+        if (cas.status === 'rejected') assert.ok(isMetaError(cas.reason, 'Claimed'), String(cas.reason));
+        assert.equal(await store.pointer(ns.id, `roots/r${i}`), null);
+      } else {
+        assert.equal(cas.status, 'fulfilled', `path ${i}: neither the claim nor the reference won`);
+        assert.equal(claim.status === 'fulfilled' && !claim.value.claimed && claim.value.reason, 'referenced');
+      }
+    }
   });
 
   test('releaseClaim({ deleted: false }) gives the object back: it can be referenced again', async () => {
