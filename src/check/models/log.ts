@@ -1,0 +1,493 @@
+// The per-partition log (spec §3.1, §3.3): commitWal assigns dense offsets per partition,
+// atomically per partition group and idempotently per (object, group); partitionIndex,
+// streamState and trimPartition read and move the partition heads.
+//
+// One key per (ns, stream, partition): its state is the head (next, logStart) and the list
+// of committed ranges with the commit (object#group) that made each — the index entries,
+// and, through the commit names, the commit records that make a retry return the first
+// attempt's offsets. Commit records are never pruned in the model (a history is far
+// shorter than 2·window + maxClockSkew).
+//
+// Why splitting and partitioning this way is sound:
+// - A commitWal call becomes one atomic step PER GROUP, each free to linearize anywhere in
+//   the call's interval, independently of its sibling groups. That is exactly the relaxed
+//   contract (spec §3.1: atomic per partition group, not per call; a call that fails or
+//   whose outcome is unknown may have committed some groups and not others). A group's
+//   step touches all of its partitions at once, so group atomicity is kept exactly.
+// - Partitions are then split by connected components: two partitions fall in one
+//   component when some group commits to both. A group commit that spans partitions P and
+//   Q is one atomic step on the product object (P, Q); checking P and Q separately would
+//   accept a history where two concurrent groups over P and Q are ordered one way on P and
+//   the other way on Q (no single order exists). Within a component every step touches
+//   only its keys; across components no step touches both, so components are independent
+//   objects and locality (Herlihy & Wing) makes the per-component verdicts exact.
+// - Composite reads of several partitions (streamState) are split into one read per
+//   partition, each free to linearize anywhere in the call: the contract promises only a
+//   documented read order for them, not a snapshot (spec §3.3), so that is the weakest
+//   sound reading. partitionIndex reads one partition and is one atomic step.
+//
+// Not modelled: swapSegment (the segmenter must not run while a log history is recorded,
+// or its entries would merge committed ranges) and StaleCommit (judged on stamps and the
+// commit window: a failed commitWal, whatever its code, did not apply and is left out).
+import type { Op } from '../history.js';
+import {
+  SAME,
+  bad,
+  isObj,
+  reject,
+  reqInt,
+  reqObj,
+  reqString,
+  scopePart,
+  type Alt,
+  type KeyKind,
+  type OpHandler,
+  type PrepareContext,
+  type Precheck,
+  type Violation,
+} from '../model.js';
+
+/** One committed range of a partition; a persistent list, newest first. `id` is interned. */
+export interface Seg {
+  start: number;
+  end: number;
+  commit: string;
+  prev: Seg | null;
+  id: number;
+}
+
+export interface PartState {
+  next: number;
+  logStart: number;
+  segs: Seg | null;
+}
+
+const INIT: PartState = Object.freeze({ next: 0, logStart: 0, segs: null });
+/** Entries a report shows per partition. */
+const SHOWN_ENTRIES = 8;
+
+function segList(s: Seg | null): Seg[] {
+  const out: Seg[] = [];
+  for (let x = s; x; x = x.prev) out.push(x);
+  return out.reverse();
+}
+
+export const partitionKind: KeyKind<PartState> = {
+  prefix: 'g:',
+  what: 'log partition',
+  init: () => INIT,
+  hash: (s) => `${s.next}|${s.logStart}|${s.segs?.id ?? 0}`,
+  show: (s) => {
+    const all = segList(s.segs);
+    return {
+      next: s.next,
+      logStart: s.logStart,
+      committed: all.length,
+      lastEntries: all.slice(-SHOWN_ENTRIES).map((x) => ({ start: x.start, end: x.end, commit: x.commit })),
+    };
+  },
+  describe: (rest) => {
+    const [ns, stream, partition] = rest.split('/');
+    return `${ns ? `ns ${ns} ` : ''}stream ${stream} partition ${partition}`;
+  },
+};
+
+/** `g:<ns>/<stream>/<partition>`. */
+export function partKey(ns: unknown, stream: number, partition: number): string {
+  return `g:${scopePart(ns, 'ns')}/${stream}/${partition}`;
+}
+
+function streamArgs(a: Record<string, unknown>): { ns: unknown; stream: number } {
+  return { ns: a.ns, stream: reqInt(a, 'stream', 'args') };
+}
+
+interface Chunk {
+  key: string;
+  stream: number;
+  partition: number;
+  records: number;
+}
+
+interface ParsedCommit {
+  object: string;
+  chunks: Chunk[];
+  assigned: { start: number; end: number; stream?: number; partition?: number }[] | null;
+  groupOf: number[];
+}
+
+/** Parses a commitWal op (shared by prepare and the prechecks). */
+export function parseCommit(op: Op): ParsedCommit {
+  const a = op.args;
+  const object = reqString(a, 'object', 'args');
+  if (!Array.isArray(a.chunks) || a.chunks.length === 0) bad('args.chunks must be a non-empty array');
+  const chunks = a.chunks.map((c, i): Chunk => {
+    const o = reqObj(c, `args.chunks[${i}]`);
+    const stream = reqInt(o, 'stream', `args.chunks[${i}]`);
+    const partition = reqInt(o, 'partition', `args.chunks[${i}]`);
+    const records = reqInt(o, 'records', `args.chunks[${i}]`);
+    if (partition < 0 || records < 0) bad(`args.chunks[${i}]: partition and records must be >= 0`);
+    return { key: partKey(o.ns ?? a.ns, stream, partition), stream, partition, records };
+  });
+  let assigned: ParsedCommit['assigned'] = null;
+  let resultGroups: number[] | null = null;
+  if (op.status === 'ok') {
+    const r = reqObj(op.result, 'result');
+    if (!Array.isArray(r.assigned) || r.assigned.length !== chunks.length) {
+      bad(`result.assigned must be an array with one range per chunk (${chunks.length})`);
+    }
+    resultGroups = [];
+    assigned = r.assigned.map((x, i) => {
+      const o = reqObj(x, `result.assigned[${i}]`);
+      const v: NonNullable<ParsedCommit['assigned']>[number] = {
+        start: reqInt(o, 'start', `result.assigned[${i}]`),
+        end: reqInt(o, 'end', `result.assigned[${i}]`),
+      };
+      if (typeof o.stream === 'number') v.stream = o.stream;
+      if (typeof o.partition === 'number') v.partition = o.partition;
+      if (typeof o.group === 'number' && resultGroups) resultGroups.push(o.group);
+      else resultGroups = null;
+      return v;
+    });
+  }
+  let groupOf: number[];
+  if (a.groups !== undefined) {
+    if (!Array.isArray(a.groups) || a.groups.length !== chunks.length || !a.groups.every((g) => Number.isInteger(g) && g >= 0)) {
+      bad(`args.groups must give each chunk its group number (${chunks.length} non-negative integers)`);
+    }
+    groupOf = a.groups as number[];
+  } else groupOf = resultGroups ?? chunks.map(() => 0);
+  return { object, chunks, assigned, groupOf };
+}
+
+interface CommitData {
+  commit: string;
+  ok: boolean;
+  /** How many steps of the history share this commit record (a retry makes it > 1). */
+  shared: { n: number };
+  chunks: { key: string; records: number; start: number; end: number }[];
+}
+
+function mkHandlers(): OpHandler[] {
+  // Interned ids of persistent range lists: equal ids exactly when the lists are equal.
+  const interned = new Map<string, number>();
+  const mkSeg = (prev: Seg | null, start: number, end: number, commit: string): Seg => {
+    const k = `${prev?.id ?? 0}|${start}|${end}|${commit}`;
+    let id = interned.get(k);
+    if (id === undefined) interned.set(k, (id = interned.size + 1));
+    return { start, end, commit, prev, id };
+  };
+
+  const commitWal: OpHandler<CommitData> = {
+    name: 'commitWal',
+    doc: {
+      args: '{object, chunks: [{ns?, stream, partition, records}], groups?: [group of each chunk]}',
+      ok: '{assigned: [{stream, partition, start, end, group?}]} in chunk order',
+      fail: 'any code: did not apply, left out (after a partial commit, record info instead)',
+      notes:
+        'atomic per group; idempotent per (object, group): a retry returns the first offsets; offsets dense per partition. ' +
+        'Groups come from args.groups, else result.assigned[].group, else one group. An info commit may have committed any subset of its groups.',
+    },
+    prepare(op, ctx: PrepareContext) {
+      const c = parseCommit(op);
+      if (op.status === 'fail') return [];
+      const counts = ctx.index('commitRecords', () => new Map<string, { n: number }>());
+      const groups = [...new Set(c.groupOf)].sort((x, y) => x - y);
+      return groups.map((g) => {
+        const commit = `${c.object}#${g}`;
+        let shared = counts.get(commit);
+        if (!shared) counts.set(commit, (shared = { n: 0 }));
+        shared.n++;
+        const idx = c.chunks.map((_, i) => i).filter((i) => c.groupOf[i] === g);
+        const chunks = idx.map((i) => ({
+          key: c.chunks[i]!.key,
+          records: c.chunks[i]!.records,
+          start: c.assigned?.[i]?.start ?? -1,
+          end: c.assigned?.[i]?.end ?? -1,
+        }));
+        return {
+          keys: [...new Set(chunks.map((x) => x.key))],
+          data: { commit, ok: op.status === 'ok', shared, chunks },
+          label: groups.length > 1 ? `group ${g}` : '',
+        };
+      });
+    },
+    step(d, sub, get, why): Alt[] {
+      if (d.shared.n > 1) {
+        // A retry: if this (object, group) committed already, it applies nothing and returns the first offsets.
+        const found = new Map<string, Seg[]>();
+        let any = false;
+        for (const k of sub.keys) {
+          const list: Seg[] = [];
+          for (let s = (get(k) as PartState).segs; s; s = s.prev) if (s.commit === d.commit) list.push(s);
+          if (list.length) any = true;
+          found.set(k, list.reverse());
+        }
+        if (any) {
+          if (!d.ok) return SAME;
+          const used = new Map<string, number>();
+          for (const c of d.chunks) {
+            const j = used.get(c.key) ?? 0;
+            used.set(c.key, j + 1);
+            const s = found.get(c.key)![j];
+            if (!s || s.start !== c.start || s.end !== c.end) {
+              return reject(why, () =>
+                `retry of ${d.commit} returned [${c.start}, ${c.end}) on ${c.key}, but its first commit assigned ${s ? `[${s.start}, ${s.end})` : 'nothing'} there`,
+              );
+            }
+          }
+          return SAME;
+        }
+      }
+      const updated = new Map<string, PartState>();
+      for (const c of d.chunks) {
+        const st = updated.get(c.key) ?? (get(c.key) as PartState);
+        const start = st.next;
+        const end = start + c.records;
+        if (d.ok && (c.start !== start || c.end !== end)) {
+          return reject(why, () =>
+            `${d.commit} assigned [${c.start}, ${c.end}) on ${c.key} whose next offset is ${start}: ` +
+            (c.start < start ? `offsets below ${start} were already assigned (duplicate)` : c.start > start ? `it leaves a gap [${start}, ${c.start})` : `expected end ${end}`),
+          );
+        }
+        updated.set(c.key, { next: end, logStart: st.logStart, segs: mkSeg(st.segs, start, end, d.commit) });
+      }
+      return [[...updated.entries()]];
+    },
+  };
+
+  interface IndexData {
+    key: string;
+    from: number;
+    logStart: number;
+    next: number;
+    nextFrom: number | null;
+    entries: number[];
+  }
+
+  const partitionIndex: OpHandler<IndexData> = {
+    name: 'partitionIndex',
+    doc: {
+      args: '{ns?, stream, partition, from?}',
+      ok: '{logStart, next, entries: [{start, end}], nextFrom?}',
+      notes:
+        'entries must be contiguous and gap-free from the entry holding max(from, logStart) up to next (or nextFrom), ' +
+        'and be exactly the committed ranges there',
+    },
+    prepare(op) {
+      const { ns, stream } = streamArgs(op.args);
+      const partition = reqInt(op.args, 'partition', 'args');
+      const key = partKey(ns, stream, partition);
+      if (op.status !== 'ok') return [];
+      const r = parseIndexResult(op.result);
+      const from = op.args.from === undefined ? 0 : reqInt(op.args, 'from', 'args');
+      return [{ keys: [key], data: { key, from, ...r } }];
+    },
+    step(d, _s, get, why): Alt[] {
+      const cur = get(d.key) as PartState;
+      if (cur.logStart !== d.logStart || cur.next !== d.next) {
+        return reject(why, () => `read logStart ${d.logStart}, next ${d.next}; the partition has logStart ${cur.logStart}, next ${cur.next}`);
+      }
+      const lo = Math.max(d.from, cur.logStart);
+      const hi = d.nextFrom ?? cur.next;
+      const want: number[] = [];
+      for (const s of segList(cur.segs)) if (s.end > s.start && s.end > lo && s.start < hi) want.push(s.start, s.end);
+      if (want.length === d.entries.length && want.every((v, i) => v === d.entries[i])) return SAME;
+      return reject(why, () => `read entries ${fmtRanges(d.entries)}, but the committed ranges there are ${fmtRanges(want)}`);
+    },
+  };
+
+  interface HeadData {
+    key: string;
+    next: number;
+    logStart: number | null;
+  }
+
+  const streamState: OpHandler<HeadData> = {
+    name: 'streamState',
+    doc: {
+      args: '{ns?, stream}',
+      ok: '{heads: [{partition, next, logStart?}]}',
+      notes: 'not a snapshot (spec §3.3): each head is checked as its own read, anywhere in the call',
+    },
+    prepare(op) {
+      const { ns, stream } = streamArgs(op.args);
+      if (op.status !== 'ok') return [];
+      return parseHeads(reqObj(op.result, 'result').heads, 'result.heads').map((h) => ({
+        keys: [partKey(ns, stream, h.partition)],
+        data: { key: partKey(ns, stream, h.partition), next: h.next, logStart: h.logStart },
+        label: `head of partition ${h.partition}`,
+      }));
+    },
+    step: headStep,
+  };
+
+  interface TrimData {
+    key: string;
+    logStart: number;
+    mode: 'ok' | 'invalid' | 'info';
+    result: { next?: number; logStart?: number };
+  }
+
+  const trimPartition: OpHandler<TrimData> = {
+    name: 'trimPartition',
+    doc: {
+      args: '{ns?, stream, partition, logStart}',
+      ok: '{next?, logStart?} (the head)',
+      fail: 'InvalidArgument (logStart beyond next); other codes are left out',
+      notes: 'logStart = max(logStart, requested) — never backward; a request beyond next is refused or clamped to next',
+    },
+    prepare(op) {
+      const { ns, stream } = streamArgs(op.args);
+      const key = partKey(ns, stream, reqInt(op.args, 'partition', 'args'));
+      const d: TrimData = { key, logStart: reqInt(op.args, 'logStart', 'args'), mode: 'info', result: {} };
+      if (op.status === 'ok') {
+        d.mode = 'ok';
+        if (isObj(op.result)) {
+          if (typeof op.result.next === 'number') d.result.next = op.result.next;
+          if (typeof op.result.logStart === 'number') d.result.logStart = op.result.logStart;
+        }
+      } else if (op.status === 'fail') {
+        if ((op.result as { code?: unknown } | null)?.code !== 'InvalidArgument') return [];
+        d.mode = 'invalid';
+      }
+      return [{ keys: [key], data: d }];
+    },
+    step(d, _s, get, why): Alt[] {
+      const cur = get(d.key) as PartState;
+      if (d.mode === 'invalid') return d.logStart > cur.next ? SAME : reject(why, () => `InvalidArgument, but ${d.logStart} <= next ${cur.next}`);
+      const ls = Math.max(cur.logStart, Math.min(d.logStart, cur.next));
+      if (d.mode === 'ok') {
+        if ((d.result.next !== undefined && d.result.next !== cur.next) || (d.result.logStart !== undefined && d.result.logStart !== ls)) {
+          return reject(why, () => `trim returned ${JSON.stringify(d.result)}, expected next ${cur.next}, logStart ${ls}`);
+        }
+      }
+      return ls === cur.logStart ? SAME : [[[d.key, { ...cur, logStart: ls }]]];
+    },
+  };
+
+  return [commitWal, partitionIndex, streamState, trimPartition];
+}
+
+/** A head read: next (and logStart when given) must match. */
+export function headStep(d: { key: string; next: number; logStart: number | null }, _s: unknown, get: (k: string) => unknown, why?: string[]): Alt[] {
+  const cur = get(d.key) as PartState;
+  if (cur.next === d.next && (d.logStart === null || d.logStart === cur.logStart)) return SAME;
+  return reject(why, () => `read next ${d.next}${d.logStart === null ? '' : `, logStart ${d.logStart}`}; the partition has next ${cur.next}, logStart ${cur.logStart}`);
+}
+
+/** Heads as `[{partition, next, logStart?}]` or `{partition: next}`. */
+export function parseHeads(v: unknown, where: string): { partition: number; next: number; logStart: number | null }[] {
+  if (Array.isArray(v)) {
+    return v.map((h, i) => {
+      const o = reqObj(h, `${where}[${i}]`);
+      return {
+        partition: reqInt(o, 'partition', `${where}[${i}]`),
+        next: reqInt(o, 'next', `${where}[${i}]`),
+        logStart: o.logStart === undefined ? null : reqInt(o, 'logStart', `${where}[${i}]`),
+      };
+    });
+  }
+  const o = reqObj(v, where);
+  return Object.entries(o).map(([p, n]) => {
+    if (!/^\d+$/.test(p) || typeof n !== 'number' || !Number.isInteger(n)) bad(`${where}: expected {partition: next}, got ${JSON.stringify(p)}: ${JSON.stringify(n)}`);
+    return { partition: Number(p), next: n, logStart: null };
+  });
+}
+
+function parseIndexResult(v: unknown): { logStart: number; next: number; nextFrom: number | null; entries: number[] } {
+  const r = reqObj(v, 'result');
+  if (!Array.isArray(r.entries)) bad('result.entries must be an array');
+  const entries: number[] = [];
+  r.entries.forEach((e, i) => {
+    const o = reqObj(e, `result.entries[${i}]`);
+    const start = reqInt(o, 'start', `result.entries[${i}]`);
+    const end = reqInt(o, 'end', `result.entries[${i}]`);
+    if (end > start) entries.push(start, end);
+  });
+  return {
+    logStart: reqInt(r, 'logStart', 'result'),
+    next: reqInt(r, 'next', 'result'),
+    nextFrom: r.nextFrom === undefined || r.nextFrom === null ? null : reqInt(r, 'nextFrom', 'result'),
+    entries,
+  };
+}
+
+function fmtRanges(flat: number[]): string {
+  if (!flat.length) return '(none)';
+  const parts: string[] = [];
+  for (let i = 0; i < flat.length; i += 2) parts.push(`[${flat[i]}, ${flat[i + 1]})`);
+  return parts.length > 10 ? `${parts.slice(0, 5).join(' ')} … ${parts.slice(-4).join(' ')} (${parts.length})` : parts.join(' ');
+}
+
+// ---- static checks: visible in single results, reported with a precise message
+
+const logPrecheck: Precheck = (ops) => {
+  const out: Violation[] = [];
+  const ranges = new Map<string, { start: number; end: number; commit: string; chunk: number; op: Op }[]>();
+  for (const op of ops) {
+    if (op.status !== 'ok') continue;
+    if (op.name === 'commitWal') {
+      const c = parseCommit(op);
+      c.chunks.forEach((ch, i) => {
+        const a = c.assigned![i]!;
+        if ((a.stream !== undefined && a.stream !== ch.stream) || (a.partition !== undefined && a.partition !== ch.partition)) {
+          out.push({ message: `commitWal ${c.object}: assigned[${i}] names stream ${a.stream} partition ${a.partition}, but chunk ${i} is stream ${ch.stream} partition ${ch.partition}`, ops: [op] });
+        }
+        if (a.end - a.start !== ch.records || a.start < 0) {
+          out.push({ message: `commitWal ${c.object}: chunk ${i} has ${ch.records} records but was assigned [${a.start}, ${a.end})`, ops: [op] });
+        }
+        let list = ranges.get(ch.key);
+        if (!list) ranges.set(ch.key, (list = []));
+        list.push({ start: a.start, end: a.end, commit: `${c.object}#${c.groupOf[i]}`, chunk: i, op });
+      });
+    } else if (op.name === 'partitionIndex') {
+      const r = parseIndexResult(op.result);
+      const from = typeof op.args.from === 'number' ? op.args.from : 0;
+      const lo = Math.max(from, r.logStart);
+      const hi = r.nextFrom ?? r.next;
+      const where = `partitionIndex of stream ${String(op.args.stream)} partition ${String(op.args.partition)}`;
+      const e = r.entries;
+      if (r.logStart > r.next) out.push({ message: `${where}: logStart ${r.logStart} is above next ${r.next}`, ops: [op] });
+      else if (e.length === 0) {
+        if (lo < hi) out.push({ message: `${where}: no entries, but offsets [${lo}, ${hi}) exist (a gap)`, ops: [op] });
+      } else {
+        if (!(e[0]! <= lo && lo < e[1]!) && !(lo >= hi)) out.push({ message: `${where}: the first entry [${e[0]}, ${e[1]}) does not hold offset ${lo} (a gap at the low end)`, ops: [op] });
+        for (let i = 2; i < e.length; i += 2) {
+          if (e[i] !== e[i - 1]) {
+            out.push({
+              message: `${where}: entries [${e[i - 2]}, ${e[i - 1]}) and [${e[i]}, ${e[i + 1]}) ${e[i]! > e[i - 1]! ? `leave a gap [${e[i - 1]}, ${e[i]})` : 'overlap'}`,
+              ops: [op],
+            });
+            break;
+          }
+        }
+        if (e[e.length - 1] !== hi) out.push({ message: `${where}: entries end at ${e[e.length - 1]}, not at ${r.nextFrom === null ? 'next' : 'nextFrom'} ${hi}`, ops: [op] });
+      }
+    }
+  }
+  for (const [key, list] of ranges) {
+    const first = new Map<string, (typeof list)[number]>();
+    for (const b of list) {
+      const id = `${b.commit}/${b.chunk}`;
+      const a = first.get(id);
+      if (!a) first.set(id, b);
+      else if (a.start !== b.start || a.end !== b.end) {
+        out.push({ message: `commit ${a.commit} returned [${a.start}, ${a.end}) and, on a retry, [${b.start}, ${b.end}) on ${key}: a retry must return the first offsets`, ops: [a.op, b.op] });
+      }
+    }
+    list.sort((x, y) => x.start - y.start || x.end - y.end);
+    for (let i = 1; i < list.length; i++) {
+      const a = list[i - 1]!;
+      const b = list[i]!;
+      if (a.commit === b.commit && a.chunk === b.chunk) continue;
+      if (b.start < a.end && a.end > a.start && b.end > b.start) {
+        out.push({ message: `duplicated offsets on ${key}: [${a.start}, ${a.end}) went to ${a.commit} and [${b.start}, ${b.end}) to ${b.commit}`, ops: [a.op, b.op] });
+      }
+    }
+  }
+  return out;
+};
+
+export function logHandlers(): { handlers: OpHandler[]; precheck: Precheck } {
+  return { handlers: mkHandlers(), precheck: logPrecheck };
+}
