@@ -7,8 +7,12 @@ import { join, relative } from 'node:path';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { Command } from 'commander';
+import { BACKENDS } from './harness/backends.js';
+import { SERVICES, type RunningService } from './harness/services.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
+/** Suites parameterised by the metastore backend: run once per backend unless --backend picks one. */
+const PER_BACKEND = new Set(['conformance', 'linearizability', 'faults']);
 const SUITES: Record<string, string> = {
   conformance: 'test/conformance',
   linearizability: 'test/linearizability',
@@ -47,37 +51,79 @@ for (const n of names) {
     process.exit(2);
   }
 }
-if (opts.backend) process.env.LOAM_TEST_BACKEND = opts.backend;
 if (opts.bless) process.env.LOAM_BLESS = '1';
+if (opts.backend && !(BACKENDS as readonly string[]).includes(opts.backend)) {
+  console.error(`unknown backend "${opts.backend}"; expected one of: ${BACKENDS.join(', ')}`);
+  process.exit(2);
+}
+const backends: string[] = opts.backend ? [opts.backend] : [...BACKENDS];
 
-const files = names.flatMap((n) => testFiles(SUITES[n]!));
-if (files.length === 0) {
+interface Stage {
+  label: string;
+  backend?: string;
+  files: string[];
+}
+const stages: Stage[] = [];
+const plain = names.filter((n) => !PER_BACKEND.has(n)).flatMap((n) => testFiles(SUITES[n]!));
+if (plain.length > 0) stages.push({ label: names.filter((n) => !PER_BACKEND.has(n)).join(', '), files: plain });
+for (const b of backends) {
+  const files = names.filter((n) => PER_BACKEND.has(n)).flatMap((n) => testFiles(SUITES[n]!));
+  if (files.length > 0) stages.push({ label: `${names.filter((n) => PER_BACKEND.has(n)).join(', ')} on ${b}`, backend: b, files });
+}
+if (stages.length === 0) {
   console.error(`no test files found for: ${names.join(', ')}`);
   process.exit(2);
 }
-console.log(`running ${files.length} file(s): ${files.map((f) => relative(ROOT, f)).join(', ')}`);
 
-const started = Date.now();
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-const stream = run({ files, concurrency: Number(opts.concurrency) });
-stream.on('test:pass', (d: { skip?: unknown; todo?: unknown; details?: { type?: string } }) => {
-  if (d.details?.type === 'suite') return;
-  if (d.skip !== undefined || d.todo !== undefined) skipped++;
-  else passed++;
-});
-stream.on('test:fail', (d: { details?: { type?: string; error?: { failureType?: string } } }) => {
-  // A suite that fails only because a case inside it failed is not a case of its own;
-  // a file that fails to load is.
-  if (d.details?.type === 'suite' && d.details.error?.failureType === 'subtestsFailed') return;
-  failed++;
-});
-const out = stream.compose(new spec());
-out.pipe(process.stdout, { end: false });
-out.on('end', () => {
-  const secs = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`suites ${names.join(', ')} took ${secs} s`);
-  console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
-  process.exitCode = failed > 0 ? 1 : 0;
-});
+const startedAll = Date.now();
+
+async function runStage(stage: Stage): Promise<void> {
+  console.log(`\n=== ${stage.label}: ${stage.files.map((f) => relative(ROOT, f)).join(', ')}`);
+  const started = Date.now();
+  let service: RunningService | undefined;
+  const spec_ = stage.backend ? SERVICES[stage.backend] : undefined;
+  if (stage.backend) process.env.LOAM_TEST_BACKEND = stage.backend;
+  if (spec_ && !process.env[spec_.env]) {
+    service = await spec_.start();
+    process.env[spec_.env] = service.url;
+    console.log(`started ${stage.backend}'s service at ${service.url} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
+  try {
+    const stream = run({ files: stage.files, concurrency: Number(opts.concurrency) });
+    stream.on('test:pass', (d: { skip?: unknown; todo?: unknown; details?: { type?: string } }) => {
+      if (d.details?.type === 'suite') return;
+      if (d.skip !== undefined || d.todo !== undefined) skipped++;
+      else passed++;
+    });
+    stream.on('test:fail', (d: { details?: { type?: string; error?: { failureType?: string } } }) => {
+      // A suite that fails only because a case inside it failed is not a case of its own;
+      // a file that fails to load is.
+      if (d.details?.type === 'suite' && d.details.error?.failureType === 'subtestsFailed') return;
+      failed++;
+    });
+    const out = stream.compose(new spec());
+    out.pipe(process.stdout, { end: false });
+    await new Promise<void>((resolve) => out.on('end', () => resolve()));
+  } finally {
+    if (service) {
+      await service.stop();
+      if (spec_) delete process.env[spec_.env];
+    }
+  }
+  console.log(`=== ${stage.label} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+for (const stage of stages) {
+  try {
+    await runStage(stage);
+  } catch (e) {
+    failed++;
+    console.error(`stage ${stage.label} could not run: ${(e as Error).stack ?? String(e)}`);
+  }
+}
+console.log(`all stages took ${((Date.now() - startedAll) / 1000).toFixed(1)} s`);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exitCode = failed > 0 ? 1 : 0;

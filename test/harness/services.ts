@@ -1,0 +1,19 @@
+// Test services the backend suites need (a Postgres cluster, DynamoDB Local, …).
+// test/run.ts starts a backend's service once before running that backend's suites, passes
+// its URL to the test files through the service's LOAM_TEST_* variable, and stops it after.
+// If the variable is already set, that server is used and nothing is started.
+
+export interface RunningService {
+  /** The URL the test files read from `env`. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface ServiceSpec {
+  /** The environment variable that carries the URL, e.g. LOAM_TEST_PG_URL. */
+  env: string;
+  start(): Promise<RunningService>;
+}
+
+/** Backend name → the service it needs. Backends that run in process have no entry. */
+export const SERVICES: Record<string, ServiceSpec> = {};
