@@ -276,7 +276,7 @@ describe('log', () => {
         ),
         /partition/,
       );
-      // The refused chunk's stream is the valid chunk's stream, so they share a group (planGroups).
+      // InvalidArgument is checked before anything is written (contract), so not even the valid chunk commits.
       assert.deepEqual(await nexts(store, ns.id, coll.streamId), before);
     });
 
@@ -363,6 +363,29 @@ describe('log', () => {
           heads.every((n) => n === 0) || heads.every((n) => n === 2),
           `group 0 must be all-or-nothing, heads ${JSON.stringify(heads)}`,
         );
+      },
+    );
+    test(
+      'an out-of-range partition in a later group is InvalidArgument before any group commits',
+      { skip: needs(smallGroups, 'maxChunksPerGroup <= 256') },
+      async () => {
+        // Contract: "Bad arguments are InvalidArgument naming the field, checked before anything
+        // is written". A retry of this commit can never succeed, so a group committed before the
+        // refusal could never be settled by the writer's retry (spec §3.1).
+        const m = caps.maxChunksPerGroup;
+        const store = await fresh();
+        const ns = await store.createNamespace({ org: 'acme', name: 'prod' });
+        const a = await stream(store, ns.id, 'a', m);
+        const b = await stream(store, ns.id, 'b', 1);
+        const c = wal([
+          ...Array.from({ length: m }, (_, p) => ({ ns: ns.id, stream: a, partition: p })),
+          { ns: ns.id, stream: b, partition: 1 },
+        ]);
+        assert.equal(planGroups(c.chunks, m).groupOf[m], 1, 'the bad chunk is in the second group');
+        await rejectsInvalid(() => store.commitWal(c), /partition/);
+        assert.deepEqual(await nexts(store, ns.id, a), Array(m).fill(0), 'the first group committed nothing');
+        assert.deepEqual(await nexts(store, ns.id, b), [0]);
+        assert.equal(await store.objectRef(c.object).then((r) => r?.refs ?? 0), 0, 'the WAL object holds no reference');
       },
     );
   });
