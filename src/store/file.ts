@@ -46,6 +46,7 @@ import {
   FILE_RENAME_ATTEMPTS,
   FILE_TMP_STALE_MS,
   FILE_TMP_SWEEP_MAX,
+  MAX_PATH_BYTES,
 } from './limits.js';
 import type {
   ByteSource,
@@ -271,6 +272,7 @@ export class FileStore implements Store {
       crossProcess: true,
       multipart: false,
       durable: true,
+      maxPathBytes: MAX_PATH_BYTES,
     };
   }
 

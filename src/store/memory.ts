@@ -4,7 +4,7 @@
 // S3 bucket, so the erasure path (spec §9.9) can be tested without a server.
 import { randomBytes } from 'node:crypto';
 import { storeErrors } from './errors.js';
-import { MEMORY_MAX_OBJECT_BYTES } from './limits.js';
+import { MAX_PATH_BYTES, MEMORY_MAX_OBJECT_BYTES } from './limits.js';
 import type {
   ByteSource,
   GetOptions,
@@ -66,6 +66,7 @@ export class MemoryStore implements Store {
       crossProcess: false,
       multipart: false,
       durable: false,
+      maxPathBytes: MAX_PATH_BYTES,
     };
   }
 

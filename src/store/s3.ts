@@ -19,6 +19,7 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { StoreError, storeErrors } from './errors.js';
 import {
+  MAX_PATH_BYTES,
   MULTIPART_CONCURRENCY,
   MULTIPART_PART_BYTES,
   MULTIPART_THRESHOLD_BYTES,
@@ -180,6 +181,9 @@ export class S3Store implements Store {
     this.bucket = opts.bucket;
     const prefix = (opts.prefix ?? '').replace(/^\/+|\/+$/g, '');
     if (prefix !== '') validatePath(prefix, 'prefix');
+    if (Buffer.byteLength(prefix, 'utf8') > MAX_PATH_BYTES / 2) {
+      throw storeErrors.invalid('prefix', `must leave room for paths: at most ${MAX_PATH_BYTES / 2} bytes`);
+    }
     this.keyPrefix = prefix === '' ? '' : `${prefix}/`;
     if (opts.endpoint !== undefined) {
       let u: URL;
@@ -224,11 +228,32 @@ export class S3Store implements Store {
   }
 
   capabilities(): StoreCapabilities {
-    return { provider: 's3', versioning: true, conditionalPut: true, crossProcess: true, multipart: true, durable: true };
+    return {
+      provider: 's3',
+      versioning: true,
+      conditionalPut: true,
+      crossProcess: true,
+      multipart: true,
+      durable: true,
+      maxPathBytes: this.maxPathBytes,
+    };
+  }
+
+  /** The longest path this store takes: S3's key limit less the prefix. */
+  private get maxPathBytes(): number {
+    return MAX_PATH_BYTES - Buffer.byteLength(this.keyPrefix, 'utf8');
   }
 
   private key(path: string): string {
     return this.keyPrefix + path;
+  }
+
+  private validate(path: string): void {
+    validatePath(path);
+    const bytes = Buffer.byteLength(path, 'utf8');
+    if (bytes > this.maxPathBytes) {
+      throw storeErrors.invalid('path', `is ${bytes} bytes; under the prefix "${this.keyPrefix}" the limit is ${this.maxPathBytes}`);
+    }
   }
 
   /** Run one request under the deadline and map its errors. */
@@ -241,7 +266,7 @@ export class S3Store implements Store {
   }
 
   async get(path: string, opts: GetOptions = {}): Promise<GetResult> {
-    validatePath(path);
+    this.validate(path);
     const range = opts.range;
     if (range !== undefined) validateRange(path, range);
     const ctx: CallContext = { op: 'get', path };
@@ -270,7 +295,7 @@ export class S3Store implements Store {
   }
 
   async head(path: string): Promise<HeadResult> {
-    validatePath(path);
+    this.validate(path);
     return this.call({ op: 'head', path }, async (abortSignal) => {
       const res = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.key(path) }), { abortSignal });
       return { etag: res.ETag ?? '', size: res.ContentLength ?? 0 };
@@ -288,7 +313,7 @@ export class S3Store implements Store {
   }
 
   async put(path: string, bytes: Uint8Array, cond?: PutCondition): Promise<PutResult> {
-    validatePath(path);
+    this.validate(path);
     const c = validateCondition(cond);
     const buf = toBuffer(bytes);
     if (buf.length > this.thresholdBytes) return this.upload(path, buf, c, buf.length);
@@ -311,7 +336,7 @@ export class S3Store implements Store {
   }
 
   async putStream(path: string, source: ByteSource, cond?: PutCondition): Promise<PutResult> {
-    validatePath(path);
+    this.validate(path);
     const c = validateCondition(cond);
     return this.upload(path, Readable.from(source, { objectMode: false }), c, undefined);
   }
@@ -356,7 +381,7 @@ export class S3Store implements Store {
   }
 
   async delete(path: string): Promise<void> {
-    validatePath(path);
+    this.validate(path);
     try {
       await this.call({ op: 'delete', path, write: true }, (abortSignal) =>
         this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.key(path) }), { abortSignal }),
@@ -459,7 +484,7 @@ export class S3Store implements Store {
   }
 
   async deleteVersion(path: string, versionId: string): Promise<void> {
-    validatePath(path);
+    this.validate(path);
     if (typeof versionId !== 'string' || versionId === '') throw storeErrors.invalid('versionId', 'must be a non-empty string');
     try {
       await this.call({ op: 'deleteVersion', path, versionId, write: true }, (abortSignal) =>

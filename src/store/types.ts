@@ -102,6 +102,8 @@ export interface StoreCapabilities {
   multipart: boolean;
   /** An acknowledged put survives a crash of the writing process (and, for file, of the host). */
   durable: boolean;
+  /** The longest path in UTF-8 bytes: MAX_PATH_BYTES, less an S3 store's key prefix. */
+  maxPathBytes: number;
 }
 
 /** A source for putStream: any async iterable of byte chunks (a Node Readable is one). */
