@@ -158,6 +158,9 @@ describe('file provider: across processes and crashes', () => {
     const root = freshRoot();
     const store = openStore(pathToFileURL(root).href);
     await store.put('x/y', Buffer.from('1'));
+    // A file whose name is no valid path (put there by hand) is not an object.
+    writeFileSync(join(root, 'objects', 'x', 'back\\slash'), 'z');
+    assert.deepEqual((await store.list('', { limit: 10 })).items.map((i) => i.path), ['x/y']);
     const other = openStore(`file://${root}`);
     assert.equal((await other.get('x/y')).bytes.toString(), '1');
     assert.deepEqual(readdirSync(root).sort(), ['locks', 'objects', 'tmp']);

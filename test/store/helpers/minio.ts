@@ -64,8 +64,8 @@ export class MinioServer {
     const bin = findMinio();
     if (!bin) {
       throw new Error(
-        'MinIO is not installed: run `go install github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c` ' +
-          '(as .ci/run does), put `minio` on PATH, or set LOAM_MINIO_BIN',
+        'MinIO is not installed: run its install step from .ci/run (go install github.com/minio/minio@<pin>), ' +
+          'put `minio` on PATH, or set LOAM_MINIO_BIN',
       );
     }
     const root = mkdtempSync(join(tmpdir(), 'loam-minio-'));
