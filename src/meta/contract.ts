@@ -107,8 +107,9 @@ export interface MetaStore {
   listNamespaces(org: string, page?: PageRequest): Promise<Page<Namespace>>;
 
   /**
-   * One transaction: the collection's name and record, its implicit stream (named after the
-   * collection) and its link (stream → collection). Partition heads are created lazily
+   * One transaction: the collection's name and record, its implicit stream (named
+   * `implicitStreamName(name)`, i.e. `_c_<name>`, which no user-chosen name can collide with)
+   * and its link (stream → collection). Partition heads are created lazily
    * (a missing head means next = 0). AlreadyExists carries the existing collection's id.
    * NotFound if the namespace is absent or dropping. Bumps the catalog version.
    */
@@ -118,6 +119,8 @@ export interface MetaStore {
    * Marks the collection, its implicit stream and link dropping, removes its name and its
    * pointer, and removes it from aliases, in one transaction. The collection is hidden at
    * once and its name is free; a janitor deletes heads, index entries and records later.
+   * Dropping a collection that is absent or already dropping is NotFound (a retry of a drop
+   * that applied goes through its requestId and succeeds).
    */
   dropCollection(ns: NamespaceId, collection: CollectionId, w?: WriteContext): Promise<void>;
 
@@ -285,6 +288,7 @@ export interface MetaStore {
     manifestVersion: number,
     w?: WriteContext,
   ): Promise<Tag>;
+  /** NotFound if the tag does not exist (a retry goes through its requestId). */
   dropTag(ns: NamespaceId, collection: CollectionId, name: string, w?: WriteContext): Promise<void>;
   listTags(ns: NamespaceId, collection: CollectionId, page?: PageRequest): Promise<Page<Tag>>;
 
@@ -317,9 +321,15 @@ export interface MetaStore {
 
   /**
    * Waits until a catalog change in `scope` after `since`, or `timeoutMs` (at most
-   * MAX_WATCH_MS), or the signal aborts. Never wakes on commitWal.
+   * MAX_WATCH_MS; more is InvalidArgument), or the signal aborts, or the store closes — the
+   * last three resolve with { changed: false }, never reject. Never wakes on commitWal.
    */
   watch(scope: WatchScope, since: number, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<WatchResult>;
+}
+
+/** The name of a collection's implicit stream: '_' cannot start a user-chosen name. */
+export function implicitStreamName(collection: string): string {
+  return `_c_${collection}`;
 }
 
 /** The pointer key of a collection's link: its value names the current manifest. */

@@ -97,6 +97,6 @@ function isPrivateHelper(m: string): boolean {
   return [
     'q', 'get', 'all', 'run', 'checkOpen', 'write', 'read', 'prune', 'nextId', 'recordChange', 'wake', 'liveNamespace',
     'liveCollection', 'liveStream', 'head', 'heads', 'addRef', 'dropRef', 'commitGroup', 'leaseRow', 'putLease',
-    'checkScope', 'currentVersion', 'waitForChange',
+    'checkScope', 'currentVersion', 'waitForChange', 'checkChunk',
   ].includes(m);
 }

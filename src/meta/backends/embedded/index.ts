@@ -15,7 +15,7 @@ import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CreateCollection, CreateNamespace, CreateStream, MetaStore, ReadOptions } from '../../contract.js';
-import { linkPointerKey, parseLinkPointerKey } from '../../contract.js';
+import { implicitStreamName, linkPointerKey, parseLinkPointerKey } from '../../contract.js';
 import { MetaError, errors, isMetaError } from '../../errors.js';
 import type { FaultHook } from '../../faults.js';
 import { planGroups } from '../../groups.js';
@@ -700,6 +700,15 @@ export class EmbeddedMetaStore implements MetaStore {
   async commitWal(commit: WalCommit, w?: WriteContext): Promise<WalCommitResult> {
     v.walCommit(commit);
     const { groupOf, groups } = planGroups(commit.chunks, this.caps.maxChunksPerGroup);
+    if (groups > 1) {
+      // Input checks that depend on stored state (streams, partition counts) run before the
+      // first group commits, so a commit that can never succeed writes nothing. A stream
+      // dropped between groups still fails only its own and later groups (spec §3.1).
+      await this.read(() => {
+        const parts = new Map<string, number>();
+        for (const c of commit.chunks) this.checkChunk(c.ns, c.stream, c.partition, parts);
+      });
+    }
     const assigned: AssignedRange[] = new Array(commit.chunks.length);
     // One transaction per partition group, each with its own commit record (spec §3.1).
     // The requestId is not used: (object, group) is the idempotency key.
@@ -732,15 +741,7 @@ export class EmbeddedMetaStore implements MetaStore {
     const ranges: AssignedRange[] = [];
     const partitionsOf = new Map<string, number>();
     for (const c of chunks) {
-      const sk = `${c.ns}/${c.stream}`;
-      let parts = partitionsOf.get(sk);
-      if (parts === undefined) {
-        parts = this.liveStream(c.ns, c.stream).partitions;
-        partitionsOf.set(sk, parts);
-      }
-      if (c.partition >= parts) {
-        throw errors.invalid('partition', `stream ${c.stream} has ${parts} partitions; partition ${c.partition} is out of range`);
-      }
+      this.checkChunk(c.ns, c.stream, c.partition, partitionsOf);
       const start = this.head(c.ns, c.stream, c.partition).next;
       const end = start + c.records;
       const bytes = c.byteEnd - c.byteStart;
@@ -771,6 +772,19 @@ export class EmbeddedMetaStore implements MetaStore {
     this.addRef(commit.object, 'wal', chunks.length);
     this.run('INSERT INTO wal_commits (object, grp, result, stamp) VALUES (?, ?, ?, ?)', commit.object, g, JSON.stringify(ranges), stamp);
     return ranges;
+  }
+
+  /** A chunk's stream is live and its partition in range; `cache` holds partition counts. */
+  private checkChunk(ns: number, stream: number, partition: number, cache: Map<string, number>): void {
+    const sk = `${ns}/${stream}`;
+    let parts = cache.get(sk);
+    if (parts === undefined) {
+      parts = this.liveStream(ns, stream).partitions;
+      cache.set(sk, parts);
+    }
+    if (partition >= parts) {
+      throw errors.invalid('partition', `stream ${stream} has ${parts} partitions; partition ${partition} is out of range`);
+    }
   }
 
   async partitionIndex(ns: number, stream: number, partition: number, opts?: { from?: number; limit?: number }): Promise<PartitionIndex> {
@@ -1304,11 +1318,6 @@ export class EmbeddedMetaStore implements MetaStore {
 }
 
 // ------------------------------------------------------------ mapping helpers
-
-function implicitStreamName(collection: string): string {
-  // '_' cannot start a user-chosen name (NAME_PATTERN), so implicit names never collide.
-  return `_c_${collection}`;
-}
 
 function scopeKey(scope: LeaseScope): string {
   return scope === 'cluster' ? 'cluster' : `ns/${scope}`;
