@@ -134,8 +134,9 @@ export function partition(subs: SubOp[]): { keys: string[]; subs: SubOp[] }[] {
   for (const s of subs) groups.get(find(s.keys[0]!))!.subs.push(s);
   const out = [...groups.values()];
   for (const g of out) g.keys.sort();
-  // Deterministic order: by the first operation in the history.
-  out.sort((a, b) => a.subs[0]!.id - b.subs[0]!.id);
+  // Smallest first, so a shared budget is not spent on one hard partition before the easy
+  // ones are checked (a violation anywhere is a definite answer); ties by first operation.
+  out.sort((a, b) => a.subs.length - b.subs.length || a.subs[0]!.id - b.subs[0]!.id);
   return out;
 }
 

@@ -86,11 +86,14 @@ export const partitionKind: KeyKind<PartState> = {
       lastEntries: all.slice(-SHOWN_ENTRIES).map((x) => ({ start: x.start, end: x.end, commit: x.commit })),
     };
   },
-  describe: (rest) => {
-    const [ns, stream, partition] = rest.split('/');
-    return `${ns ? `ns ${ns} ` : ''}stream ${stream} partition ${partition}`;
-  },
+  describe: (rest) => describePart(rest),
 };
+
+/** `stream 1 partition 0` (with `ns 3 ` in front when the key has a namespace). */
+function describePart(keyOrRest: string): string {
+  const [ns, stream, partition] = keyOrRest.replace(/^g:/, '').split('/');
+  return `${ns ? `ns ${ns} ` : ''}stream ${stream} partition ${partition}`;
+}
 
 /** `g:<ns>/<stream>/<partition>`. */
 export function partKey(ns: unknown, stream: number, partition: number): string {
@@ -231,7 +234,7 @@ function mkHandlers(): OpHandler[] {
             const s = found.get(c.key)![j];
             if (!s || s.start !== c.start || s.end !== c.end) {
               return reject(why, () =>
-                `retry of ${d.commit} returned [${c.start}, ${c.end}) on ${c.key}, but its first commit assigned ${s ? `[${s.start}, ${s.end})` : 'nothing'} there`,
+                `retry of ${d.commit} returned [${c.start}, ${c.end}) on ${describePart(c.key)}, but its first commit assigned ${s ? `[${s.start}, ${s.end})` : 'nothing'} there`,
               );
             }
           }
@@ -245,7 +248,7 @@ function mkHandlers(): OpHandler[] {
         const end = start + c.records;
         if (d.ok && (c.start !== start || c.end !== end)) {
           return reject(why, () =>
-            `${d.commit} assigned [${c.start}, ${c.end}) on ${c.key} whose next offset is ${start}: ` +
+            `${d.commit} assigned [${c.start}, ${c.end}) on ${describePart(c.key)} whose next offset is ${start}: ` +
             (c.start < start ? `offsets below ${start} were already assigned (duplicate)` : c.start > start ? `it leaves a gap [${start}, ${c.start})` : `expected end ${end}`),
           );
         }
@@ -472,7 +475,7 @@ const logPrecheck: Precheck = (ops) => {
       const a = first.get(id);
       if (!a) first.set(id, b);
       else if (a.start !== b.start || a.end !== b.end) {
-        out.push({ message: `commit ${a.commit} returned [${a.start}, ${a.end}) and, on a retry, [${b.start}, ${b.end}) on ${key}: a retry must return the first offsets`, ops: [a.op, b.op] });
+        out.push({ message: `commit ${a.commit} returned [${a.start}, ${a.end}) and, on a retry, [${b.start}, ${b.end}) on ${describePart(key)}: a retry must return the first offsets`, ops: [a.op, b.op] });
       }
     }
     list.sort((x, y) => x.start - y.start || x.end - y.end);
@@ -481,7 +484,7 @@ const logPrecheck: Precheck = (ops) => {
       const b = list[i]!;
       if (a.commit === b.commit && a.chunk === b.chunk) continue;
       if (b.start < a.end && a.end > a.start && b.end > b.start) {
-        out.push({ message: `duplicated offsets on ${key}: [${a.start}, ${a.end}) went to ${a.commit} and [${b.start}, ${b.end}) to ${b.commit}`, ops: [a.op, b.op] });
+        out.push({ message: `duplicated offsets on ${describePart(key)}: [${a.start}, ${a.end}) went to ${a.commit} and [${b.start}, ${b.end}) to ${b.commit}`, ops: [a.op, b.op] });
       }
     }
   }
