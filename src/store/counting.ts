@@ -1,11 +1,11 @@
 // CountingStore: counts the requests made through it, per method, and the *serial round
 // trips* they cost (DESIGN §4: the cold-query target is at most 3).
 //
-// A round trip is a step on the critical path: a request started while others were in
-// flight, and after no request that ended later than they began, waits for nothing new,
-// so overlapping requests share one round trip. Precisely: a request's depth is one more
-// than the deepest request that had *finished* when it started; roundTrips is the
-// greatest depth. Requests that fail count as well: they cost the same time.
+// Serial round trips are the length of the longest chain of requests where each one
+// started only after the one before it had finished: requests that overlap in time share a
+// round trip. Each request's depth is one more than the deepest request that had finished
+// when it started; roundTrips is the greatest depth. Failed requests count too: they cost
+// the same time.
 import type {
   ByteSource,
   GetOptions,
