@@ -1,0 +1,143 @@
+// Query filters on top-level fields (issue 5 §2).
+//
+//   filter     := { field: value }                      equality (value: string, number, boolean, null)
+//              |  { field: { op: operand, … } }         $eq $ne $gt $gte $lt $lte (scalar), $in (array of scalars)
+//              |  { "$and": [filter, …] } | { "$or": [filter, …] } | { "$not": filter }
+//   Several keys in one object are ANDed.
+//
+// Fields are top-level names (no dots: nested paths are refused with a message). When the
+// collection's schema declares a field's type, operands must have that type. Ranges compare
+// numbers with numbers and strings with strings; a value of another type never matches.
+import { dataErrors } from '../log/errors.js';
+import type { CollectionSchema } from '../meta/types.js';
+
+/** Nodes (conditions and logical operators) in one filter. */
+export const MAX_FILTER_NODES = 256;
+export const MAX_FILTER_DEPTH = 16;
+export const MAX_IN_VALUES = 1_000;
+export const FIELD_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,127}$/;
+
+type Scalar = string | number | boolean | null;
+type CmpOp = '$eq' | '$ne' | '$gt' | '$gte' | '$lt' | '$lte';
+export type Filter =
+  | { kind: 'and'; of: Filter[] }
+  | { kind: 'or'; of: Filter[] }
+  | { kind: 'not'; of: Filter }
+  | { kind: 'cmp'; field: string; op: CmpOp; value: Scalar }
+  | { kind: 'in'; field: string; values: Scalar[] };
+
+const CMP_OPS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte']);
+
+function isScalar(v: unknown): v is Scalar {
+  return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+}
+
+function typeName(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+}
+
+export function parseFilter(raw: unknown, schema: CollectionSchema, at = 'filter'): Filter {
+  const count = { n: 0 };
+  return parse(raw, schema, at, 0, count);
+}
+
+function parse(raw: unknown, schema: CollectionSchema, at: string, depth: number, count: { n: number }): Filter {
+  if (depth > MAX_FILTER_DEPTH) throw dataErrors.invalid(at, `nests deeper than ${MAX_FILTER_DEPTH} levels`);
+  if (++count.n > MAX_FILTER_NODES) throw dataErrors.invalid('filter', `has more than ${MAX_FILTER_NODES} conditions`);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    throw dataErrors.invalid(at, `must be an object such as {"status": "active"} or {"$and": [...]}, got ${typeName(raw)}`);
+  }
+  const parts: Filter[] = [];
+  for (const [k, v] of Object.entries(raw)) {
+    const here = `${at}.${k}`;
+    if (k === '$and' || k === '$or') {
+      if (!Array.isArray(v) || v.length === 0) throw dataErrors.invalid(here, 'must be a non-empty array of filters');
+      if (v.length > MAX_FILTER_NODES) throw dataErrors.invalid(here, `has more than ${MAX_FILTER_NODES} filters`);
+      parts.push({ kind: k === '$and' ? 'and' : 'or', of: v.map((x, i) => parse(x, schema, `${here}[${i}]`, depth + 1, count)) });
+    } else if (k === '$not') {
+      parts.push({ kind: 'not', of: parse(v, schema, here, depth + 1, count) });
+    } else if (k.startsWith('$')) {
+      throw dataErrors.invalid(here, `unknown operator ${k}; logical operators are $and, $or, $not`);
+    } else {
+      parts.push(...fieldConditions(k, v, schema, here, count));
+    }
+  }
+  if (parts.length === 0) return { kind: 'and', of: [] };
+  return parts.length === 1 ? parts[0]! : { kind: 'and', of: parts };
+}
+
+function fieldConditions(field: string, v: unknown, schema: CollectionSchema, at: string, count: { n: number }): Filter[] {
+  if (field.includes('.')) throw dataErrors.invalid(at, 'nested paths are not supported; filter on top-level fields');
+  if (!FIELD_NAME_PATTERN.test(field)) throw dataErrors.invalid(at, `is not a valid field name (${FIELD_NAME_PATTERN.source})`);
+  const declared = schema.fields[field];
+  const checkType = (x: Scalar, where: string) => {
+    if (x === null || declared === undefined || declared === 'json') return;
+    if (typeof x !== declared) throw dataErrors.invalid(where, `field "${field}" is a ${declared}; got ${typeName(x)}`);
+  };
+  if (isScalar(v)) {
+    checkType(v, at);
+    return [{ kind: 'cmp', field, op: '$eq', value: v }];
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+    throw dataErrors.invalid(at, `must be a scalar (equality) or an object of operators like {"$gte": 1}; got ${typeName(v)}`);
+  }
+  const out: Filter[] = [];
+  for (const [op, x] of Object.entries(v)) {
+    const here = `${at}.${op}`;
+    if (++count.n > MAX_FILTER_NODES) throw dataErrors.invalid('filter', `has more than ${MAX_FILTER_NODES} conditions`);
+    if (op === '$in') {
+      if (!Array.isArray(x)) throw dataErrors.invalid(here, `must be an array of values, got ${typeName(x)}`);
+      if (x.length > MAX_IN_VALUES) throw dataErrors.invalid(here, `has more than ${MAX_IN_VALUES} values`);
+      x.forEach((y, i) => {
+        if (!isScalar(y)) throw dataErrors.invalid(`${here}[${i}]`, `must be a string, number, boolean or null; got ${typeName(y)}`);
+        checkType(y, `${here}[${i}]`);
+      });
+      out.push({ kind: 'in', field, values: x as Scalar[] });
+    } else if (CMP_OPS.has(op)) {
+      if (!isScalar(x)) throw dataErrors.invalid(here, `must be a string, number, boolean or null; got ${typeName(x)}`);
+      if (op !== '$eq' && op !== '$ne' && typeof x !== 'number' && typeof x !== 'string') {
+        throw dataErrors.invalid(here, `a range needs a number or a string; got ${typeName(x)}`);
+      }
+      checkType(x, here);
+      out.push({ kind: 'cmp', field, op: op as CmpOp, value: x });
+    } else {
+      throw dataErrors.invalid(here, `unknown operator; use one of $eq $ne $gt $gte $lt $lte $in`);
+    }
+  }
+  if (out.length === 0) throw dataErrors.invalid(at, 'has no operator');
+  return out;
+}
+
+function eq(a: unknown, b: Scalar): boolean {
+  return a === b || (b === null && a === undefined);
+}
+
+export function matches(f: Filter, doc: Record<string, unknown>): boolean {
+  switch (f.kind) {
+    case 'and':
+      return f.of.every((x) => matches(x, doc));
+    case 'or':
+      return f.of.some((x) => matches(x, doc));
+    case 'not':
+      return !matches(f.of, doc);
+    case 'in': {
+      const v = doc[f.field];
+      return f.values.some((x) => eq(v, x));
+    }
+    case 'cmp': {
+      const v = doc[f.field];
+      switch (f.op) {
+        case '$eq':
+          return eq(v, f.value);
+        case '$ne':
+          return !eq(v, f.value);
+        default: {
+          if (typeof v !== typeof f.value || (typeof v !== 'number' && typeof v !== 'string')) return false;
+          const a = v as number | string;
+          const b = f.value as number | string;
+          return f.op === '$gt' ? a > b : f.op === '$gte' ? a >= b : f.op === '$lt' ? a < b : a <= b;
+        }
+      }
+    }
+  }
+}

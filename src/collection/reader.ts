@@ -1,0 +1,294 @@
+// The read path of collections (DESIGN §1, spec §3.3, §3.5).
+//
+// strong (default): collectionHead — the pointer, then the partition heads, in that
+//   documented order — then the manifest it names, then the log tail from the manifest's
+//   applied offsets up to the heads, merged over the data files (the tail wins).
+// eventual: the pointer's manifest only (no tail).
+// token: like strong, but up to the token's offsets; if a head is below the token, the
+//   heads are re-read until the request's deadline: never an answer without the token's
+//   offsets (Timeout instead).
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { MetaStore } from '../meta/contract.js';
+import { isMetaError } from '../meta/errors.js';
+import { decodeToken, type ConsistencyToken } from '../meta/token.js';
+import type { Collection, CollectionHead } from '../meta/types.js';
+import type { Store } from '../store/index.js';
+import { dataErrors, isDataError } from '../log/errors.js';
+import { OP_DELETE } from '../log/format.js';
+import { compareKeys, partitionOf } from '../log/keys.js';
+import { LogReader, type LogRecord } from '../log/reader.js';
+import { DataFiles, type DataEntry } from './datafile.js';
+import { parseFilter, matches } from './filter.js';
+import { emptyManifest, Manifests, type Manifest } from './manifest.js';
+
+export type Consistency = 'strong' | 'eventual';
+
+/** Default and largest page of a query. */
+export const DEFAULT_QUERY_LIMIT = 100;
+export const MAX_QUERY_LIMIT = 1_000;
+/** Entries one query page examines at most; past it the page ends early with a cursor. */
+export const MAX_QUERY_SCAN = 100_000;
+/** Keys one get may name (GET by many ids). */
+export const MAX_GET_KEYS = 1_000;
+/** How long a token read waits for a lagging head, unless the request says less. */
+export const DEFAULT_TOKEN_WAIT_MS = 5_000;
+export const MAX_TOKEN_WAIT_MS = 30_000;
+/** Pause between re-reads of the heads while waiting for a token's offsets. */
+export const TOKEN_POLL_MS = 20;
+/** Partitions whose merged tail this node keeps in memory. */
+export const MAX_TAIL_STATES = 4_096;
+/** A re-read when the log was trimmed under a reader (the manifest moved on) is tried this often. */
+export const MAX_VIEW_ATTEMPTS = 5;
+
+export interface ReadOptions {
+  consistency?: Consistency;
+  /** An encoded consistency token (spec §3.5). */
+  token?: string;
+  /** Epoch ms by which a token read must answer. */
+  deadline?: number;
+}
+
+export interface QueryOptions extends ReadOptions {
+  filter?: unknown;
+  limit?: number;
+  cursor?: string;
+}
+
+/** Per partition: the latest log record per key for offsets [from, to). */
+interface TailState {
+  from: number;
+  to: number;
+  latest: Map<string, LogRecord>;
+  lock: Promise<void>;
+}
+
+interface View {
+  collection: Collection;
+  manifest: Manifest;
+  /** Per partition, the tail's upper bound (exclusive); applied when no tail is merged. */
+  upTo: number[];
+}
+
+export class CollectionReader {
+  readonly log: LogReader;
+  readonly manifests: Manifests;
+  readonly files: DataFiles;
+  private readonly tails = new Map<string, TailState>();
+
+  constructor(
+    private readonly meta: MetaStore,
+    store: Store,
+    opts: { cacheBytes?: number; manifests?: Manifests; log?: LogReader } = {},
+  ) {
+    this.log = opts.log ?? new LogReader(meta, store, opts.cacheBytes);
+    this.manifests = opts.manifests ?? new Manifests(store);
+    this.files = new DataFiles(store, opts.cacheBytes);
+  }
+
+  /** The manifest a pointer names (an empty one before the first). */
+  async manifestOf(head: CollectionHead): Promise<Manifest> {
+    const c = head.collection;
+    return head.pointer ? this.manifests.load(head.pointer.value) : emptyManifest(c.ns, c.id, c.partitions);
+  }
+
+  private async head(c: Collection): Promise<CollectionHead> {
+    try {
+      return await this.meta.collectionHead(c.ns, c.id);
+    } catch (e) {
+      if (isMetaError(e, 'NotFound')) throw dataErrors.notFound(`collection "${c.name}"`);
+      throw e;
+    }
+  }
+
+  /** Resolves the consistency options into a view: which manifest, and how far to merge the tail. */
+  private async view(c: Collection, o: ReadOptions): Promise<View> {
+    const consistency = o.consistency ?? 'strong';
+    let token: ConsistencyToken | undefined;
+    if (o.token !== undefined && o.token !== '') {
+      try {
+        token = decodeToken(o.token);
+      } catch (e) {
+        throw dataErrors.invalid('token', isMetaError(e) ? e.message.replace(/^token: /, '') : 'is malformed');
+      }
+    }
+    const want = new Array<number>(c.partitions).fill(0);
+    if (token) {
+      for (const e of token.entries) {
+        if (e.ns === c.ns && e.stream === c.streamId && e.partition < c.partitions) want[e.partition] = Math.max(want[e.partition]!, e.offset);
+      }
+    }
+    const deadline = o.deadline ?? Date.now() + DEFAULT_TOKEN_WAIT_MS;
+    for (;;) {
+      const h = await this.head(c);
+      const manifest = await this.manifestOf(h);
+      const behind = h.heads.some((x) => x.next < want[x.partition]!);
+      if (behind) {
+        // A head below the token: a lagging read. Re-read (linearizably) until the deadline.
+        if (Date.now() + TOKEN_POLL_MS >= deadline) {
+          throw dataErrors.timeout('the consistency token names offsets this node could not see before the deadline; retry');
+        }
+        await sleep(TOKEN_POLL_MS);
+        continue;
+      }
+      // With a token: every head is at or past it now, so merging up to the heads includes
+      // every offset the token covers (a superset is still "at least as fresh").
+      const upTo = h.heads.map((x) => {
+        const applied = manifest.applied[x.partition] ?? 0;
+        return consistency === 'eventual' && !token ? applied : Math.max(applied, x.next);
+      });
+      return { collection: h.collection, manifest, upTo };
+    }
+  }
+
+  /** The latest tail record per key of one partition for [from, to). Serialised per partition. */
+  private async tail(c: Collection, partition: number, from: number, to: number): Promise<Map<string, LogRecord>> {
+    if (to <= from) return new Map();
+    const k = `${c.ns}/${c.streamId}/${partition}`;
+    let st = this.tails.get(k);
+    if (!st) {
+      if (this.tails.size >= MAX_TAIL_STATES) this.tails.delete(this.tails.keys().next().value!);
+      st = { from, to: from, latest: new Map(), lock: Promise.resolve() };
+      this.tails.set(k, st);
+    }
+    const s = st;
+    const run = s.lock.then(async () => {
+      if (from < s.from) {
+        // An older manifest than the last reader's: start over from it.
+        s.from = from;
+        s.to = from;
+        s.latest = new Map();
+      } else if (from > s.from) {
+        // The applier moved on: records below `from` are in the data files now.
+        for (const [key, r] of s.latest) if (r.offset < from) s.latest.delete(key);
+        s.from = from;
+        if (s.to < from) s.to = from;
+      }
+      if (to > s.to) {
+        const recs = await this.log.read(c.ns, c.streamId, partition, s.to, to);
+        for (const r of recs) s.latest.set(r.key, r);
+        s.to = to;
+      }
+    });
+    s.lock = run.catch(() => {
+      s.to = s.from;
+      s.latest = new Map();
+    });
+    await run;
+    // A copy of the entries up to `to` (the state may hold more, from a fresher reader).
+    const out = new Map<string, LogRecord>();
+    for (const [key, r] of s.latest) if (r.offset < to) out.set(key, r);
+    if (s.to > to) {
+      // Fresher records hide older ones in the shared state; read exactly [from, to) instead.
+      const exact = new Map<string, LogRecord>();
+      for (const r of await this.log.read(c.ns, c.streamId, partition, from, to)) exact.set(r.key, r);
+      return exact;
+    }
+    return out;
+  }
+
+  private async withView<T>(c: Collection, o: ReadOptions, fn: (v: View) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      const v = await this.view(c, o);
+      try {
+        return await fn(v);
+      } catch (e) {
+        // The log was trimmed below our manifest's applied offsets: a newer manifest exists.
+        if (attempt < MAX_VIEW_ATTEMPTS && isDataError(e, 'Unavailable') && /was trimmed/.test(e.message)) continue;
+        throw e;
+      }
+    }
+  }
+
+  /** Documents by canonical key: JSON text, or undefined when absent. */
+  async get(c: Collection, keys: string[], o: ReadOptions = {}): Promise<(string | undefined)[]> {
+    if (keys.length > MAX_GET_KEYS) throw dataErrors.invalid('ids', `at most ${MAX_GET_KEYS} per request`);
+    return this.withView(c, o, async (v) => {
+      const parts = new Set(keys.map((k) => partitionOf(k, c.partitions)));
+      const tails = new Map<number, Map<string, LogRecord>>();
+      await Promise.all(
+        [...parts].map(async (p) => {
+          tails.set(p, await this.tail(c, p, v.manifest.applied[p] ?? 0, v.upTo[p]!));
+        }),
+      );
+      return Promise.all(
+        keys.map(async (key) => {
+          const t = tails.get(partitionOf(key, c.partitions))!.get(key);
+          if (t) return t.op === OP_DELETE ? undefined : t.body;
+          for (const f of v.manifest.files) {
+            const e = await this.files.get(f, key);
+            if (e) return e.tombstone ? undefined : e.body;
+          }
+          return undefined;
+        }),
+      );
+    });
+  }
+
+  /** A page of documents in primary-key order that match the filter. */
+  async query(c: Collection, o: QueryOptions): Promise<{ documents: Record<string, unknown>[]; nextCursor: string | null }> {
+    const limit = o.limit ?? DEFAULT_QUERY_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_QUERY_LIMIT) throw dataErrors.invalid('limit', `must be an integer in 1..${MAX_QUERY_LIMIT}`);
+    const filter = o.filter === undefined || o.filter === null ? undefined : parseFilter(o.filter, c.schema);
+    const after = o.cursor ? decodeCursor(o.cursor) : undefined;
+    return this.withView(c, o, async (v) => {
+      // Sources, newest first: the merged tail, then the files (newest first).
+      const tailEntries: DataEntry[] = [];
+      const maps = await Promise.all(
+        Array.from({ length: c.partitions }, (_, p) => this.tail(c, p, v.manifest.applied[p] ?? 0, v.upTo[p]!)),
+      );
+      for (const m of maps) {
+        for (const r of m.values()) {
+          if (after === undefined || compareKeys(r.key, after) > 0) tailEntries.push({ key: r.key, tombstone: r.op === OP_DELETE, body: r.body });
+        }
+      }
+      tailEntries.sort((a, b) => compareKeys(a.key, b.key));
+      const sources: AsyncIterator<DataEntry>[] = [arrayIter(tailEntries), ...v.manifest.files.map((f) => this.files.scan(f, after))];
+      const heads: (DataEntry | undefined)[] = await Promise.all(sources.map(async (s) => (await s.next()).value as DataEntry | undefined));
+      const documents: Record<string, unknown>[] = [];
+      let scanned = 0;
+      let lastKey: string | undefined;
+      while (documents.length < limit) {
+        let min: string | undefined;
+        for (const h of heads) if (h && (min === undefined || compareKeys(h.key, min) < 0)) min = h.key;
+        if (min === undefined) return { documents, nextCursor: null };
+        let winner: DataEntry | undefined;
+        for (let i = 0; i < heads.length; i++) {
+          const h = heads[i];
+          if (h && h.key === min) {
+            winner ??= h; // sources are newest first
+            heads[i] = (await sources[i]!.next()).value as DataEntry | undefined;
+          }
+        }
+        lastKey = min;
+        if (winner && !winner.tombstone) {
+          const doc = JSON.parse(winner.body) as Record<string, unknown>;
+          if (!filter || matches(filter, doc)) documents.push(doc);
+        }
+        if (++scanned >= MAX_QUERY_SCAN) break;
+      }
+      const more = heads.some((h) => h !== undefined);
+      return { documents, nextCursor: more && lastKey !== undefined ? encodeCursor(lastKey) : null };
+    });
+  }
+}
+
+function arrayIter<T>(xs: T[]): AsyncIterator<T> {
+  let i = 0;
+  return { next: async () => (i < xs.length ? { value: xs[i++]!, done: false } : { value: undefined, done: true }) };
+}
+
+/** Cursors are opaque: base64url of JSON { k: last key }. */
+export function encodeCursor(lastKey: string): string {
+  return Buffer.from(JSON.stringify({ k: lastKey })).toString('base64url');
+}
+
+export function decodeCursor(s: string): string {
+  if (typeof s !== 'string' || s.length > 4096 || !/^[A-Za-z0-9_-]+$/.test(s)) throw dataErrors.invalid('cursor', 'is not a cursor this API returned');
+  try {
+    const v = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as { k?: unknown };
+    if (typeof v.k !== 'string') throw new Error();
+    return v.k;
+  } catch {
+    throw dataErrors.invalid('cursor', 'is not a cursor this API returned');
+  }
+}

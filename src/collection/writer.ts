@@ -1,0 +1,155 @@
+// The write path of collections: validate the whole batch (nothing of a bad batch is
+// written), check the collection's unapplied backlog (spec §6: refuse with a retryable
+// error past the limit), encode records per partition and hand them to the LogWriter as
+// one append (one WAL object, acknowledged only after commitWal, spec §3.1).
+import type { MetaStore } from '../meta/contract.js';
+import { encodeToken } from '../meta/token.js';
+import type { Collection } from '../meta/types.js';
+import { dataErrors } from '../log/errors.js';
+import { encodeRecord, OP_DELETE, OP_UPSERT } from '../log/format.js';
+import { canonicalKey, partitionOf } from '../log/keys.js';
+import type { LogWriter, PartitionAppend } from '../log/writer.js';
+import { emptyManifest, type Manifests } from './manifest.js';
+
+/** Documents (upserts + deletes) in one write request. */
+export const MAX_BATCH_DOCS = 10_000;
+/** One document's JSON text. */
+export const MAX_DOC_BYTES = 1024 * 1024;
+/** One request's records (keys and documents): also the HTTP body limit. */
+export const MAX_BATCH_BYTES = 32 * 1024 * 1024;
+/** Unapplied backlog per collection (spec §6, M1.3 defaults): records and log bytes. */
+export const DEFAULT_MAX_BACKLOG_RECORDS = 1_000_000;
+export const DEFAULT_MAX_BACKLOG_BYTES = 128 * 1024 * 1024;
+/** How long a backlog reading is trusted before the heads are read again. */
+export const BACKLOG_REFRESH_MS = 250;
+/** Retry-After for a write refused by backpressure. */
+export const BACKPRESSURE_RETRY_MS = 1_000;
+/** Collections whose backlog this node tracks. */
+export const MAX_BACKLOG_ENTRIES = 10_000;
+
+export interface WriteBatch {
+  upserts?: unknown;
+  deletes?: unknown;
+}
+
+export interface BacklogLimits {
+  records: number;
+  bytes: number;
+}
+
+interface BacklogEntry {
+  at: number;
+  records: number;
+  bytes: number;
+  /** Appended by this node since the reading. */
+  addedRecords: number;
+  addedBytes: number;
+  refreshing?: Promise<void>;
+}
+
+export class CollectionWriter {
+  private readonly backlog = new Map<string, BacklogEntry>();
+  constructor(
+    private readonly meta: MetaStore,
+    private readonly log: LogWriter,
+    private readonly manifests: Manifests,
+    readonly limits: BacklogLimits = { records: DEFAULT_MAX_BACKLOG_RECORDS, bytes: DEFAULT_MAX_BACKLOG_BYTES },
+  ) {}
+
+  /** Validates and encodes a batch: InvalidArgument / TooLarge naming the item to fix. */
+  encode(c: Collection, batch: WriteBatch): { parts: PartitionAppend[]; records: number; bytes: number } {
+    const upserts = batch.upserts ?? [];
+    const deletes = batch.deletes ?? [];
+    if (!Array.isArray(upserts)) throw dataErrors.invalid('upserts', 'must be an array of documents');
+    if (!Array.isArray(deletes)) throw dataErrors.invalid('deletes', 'must be an array of primary key values');
+    const n = upserts.length + deletes.length;
+    if (n === 0) throw dataErrors.invalid('upserts', 'the batch is empty: give at least one upsert or delete');
+    if (n > MAX_BATCH_DOCS) throw dataErrors.tooLarge('upserts', `a batch holds at most ${MAX_BATCH_DOCS} upserts and deletes; got ${n}`);
+    const pk = c.schema.primaryKey;
+    const byPartition = new Map<number, Buffer[]>();
+    let bytes = 0;
+    const add = (key: string, rec: Buffer) => {
+      const p = partitionOf(key, c.partitions);
+      let list = byPartition.get(p);
+      if (!list) byPartition.set(p, (list = []));
+      list.push(rec);
+      bytes += rec.length;
+      if (bytes > MAX_BATCH_BYTES) throw dataErrors.tooLarge('upserts', `the batch is over ${MAX_BATCH_BYTES} bytes; split it`);
+    };
+    upserts.forEach((doc: unknown, i: number) => {
+      const at = `upserts[${i}]`;
+      if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw dataErrors.invalid(at, 'must be a JSON object');
+      const k = canonicalKey((doc as Record<string, unknown>)[pk]);
+      if (!k.ok) throw dataErrors.invalid(`${at}.${pk}`, `the primary key ${k.why}`);
+      for (const [f, t] of Object.entries(c.schema.fields)) {
+        if (f === pk || t === 'json') continue;
+        const v = (doc as Record<string, unknown>)[f];
+        if (v !== undefined && v !== null && typeof v !== t) throw dataErrors.invalid(`${at}.${f}`, `must be a ${t} (the collection's schema), got ${Array.isArray(v) ? 'array' : typeof v}`);
+      }
+      const body = JSON.stringify(doc);
+      const size = Buffer.byteLength(body);
+      if (size > MAX_DOC_BYTES) throw dataErrors.tooLarge(at, `the document is ${size} bytes, over the ${MAX_DOC_BYTES}-byte limit`);
+      add(k.key, encodeRecord({ op: OP_UPSERT, key: k.key, body }));
+    });
+    deletes.forEach((key: unknown, i: number) => {
+      const k = canonicalKey(key);
+      if (!k.ok) throw dataErrors.invalid(`deletes[${i}]`, `a primary key value ${k.why}`);
+      add(k.key, encodeRecord({ op: OP_DELETE, key: k.key, body: '' }));
+    });
+    const parts = [...byPartition.entries()].map(([partition, records]) => ({ ns: c.ns, stream: c.streamId, partition, records }));
+    return { parts, records: n, bytes };
+  }
+
+  /** The collection's unapplied backlog: records past the manifest's applied offsets, and an estimate of their bytes. */
+  async backlogOf(c: Collection): Promise<{ records: number; bytes: number }> {
+    const k = `${c.ns}/${c.id}`;
+    let e = this.backlog.get(k);
+    if (!e || Date.now() - e.at > BACKLOG_REFRESH_MS) {
+      if (!e) {
+        if (this.backlog.size >= MAX_BACKLOG_ENTRIES) this.backlog.clear();
+        e = { at: 0, records: 0, bytes: 0, addedRecords: 0, addedBytes: 0 };
+        this.backlog.set(k, e);
+      }
+      const entry = e;
+      entry.refreshing ??= (async () => {
+        try {
+          const h = await this.meta.collectionHead(c.ns, c.id);
+          const m = h.pointer ? await this.manifests.load(h.pointer.value) : emptyManifest(c.ns, c.id, c.partitions);
+          let records = 0;
+          let bytes = 0;
+          for (const x of h.heads) {
+            const unapplied = Math.max(0, x.next - (m.applied[x.partition] ?? 0));
+            const indexed = Math.max(1, x.next - x.logStart);
+            records += unapplied;
+            bytes += Math.round((x.bytes * Math.min(unapplied, indexed)) / indexed);
+          }
+          Object.assign(entry, { at: Date.now(), records, bytes, addedRecords: 0, addedBytes: 0 });
+        } finally {
+          entry.refreshing = undefined;
+        }
+      })();
+      if (entry.at === 0) await entry.refreshing;
+      else void entry.refreshing.catch(() => undefined);
+    }
+    return { records: e.records + e.addedRecords, bytes: e.bytes + e.addedBytes };
+  }
+
+  /** Writes a batch; resolves with its encoded consistency token once committed. */
+  async write(c: Collection, batch: WriteBatch): Promise<{ token: string; records: number }> {
+    const enc = this.encode(c, batch);
+    const b = await this.backlogOf(c);
+    if (b.records + enc.records > this.limits.records || b.bytes + enc.bytes > this.limits.bytes) {
+      throw dataErrors.backpressure(
+        `collection "${c.name}" has ${b.records} unapplied records (${b.bytes} bytes), over its limit of ${this.limits.records} records or ${this.limits.bytes} bytes; retry once the applier catches up`,
+        BACKPRESSURE_RETRY_MS,
+      );
+    }
+    const e = this.backlog.get(`${c.ns}/${c.id}`);
+    if (e) {
+      e.addedRecords += enc.records;
+      e.addedBytes += enc.bytes;
+    }
+    const r = await this.log.append(enc.parts);
+    return { token: encodeToken(r.token), records: enc.records };
+  }
+}

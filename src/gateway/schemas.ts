@@ -1,0 +1,237 @@
+// The HTTP API's schemas: the SAME objects validate requests (fastify/ajv) and generate the
+// OpenAPI document at /v1/openapi.json, so the two cannot drift.
+import { MAX_NAME_LENGTH, MAX_PARTITIONS, NAME_PATTERN, MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT } from '../meta/limits.js';
+import { MAX_BATCH_DOCS } from '../collection/writer.js';
+import { MAX_QUERY_LIMIT, DEFAULT_QUERY_LIMIT } from '../collection/reader.js';
+
+/** Partitions of a new collection unless the request says otherwise. */
+export const DEFAULT_COLLECTION_PARTITIONS = 4;
+
+const name = { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH, pattern: NAME_PATTERN.source } as const;
+const scalarKey = { anyOf: [{ type: 'string', minLength: 1 }, { type: 'number' }] } as const;
+
+export const errorBody = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } },
+    },
+  },
+} as const;
+
+const namespace = {
+  type: 'object',
+  properties: { id: { type: 'integer' }, name: { type: 'string' }, created: { type: 'integer' } },
+} as const;
+
+const collection = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    name: { type: 'string' },
+    namespace: { type: 'string' },
+    primary_key: { type: 'string' },
+    partitions: { type: 'integer' },
+    fields: { type: 'object', additionalProperties: { type: 'string' } },
+    created: { type: 'integer' },
+  },
+} as const;
+
+const listQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    prefix: { type: 'string', maxLength: MAX_NAME_LENGTH },
+    cursor: { type: 'string', maxLength: 1024 },
+    page_size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT },
+  },
+} as const;
+
+const consistency = { type: 'string', enum: ['strong', 'eventual'], default: 'strong' } as const;
+const token = { type: 'string', minLength: 1, maxLength: 65_536, description: 'A consistency token a write returned: the read sees that write.' } as const;
+
+const nsParams = { type: 'object', required: ['ns'], properties: { ns: name } } as const;
+const collParams = { type: 'object', required: ['ns', 'c'], properties: { ns: name, c: name } } as const;
+
+export interface RouteDef {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  summary: string;
+  /** Which role serves it (a node without the role answers 503). */
+  role?: 'log' | 'query';
+  schema: {
+    params?: object;
+    querystring?: object;
+    body?: object;
+    response: Record<number, object>;
+  };
+}
+
+export const ROUTES = {
+  createNamespace: {
+    method: 'POST',
+    url: '/v1/namespaces',
+    summary: 'Create a namespace',
+    schema: {
+      body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name } },
+      response: { 201: namespace, 400: errorBody, 409: errorBody },
+    },
+  },
+  listNamespaces: {
+    method: 'GET',
+    url: '/v1/namespaces',
+    summary: 'List namespaces by name',
+    schema: {
+      querystring: listQuery,
+      response: { 200: { type: 'object', properties: { items: { type: 'array', items: namespace }, next_cursor: { type: ['string', 'null'] } } } },
+    },
+  },
+  getNamespace: {
+    method: 'GET',
+    url: '/v1/namespaces/:ns',
+    summary: 'Get a namespace',
+    schema: { params: nsParams, response: { 200: namespace, 404: errorBody } },
+  },
+  deleteNamespace: {
+    method: 'DELETE',
+    url: '/v1/namespaces/:ns',
+    summary: 'Delete a namespace (it must have no collections)',
+    schema: { params: nsParams, response: { 204: { type: 'null' }, 404: errorBody, 409: errorBody } },
+  },
+  createCollection: {
+    method: 'POST',
+    url: '/v1/namespaces/:ns/collections',
+    summary: 'Create a collection of JSON documents with a primary key',
+    schema: {
+      params: nsParams,
+      body: {
+        type: 'object',
+        required: ['name', 'primary_key'],
+        additionalProperties: false,
+        properties: {
+          name,
+          primary_key: name,
+          partitions: { type: 'integer', minimum: 1, maximum: MAX_PARTITIONS, default: DEFAULT_COLLECTION_PARTITIONS },
+          fields: {
+            type: 'object',
+            description: 'Optional field types (string, number, boolean, json), checked on write and in filters.',
+            additionalProperties: { type: 'string', enum: ['string', 'number', 'boolean', 'json'] },
+          },
+        },
+      },
+      response: { 201: collection, 400: errorBody, 404: errorBody, 409: errorBody },
+    },
+  },
+  listCollections: {
+    method: 'GET',
+    url: '/v1/namespaces/:ns/collections',
+    summary: 'List collections by name',
+    schema: {
+      params: nsParams,
+      querystring: listQuery,
+      response: { 200: { type: 'object', properties: { items: { type: 'array', items: collection }, next_cursor: { type: ['string', 'null'] } } } },
+    },
+  },
+  getCollection: {
+    method: 'GET',
+    url: '/v1/namespaces/:ns/collections/:c',
+    summary: 'Get a collection',
+    schema: { params: collParams, response: { 200: collection, 404: errorBody } },
+  },
+  deleteCollection: {
+    method: 'DELETE',
+    url: '/v1/namespaces/:ns/collections/:c',
+    summary: 'Delete a collection',
+    schema: { params: collParams, response: { 204: { type: 'null' }, 404: errorBody } },
+  },
+  writeDocuments: {
+    method: 'POST',
+    url: '/v1/namespaces/:ns/collections/:c/documents',
+    summary: 'Upsert and delete documents; atomic per partition group, acknowledged once committed',
+    role: 'log',
+    schema: {
+      params: collParams,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          upserts: { type: 'array', maxItems: MAX_BATCH_DOCS, items: { type: 'object' }, description: 'Documents, each with the primary key' },
+          deletes: { type: 'array', maxItems: MAX_BATCH_DOCS, items: scalarKey, description: 'Primary key values' },
+        },
+      },
+      response: { 200: { type: 'object', properties: { token: token } }, 400: errorBody, 404: errorBody, 413: errorBody, 429: errorBody, 503: errorBody },
+    },
+  },
+  getDocument: {
+    method: 'GET',
+    url: '/v1/namespaces/:ns/collections/:c/documents/:id',
+    summary: 'Get a document by primary key',
+    role: 'query',
+    schema: {
+      params: { type: 'object', required: ['ns', 'c', 'id'], properties: { ns: name, c: name, id: { type: 'string', minLength: 1, maxLength: 1024 } } },
+      querystring: { type: 'object', additionalProperties: false, properties: { consistency, token } },
+      response: { 200: { type: 'object', additionalProperties: true }, 400: errorBody, 404: errorBody, 503: errorBody },
+    },
+  },
+  query: {
+    method: 'POST',
+    url: '/v1/namespaces/:ns/collections/:c/query',
+    summary: 'Query documents with a filter, in primary-key order, a page at a time',
+    role: 'query',
+    schema: {
+      params: collParams,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          filter: {
+            type: 'object',
+            description: 'e.g. {"status": "active", "age": {"$gte": 18}}, {"$or": [...]}, {"tag": {"$in": ["a", "b"]}}, {"$not": {...}}',
+          },
+          limit: { type: 'integer', minimum: 1, maximum: MAX_QUERY_LIMIT, default: DEFAULT_QUERY_LIMIT },
+          cursor: { type: 'string', maxLength: 4096 },
+          consistency,
+          token,
+        },
+      },
+      response: {
+        200: { type: 'object', properties: { documents: { type: 'array', items: { type: 'object', additionalProperties: true } }, next_cursor: { type: ['string', 'null'] } } },
+        400: errorBody,
+        404: errorBody,
+        503: errorBody,
+      },
+    },
+  },
+} satisfies Record<string, RouteDef>;
+
+/** OpenAPI 3.1 generated from ROUTES. */
+export function openApiDocument(version: string): object {
+  const paths: Record<string, Record<string, object>> = {};
+  for (const [id, r] of Object.entries(ROUTES) as [string, RouteDef][]) {
+    const path = r.url.replace(/:([A-Za-z_]+)/g, '{$1}');
+    const parameters: object[] = [];
+    const params = r.schema.params as { properties?: Record<string, object>; required?: string[] } | undefined;
+    for (const [n, s] of Object.entries(params?.properties ?? {})) parameters.push({ name: n, in: 'path', required: true, schema: s });
+    const qs = r.schema.querystring as { properties?: Record<string, object>; required?: string[] } | undefined;
+    for (const [n, s] of Object.entries(qs?.properties ?? {})) parameters.push({ name: n, in: 'query', required: qs?.required?.includes(n) ?? false, schema: s });
+    const responses: Record<string, object> = {};
+    for (const [status, s] of Object.entries(r.schema.response)) {
+      responses[status] = status === '204' ? { description: 'No content' } : { description: Number(status) < 400 ? 'OK' : 'Error', content: { 'application/json': { schema: s } } };
+    }
+    (paths[path] ??= {})[r.method.toLowerCase()] = {
+      operationId: id,
+      summary: r.summary,
+      ...(parameters.length ? { parameters } : {}),
+      ...(r.schema.body ? { requestBody: { required: true, content: { 'application/json': { schema: r.schema.body } } } } : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Loam HTTP API', version, description: 'Namespaces, collections and documents. Errors are {"error": {"code", "message"}}.' },
+    paths,
+  };
+}

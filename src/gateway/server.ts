@@ -1,0 +1,335 @@
+// The HTTP API (fastify) under /v1 (issue 5 §4), /healthz, /readyz and /metrics.
+//
+// Every request passes one admission hook (`admit`): today it binds the request to the
+// single default org; the tenancy issue replaces it with API-key authentication,
+// authorization and quotas (spec §6, §7) without touching the routes.
+// Errors are always JSON { error: { code, message } } with the matching status.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import type { MetaStore } from '../meta/contract.js';
+import { isMetaError, type MetaError } from '../meta/errors.js';
+import type { Collection, Namespace } from '../meta/types.js';
+import { isStoreError } from '../store/index.js';
+import { DataError, isDataError } from '../log/errors.js';
+import { canonicalKey } from '../log/keys.js';
+import type { Catalog } from '../collection/catalog.js';
+import { DEFAULT_ORG } from '../collection/catalog.js';
+import type { CollectionReader, Consistency } from '../collection/reader.js';
+import { DEFAULT_TOKEN_WAIT_MS } from '../collection/reader.js';
+import { MAX_BATCH_BYTES, type CollectionWriter } from '../collection/writer.js';
+import type { NodeMetrics } from '../node/metrics.js';
+import { openApiDocument, ROUTES, type RouteDef } from './schemas.js';
+
+/** HTTP body limit: the batch byte limit plus room for JSON syntax. */
+export const BODY_LIMIT_BYTES = MAX_BATCH_BYTES + 4 * 1024 * 1024;
+/** Server-side request deadline for reads waiting on a token. */
+export const READ_DEADLINE_MS = DEFAULT_TOKEN_WAIT_MS;
+/** Retry-After (seconds) on 503s. */
+export const UNAVAILABLE_RETRY_AFTER_S = 1;
+
+/** Who is calling; set by the admission hook. */
+export interface Principal {
+  org: string;
+  /** The API key or user, once authentication exists. */
+  subject: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal;
+  }
+}
+
+/** Authentication, authorization and admission plug in here (the tenancy issue). Throw DataError to refuse. */
+export type Admit = (req: FastifyRequest, route: string) => Promise<Principal>;
+
+export const defaultAdmit: Admit = async () => ({ org: DEFAULT_ORG, subject: null });
+
+export interface GatewayDeps {
+  meta: MetaStore;
+  catalog: Catalog;
+  reader: CollectionReader | null;
+  writer: CollectionWriter | null;
+  metrics: NodeMetrics;
+  logger: Logger;
+  version: string;
+  admit?: Admit;
+  /** Readiness: resolves when the metastore and the store answer. */
+  ready: () => Promise<void>;
+}
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly retryAfterS?: number,
+  ) {
+    super(message);
+  }
+}
+
+function toHttp(e: unknown): HttpError {
+  if (e instanceof HttpError) return e;
+  if (isDataError(e)) return fromData(e);
+  if (isMetaError(e)) return fromMeta(e);
+  if (isStoreError(e)) {
+    if (e.code === 'Retryable') return new HttpError(503, 'unavailable', `the object store is unavailable: ${e.message}`, UNAVAILABLE_RETRY_AFTER_S);
+    return new HttpError(500, 'internal', 'object store error');
+  }
+  const fe = e as { statusCode?: number; code?: string; message?: string; validation?: unknown };
+  if (fe && typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new HttpError(413, 'too_large', `the request body is over ${BODY_LIMIT_BYTES} bytes; split the batch`);
+    if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new HttpError(415, 'unsupported_media_type', 'send JSON with Content-Type: application/json');
+    if (fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new HttpError(400, 'invalid_json', 'the body is empty; send a JSON object');
+    if (fe.code?.startsWith('FST_ERR_CTP') || /JSON/.test(fe.message ?? '')) return new HttpError(400, 'invalid_json', `the body is not valid JSON: ${fe.message}`);
+    return new HttpError(fe.statusCode, fe.validation ? 'invalid_argument' : 'bad_request', fe.message ?? 'bad request');
+  }
+  return new HttpError(500, 'internal', 'internal error');
+}
+
+function fromData(e: DataError): HttpError {
+  const retry = e.details.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(e.details.retryAfterMs / 1000));
+  switch (e.code) {
+    case 'InvalidArgument':
+      return new HttpError(400, 'invalid_argument', e.message);
+    case 'NotFound':
+      return new HttpError(404, 'not_found', e.message);
+    case 'Conflict':
+      return new HttpError(409, 'conflict', e.message);
+    case 'TooLarge':
+      return new HttpError(413, 'too_large', e.message);
+    case 'Backpressure':
+      return new HttpError(429, 'backpressure', e.message, retry ?? 1);
+    case 'Unavailable':
+      return new HttpError(503, 'unavailable', e.message, retry ?? UNAVAILABLE_RETRY_AFTER_S);
+    case 'Timeout':
+      return new HttpError(503, 'timeout', e.message, retry ?? UNAVAILABLE_RETRY_AFTER_S);
+  }
+}
+
+function fromMeta(e: MetaError): HttpError {
+  switch (e.code) {
+    case 'NotFound':
+      return new HttpError(404, 'not_found', e.message);
+    case 'AlreadyExists':
+      return new HttpError(409, 'already_exists', e.message);
+    case 'VersionMismatch':
+    case 'FenceMismatch':
+    case 'LeaseHeld':
+      return new HttpError(409, 'conflict', e.message);
+    case 'InvalidArgument':
+      return new HttpError(400, 'invalid_argument', e.message);
+    case 'LimitExceeded':
+      return new HttpError(400, 'limit_exceeded', e.message);
+    case 'Retryable':
+    case 'Unknown':
+    case 'Claimed':
+    case 'StaleCommit':
+    case 'NamespaceMoved':
+      return new HttpError(503, 'unavailable', `the metastore could not complete the call: ${e.message}`, UNAVAILABLE_RETRY_AFTER_S);
+  }
+}
+
+function nsJson(n: Namespace) {
+  return { id: n.id, name: n.name, created: n.created };
+}
+
+function collJson(c: Collection, nsName: string) {
+  return { id: c.id, name: c.name, namespace: nsName, primary_key: c.schema.primaryKey, partitions: c.partitions, fields: c.schema.fields, created: c.created };
+}
+
+/** Ajv errors → one message naming the field to fix. */
+function formatValidation(errors: { instancePath: string; message?: string; params?: Record<string, unknown> }[], dataVar: string): Error {
+  const e = errors[0]!;
+  const path = `${dataVar}${e.instancePath.replace(/\//g, '.').replace(/\.(\d+)(?=\.|$)/g, '[$1]')}`;
+  let msg = `${path} ${e.message ?? 'is invalid'}`;
+  if (e.params?.additionalProperty) msg = `${path}.${String(e.params.additionalProperty)} is not a known field`;
+  if (e.params?.missingProperty) msg = `${path}.${String(e.params.missingProperty)} is required`;
+  if (e.params?.allowedValues) msg += ` (${(e.params.allowedValues as unknown[]).join(', ')})`;
+  return new HttpError(400, 'invalid_argument', msg);
+}
+
+export function buildApp(d: GatewayDeps): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: d.logger,
+    disableRequestLogging: true,
+    bodyLimit: BODY_LIMIT_BYTES,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    schemaErrorFormatter: (errors, dataVar) => formatValidation(errors as never, dataVar),
+    return503OnClosing: true,
+  });
+  const admit = d.admit ?? defaultAdmit;
+
+  app.decorateRequest('principal', null as unknown as Principal);
+
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    const labels = { method: req.method, route, status: String(reply.statusCode) };
+    d.metrics.httpRequests.inc(labels);
+    d.metrics.httpLatency.observe(labels, reply.elapsedTime / 1000);
+    if (reply.statusCode >= 500) req.log.warn({ route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request failed');
+    else req.log.debug({ route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const h = toHttp(err);
+    if (h.status >= 500) req.log.error({ err: { message: (err as Error).message, code: (err as { code?: string }).code } }, 'request error');
+    if (h.retryAfterS !== undefined) void reply.header('Retry-After', String(h.retryAfterS));
+    void reply.status(h.status).send({ error: { code: h.code, message: h.message } });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    void reply.status(404).send({ error: { code: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}; see /v1/openapi.json` } });
+  });
+
+  const ops = new Set(['/healthz', '/readyz', '/metrics', '/v1/openapi.json']);
+  app.addHook('preHandler', async (req) => {
+    const route = req.routeOptions.url ?? '';
+    if (ops.has(route)) return;
+    req.principal = await admit(req, route);
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    try {
+      await d.ready();
+      return { status: 'ready' };
+    } catch (e) {
+      return reply.status(503).header('Retry-After', '1').send({ error: { code: 'not_ready', message: (e as Error).message } });
+    }
+  });
+  app.get('/metrics', async (_req, reply) => {
+    void reply.type(d.metrics.registry.contentType);
+    return d.metrics.registry.metrics();
+  });
+  const openapi = openApiDocument(d.version);
+  app.get('/v1/openapi.json', async () => openapi);
+
+  const route = <P, Q, B>(r: RouteDef, handler: (req: FastifyRequest<{ Params: P; Querystring: Q; Body: B }>, reply: FastifyReply) => Promise<unknown>) => {
+    app.route({
+      method: r.method,
+      url: r.url,
+      schema: { ...r.schema, response: undefined, summary: r.summary } as never,
+      handler: async (req, reply) => {
+        if (r.role === 'log' && !d.writer) throw new HttpError(503, 'role_unavailable', 'this node does not run the log role; send writes to a node that does');
+        if (r.role === 'query' && !d.reader) throw new HttpError(503, 'role_unavailable', 'this node does not run the query role; send reads to a node that does');
+        return handler(req as never, reply);
+      },
+    });
+  };
+
+  type NsP = { ns: string };
+  type CP = { ns: string; c: string };
+  type ListQ = { prefix?: string; cursor?: string; page_size: number };
+
+  route<unknown, unknown, { name: string }>(ROUTES.createNamespace, async (req, reply) => {
+    const n = await d.meta.createNamespace({ org: req.principal.org, name: req.body.name });
+    d.catalog.invalidate();
+    return reply.status(201).send(nsJson(n));
+  });
+
+  route<unknown, ListQ, unknown>(ROUTES.listNamespaces, async (req) => {
+    const p = await d.meta.listNamespaces(req.principal.org, {
+      limit: req.query.page_size,
+      ...(req.query.prefix ? { prefix: req.query.prefix } : {}),
+      ...(req.query.cursor ? { after: req.query.cursor } : {}),
+    });
+    return { items: p.items.map(nsJson), next_cursor: p.next ?? null };
+  });
+
+  route<NsP, unknown, unknown>(ROUTES.getNamespace, async (req) => nsJson(await d.catalog.namespace(req.principal.org, req.params.ns)));
+
+  route<NsP, unknown, unknown>(ROUTES.deleteNamespace, async (req, reply) => {
+    const n = await d.catalog.namespace(req.principal.org, req.params.ns);
+    try {
+      await d.meta.dropNamespace(n.id);
+    } catch (e) {
+      if (isMetaError(e, 'InvalidArgument')) throw new HttpError(409, 'conflict', `namespace "${n.name}" still has collections or streams; delete them first`);
+      throw e;
+    }
+    d.catalog.invalidate();
+    return reply.status(204).send();
+  });
+
+  route<NsP, unknown, { name: string; primary_key: string; partitions: number; fields?: Record<string, 'string' | 'number' | 'boolean' | 'json'> }>(
+    ROUTES.createCollection,
+    async (req, reply) => {
+      const n = await d.catalog.namespace(req.principal.org, req.params.ns);
+      const b = req.body;
+      const fields = { ...(b.fields ?? {}) };
+      const pkType = fields[b.primary_key];
+      if (pkType !== undefined && pkType !== 'string' && pkType !== 'number') {
+        throw new HttpError(400, 'invalid_argument', `body.fields.${b.primary_key}: the primary key must be a string or number field`);
+      }
+      fields[b.primary_key] ??= 'string';
+      let c: Collection;
+      try {
+        c = await d.meta.createCollection({ ns: n.id, name: b.name, schema: { primaryKey: b.primary_key, fields }, partitions: b.partitions });
+      } catch (e) {
+        if (isMetaError(e, 'InvalidArgument') && e.details.field) {
+          throw new HttpError(400, 'invalid_argument', `body.${e.message.replace(/^schema\.fields/, 'fields').replace(/^schema\.primaryKey/, 'primary_key')}`);
+        }
+        throw e;
+      }
+      d.catalog.invalidate();
+      return reply.status(201).send(collJson(c, n.name));
+    },
+  );
+
+  route<NsP, ListQ, unknown>(ROUTES.listCollections, async (req) => {
+    const n = await d.catalog.namespace(req.principal.org, req.params.ns);
+    const p = await d.meta.listCollections(n.id, {
+      limit: req.query.page_size,
+      ...(req.query.prefix ? { prefix: req.query.prefix } : {}),
+      ...(req.query.cursor ? { after: req.query.cursor } : {}),
+    });
+    return { items: p.items.map((c) => collJson(c, n.name)), next_cursor: p.next ?? null };
+  });
+
+  route<CP, unknown, unknown>(ROUTES.getCollection, async (req) => collJson(await d.catalog.collection(req.principal.org, req.params.ns, req.params.c), req.params.ns));
+
+  route<CP, unknown, unknown>(ROUTES.deleteCollection, async (req, reply) => {
+    const c = await d.catalog.collection(req.principal.org, req.params.ns, req.params.c);
+    await d.meta.dropCollection(c.ns, c.id);
+    d.catalog.invalidate();
+    return reply.status(204).send();
+  });
+
+  route<CP, unknown, { upserts?: unknown[]; deletes?: unknown[] }>(ROUTES.writeDocuments, async (req) => {
+    const c = await d.catalog.collection(req.principal.org, req.params.ns, req.params.c);
+    const r = await d.writer!.write(c, req.body ?? {});
+    return { token: r.token };
+  });
+
+  route<CP & { id: string }, { consistency?: Consistency; token?: string }, unknown>(ROUTES.getDocument, async (req, reply) => {
+    const c = await d.catalog.collection(req.principal.org, req.params.ns, req.params.c);
+    const k = canonicalKey(req.params.id);
+    if (!k.ok) throw new HttpError(400, 'invalid_argument', `id ${k.why}`);
+    const [doc] = await d.reader!.get(c, [k.key], {
+      consistency: req.query.consistency ?? 'strong',
+      ...(req.query.token ? { token: req.query.token } : {}),
+      deadline: Date.now() + READ_DEADLINE_MS,
+    });
+    if (doc === undefined) throw new HttpError(404, 'not_found', `document "${req.params.id}" not found in collection "${c.name}"`);
+    return reply.type('application/json').send(doc);
+  });
+
+  route<CP, unknown, { filter?: unknown; limit?: number; cursor?: string; consistency?: Consistency; token?: string }>(ROUTES.query, async (req) => {
+    const c = await d.catalog.collection(req.principal.org, req.params.ns, req.params.c);
+    const b = req.body ?? {};
+    const r = await d.reader!.query(c, {
+      filter: b.filter,
+      ...(b.limit !== undefined ? { limit: b.limit } : {}),
+      ...(b.cursor ? { cursor: b.cursor } : {}),
+      consistency: b.consistency ?? 'strong',
+      ...(b.token ? { token: b.token } : {}),
+      deadline: Date.now() + READ_DEADLINE_MS,
+    });
+    return { documents: r.documents, next_cursor: r.nextCursor };
+  });
+
+  return app as unknown as FastifyInstance;
+}
+
+export { DataError };

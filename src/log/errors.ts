@@ -1,0 +1,43 @@
+// Errors of the data plane (log, collections, workers), mapped to HTTP by the gateway.
+// Callers match on `code`, never on message text.
+
+export type DataErrorCode =
+  /** Bad input: the message names the field to fix (HTTP 400). */
+  | 'InvalidArgument'
+  /** Missing namespace, collection or document (HTTP 404). */
+  | 'NotFound'
+  /** Exists already, or a concurrent change won (HTTP 409). */
+  | 'Conflict'
+  /** Too much unapplied data or too many buffered writes: retry after `retryAfterMs` (HTTP 429). */
+  | 'Backpressure'
+  /** The metastore or the store is unavailable, or the outcome is unknown: retry (HTTP 503). */
+  | 'Unavailable'
+  /** A deadline passed (a token read whose offsets never appeared, HTTP 503). */
+  | 'Timeout'
+  /** A payload or request over a named limit (HTTP 413). */
+  | 'TooLarge';
+
+export class DataError extends Error {
+  constructor(
+    readonly code: DataErrorCode,
+    message: string,
+    readonly details: { field?: string; retryAfterMs?: number } = {},
+  ) {
+    super(message);
+    this.name = `DataError(${code})`;
+  }
+}
+
+export function isDataError(e: unknown, code?: DataErrorCode): e is DataError {
+  return e instanceof DataError && (code === undefined || e.code === code);
+}
+
+export const dataErrors = {
+  invalid: (field: string, why: string) => new DataError('InvalidArgument', `${field}: ${why}`, { field }),
+  notFound: (what: string) => new DataError('NotFound', `${what} not found`),
+  conflict: (message: string) => new DataError('Conflict', message),
+  backpressure: (message: string, retryAfterMs: number) => new DataError('Backpressure', message, { retryAfterMs }),
+  unavailable: (message: string, retryAfterMs = 1_000) => new DataError('Unavailable', message, { retryAfterMs }),
+  timeout: (message: string) => new DataError('Timeout', message, { retryAfterMs: 1_000 }),
+  tooLarge: (field: string, why: string) => new DataError('TooLarge', `${field}: ${why}`, { field }),
+};

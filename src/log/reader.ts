@@ -1,0 +1,162 @@
+// Reading a partition's log: index entries (from the metastore) → chunk byte ranges (from
+// the store) → records with their offsets. Objects are immutable, so decoded chunks are
+// cached by (path, byteStart) in a bounded LRU.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { MetaStore } from '../meta/contract.js';
+import { isMetaError } from '../meta/errors.js';
+import type { IndexEntry } from '../meta/types.js';
+import { isStoreError, type ByteRange, type GetResult, type Store } from '../store/index.js';
+import { dataErrors } from './errors.js';
+import { readChunk, type WalRecord } from './format.js';
+
+/** Decoded chunk cache: bounded by the bytes of the ranges it holds. */
+export const DEFAULT_CHUNK_CACHE_BYTES = 64 * 1024 * 1024;
+/** Index pages one tail read follows at most (MAX_INDEX_PAGE entries each): bounds the loop. */
+export const MAX_TAIL_INDEX_PAGES = 1_000;
+/** Store reads are retried this long on retryable errors (503, timeouts). */
+export const STORE_READ_DEADLINE_MS = 10_000;
+/** Parallel range GETs of one tail read. */
+export const TAIL_FETCH_CONCURRENCY = 16;
+
+export interface LogRecord extends WalRecord {
+  offset: number;
+}
+
+/** A small LRU keyed by string, bounded by a size function. */
+export class Lru<V> {
+  private readonly m = new Map<string, { v: V; size: number }>();
+  private total = 0;
+  constructor(private readonly maxSize: number) {}
+  get(k: string): V | undefined {
+    const e = this.m.get(k);
+    if (!e) return undefined;
+    this.m.delete(k);
+    this.m.set(k, e);
+    return e.v;
+  }
+  set(k: string, v: V, size: number): void {
+    const old = this.m.get(k);
+    if (old) {
+      this.total -= old.size;
+      this.m.delete(k);
+    }
+    if (size > this.maxSize) return;
+    this.m.set(k, { v, size });
+    this.total += size;
+    for (const [key, e] of this.m) {
+      if (this.total <= this.maxSize) break;
+      this.m.delete(key);
+      this.total -= e.size;
+    }
+  }
+  delete(k: string): void {
+    const e = this.m.get(k);
+    if (e) {
+      this.total -= e.size;
+      this.m.delete(k);
+    }
+  }
+  get size(): number {
+    return this.m.size;
+  }
+}
+
+/** GET with retries on retryable store errors, within STORE_READ_DEADLINE_MS. */
+export async function getWithRetry(store: Store, path: string, range?: ByteRange): Promise<GetResult> {
+  const deadline = Date.now() + STORE_READ_DEADLINE_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await store.get(path, range ? { range } : undefined);
+    } catch (e) {
+      if (!isStoreError(e) || !e.retryable) throw e;
+      const ms = Math.min(500, 10 * 2 ** attempt) * (0.5 + Math.random() / 2);
+      if (Date.now() + ms >= deadline) throw dataErrors.unavailable(`reading ${path}: ${e.message}`);
+      await sleep(ms);
+    }
+  }
+}
+
+/** Runs `fn` over items with at most `limit` in flight; results in input order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T, i: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+export class LogReader {
+  private readonly cache: Lru<WalRecord[]>;
+  constructor(
+    private readonly meta: MetaStore,
+    private readonly store: Store,
+    cacheBytes = DEFAULT_CHUNK_CACHE_BYTES,
+  ) {
+    this.cache = new Lru(cacheBytes);
+  }
+
+  /** The records of one index entry (a WAL chunk or a segment). */
+  async entryRecords(e: IndexEntry): Promise<WalRecord[]> {
+    const k = `${e.path}@${e.byteStart}`;
+    const hit = this.cache.get(k);
+    if (hit) return hit;
+    const got = await getWithRetry(this.store, e.path, { start: e.byteStart, end: e.byteEnd });
+    const chunk = readChunk(got.bytes, e.path);
+    const recs = chunk.decode();
+    if (recs.length !== e.records) throw dataErrors.unavailable(`index entry of ${e.path} says ${e.records} records, the chunk holds ${recs.length}`);
+    this.cache.set(k, recs, e.byteEnd - e.byteStart);
+    return recs;
+  }
+
+  /** Index entries covering [from, to) of a partition (contiguous from max(from, logStart)). */
+  async entries(ns: number, stream: number, partition: number, from: number, to: number): Promise<{ entries: IndexEntry[]; logStart: number }> {
+    const out: IndexEntry[] = [];
+    let cursor = from;
+    let logStart = 0;
+    for (let page = 0; page < MAX_TAIL_INDEX_PAGES && cursor < to; page++) {
+      const idx = await this.meta.partitionIndex(ns, stream, partition, { from: cursor });
+      if (page === 0) logStart = idx.logStart;
+      for (const e of idx.entries) {
+        if (e.start >= to) break;
+        out.push(e);
+      }
+      if (idx.nextFrom === undefined || idx.entries.length === 0) break;
+      cursor = idx.nextFrom;
+    }
+    return { entries: out, logStart };
+  }
+
+  /**
+   * Records with offsets in [from, to) of a partition, in offset order. If the log was
+   * trimmed past `from`, throws Unavailable (the caller's manifest is older than the trim,
+   * which retention never does: it trims only what a manifest applied).
+   */
+  async read(ns: number, stream: number, partition: number, from: number, to: number): Promise<LogRecord[]> {
+    if (to <= from) return [];
+    let r: { entries: IndexEntry[]; logStart: number };
+    try {
+      r = await this.entries(ns, stream, partition, from, to);
+    } catch (e) {
+      if (isMetaError(e, 'NotFound')) throw dataErrors.notFound(`stream ${stream} of namespace ${ns}`);
+      throw e;
+    }
+    if (r.logStart > from) {
+      throw dataErrors.unavailable(`partition ${partition} was trimmed to ${r.logStart}, past offset ${from}; re-read the manifest`, 50);
+    }
+    const chunks = await mapLimit(r.entries, TAIL_FETCH_CONCURRENCY, (e) => this.entryRecords(e));
+    const out: LogRecord[] = [];
+    r.entries.forEach((e, i) => {
+      const recs = chunks[i]!;
+      for (let j = 0; j < recs.length; j++) {
+        const offset = e.start + j;
+        if (offset >= from && offset < to) out.push({ ...recs[j]!, offset });
+      }
+    });
+    return out;
+  }
+}

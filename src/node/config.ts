@@ -1,0 +1,173 @@
+// Node configuration (DESIGN §7): one JSON file, every setting overridable by an
+// environment variable LOAM_<SETTING IN UPPER CASE> (e.g. LOAM_STORE, LOAM_PORT), and
+// every setting validated at start with an error that names it.
+//
+// Example (loam.json):
+//   {
+//     "metastore": "sqlite:/var/lib/loam/meta.db",
+//     "store": "file:///var/lib/loam/objects",
+//     "host": "127.0.0.1",
+//     "port": 7070,
+//     "roles": ["log", "query", "worker"],
+//     "log_level": "info"
+//   }
+// Every other setting below has a default.
+import { readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { DEFAULT_FLUSH_BYTES, DEFAULT_FLUSH_INTERVAL_MS } from '../log/writer.js';
+import { DEFAULT_MAX_BACKLOG_BYTES, DEFAULT_MAX_BACKLOG_RECORDS } from '../collection/writer.js';
+import { DEFAULT_LEASE_TTL_MS } from '../workers/lease.js';
+import { DEFAULT_GC_GRACE_MS } from '../gc/gc.js';
+import { DEFAULT_GC_INTERVAL_MS, DEFAULT_MAINTENANCE_MS, DEFAULT_APPLY_POLL_MS } from '../workers/scheduler.js';
+import { DEFAULT_CHUNK_CACHE_BYTES } from '../log/reader.js';
+import { MIN_LEASE_TTL_MS, MAX_LEASE_TTL_MS } from '../meta/limits.js';
+
+export const ROLES = ['log', 'query', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const DEFAULT_PORT = 7070;
+export const DEFAULT_HOST = '127.0.0.1';
+/** Until authentication lands (the tenancy issue), the API binds only to loopback. */
+export const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
+
+export interface NodeConfig {
+  metastore: string;
+  store: string;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  roles: Role[];
+  log_level: (typeof LOG_LEVELS)[number];
+  node_id: string | null;
+  flush_interval_ms: number;
+  flush_bytes: number;
+  backlog_max_records: number;
+  backlog_max_bytes: number;
+  lease_ttl_ms: number;
+  gc_grace_ms: number;
+  gc_interval_ms: number;
+  maintenance_interval_ms: number;
+  apply_poll_ms: number;
+  cache_bytes: number;
+}
+
+export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
+  host: DEFAULT_HOST,
+  port: DEFAULT_PORT,
+  roles: [...ROLES],
+  log_level: 'info',
+  node_id: null,
+  flush_interval_ms: DEFAULT_FLUSH_INTERVAL_MS,
+  flush_bytes: DEFAULT_FLUSH_BYTES,
+  backlog_max_records: DEFAULT_MAX_BACKLOG_RECORDS,
+  backlog_max_bytes: DEFAULT_MAX_BACKLOG_BYTES,
+  lease_ttl_ms: DEFAULT_LEASE_TTL_MS,
+  gc_grace_ms: DEFAULT_GC_GRACE_MS,
+  gc_interval_ms: DEFAULT_GC_INTERVAL_MS,
+  maintenance_interval_ms: DEFAULT_MAINTENANCE_MS,
+  apply_poll_ms: DEFAULT_APPLY_POLL_MS,
+  cache_bytes: DEFAULT_CHUNK_CACHE_BYTES,
+};
+
+export class ConfigError extends Error {
+  constructor(
+    readonly setting: string,
+    why: string,
+  ) {
+    super(`configuration: ${setting} ${why}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type IntRange = [number, number];
+const INTS: Partial<Record<keyof NodeConfig, IntRange>> = {
+  port: [0, 65_535],
+  flush_interval_ms: [0, 10_000],
+  flush_bytes: [1_024, 256 * 1024 * 1024],
+  backlog_max_records: [1, 1_000_000_000],
+  backlog_max_bytes: [1_024, 1024 ** 4],
+  lease_ttl_ms: [MIN_LEASE_TTL_MS, MAX_LEASE_TTL_MS],
+  gc_grace_ms: [100, 30 * 86_400_000],
+  gc_interval_ms: [10, 86_400_000],
+  maintenance_interval_ms: [10, 3_600_000],
+  apply_poll_ms: [10, 3_600_000],
+  cache_bytes: [0, 1024 ** 4],
+};
+
+const KEYS = ['metastore', 'store', ...Object.keys(DEFAULTS)] as (keyof NodeConfig)[];
+
+/** Reads a config file (JSON). Missing file or bad JSON is a ConfigError naming the file. */
+export function readConfigFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError('--config', `cannot read ${path}: ${(e as Error).message}`);
+  }
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('the top level must be an object');
+    return v as Record<string, unknown>;
+  } catch (e) {
+    throw new ConfigError('--config', `${path} is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** The LOAM_* variables that name settings, as raw strings. */
+export function envOverrides(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of KEYS) {
+    const v = env[`LOAM_${k.toUpperCase()}`];
+    if (v !== undefined && v !== '') out[k] = v;
+  }
+  return out;
+}
+
+/** Merges defaults ← file ← env ← flags and validates everything. */
+export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig {
+  const raw: Record<string, unknown> = { ...DEFAULTS };
+  for (const l of layers) {
+    for (const [k, v] of Object.entries(l)) {
+      if (v === undefined) continue;
+      if (!KEYS.includes(k as keyof NodeConfig)) throw new ConfigError(k, `is not a setting (known: ${KEYS.join(', ')})`);
+      raw[k] = v;
+    }
+  }
+  const out = { ...raw } as Record<string, unknown>;
+  for (const [k, [lo, hi]] of Object.entries(INTS) as [keyof NodeConfig, IntRange][]) {
+    const v = raw[k];
+    const n = typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < lo || n > hi) {
+      throw new ConfigError(k, `must be an integer in ${lo}..${hi}; got ${JSON.stringify(v)}`);
+    }
+    out[k] = n;
+  }
+  for (const k of ['metastore', 'store'] as const) {
+    if (typeof raw[k] !== 'string' || (raw[k] as string).trim() === '') throw new ConfigError(k, 'is required (a URL; see the README)');
+  }
+  if (typeof raw.host !== 'string' || !LOOPBACK_HOSTS.includes(raw.host)) {
+    throw new ConfigError('host', `must be a loopback address (${LOOPBACK_HOSTS.join(', ')}) until authentication lands; got ${JSON.stringify(raw.host)}`);
+  }
+  let roles = raw.roles;
+  if (typeof roles === 'string') roles = roles.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!Array.isArray(roles) || roles.length === 0 || roles.some((r) => !(ROLES as readonly string[]).includes(r as string))) {
+    throw new ConfigError('roles', `must be a non-empty list of ${ROLES.join(', ')}; got ${JSON.stringify(raw.roles)}`);
+  }
+  out.roles = [...new Set(roles as Role[])];
+  if (!(LOG_LEVELS as readonly string[]).includes(raw.log_level as string)) {
+    throw new ConfigError('log_level', `must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(raw.log_level)}`);
+  }
+  if (raw.node_id !== null && (typeof raw.node_id !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(raw.node_id))) {
+    throw new ConfigError('node_id', 'must be 1-32 characters of A-Z a-z 0-9 _ -');
+  }
+  const c = out as unknown as NodeConfig;
+  if (c.gc_grace_ms <= 2 * c.lease_ttl_ms) {
+    throw new ConfigError('gc_grace_ms', `must be more than twice lease_ttl_ms (${c.lease_ttl_ms}), so no slow writer's object is collected under it`);
+  }
+  return c;
+}
+
+/** A sqlite: metastore URL for a path (relative paths resolve against `base`). */
+export function sqliteUrl(path: string, base = process.cwd()): string {
+  return `sqlite:${isAbsolute(path) ? path : resolve(base, path)}`;
+}

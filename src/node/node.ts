@@ -1,0 +1,206 @@
+// A running Loam node: wires the roles a config names (DESIGN §1) around one metastore
+// client and one store — log (LogWriter + CollectionWriter), query (CollectionReader),
+// worker (applier, compaction, segmenter, retention, GC) — and the HTTP API.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { pino, type Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import type { MetaStore } from '../meta/contract.js';
+import { metaClient } from '../meta/client.js';
+import { openStore, type Store } from '../store/index.js';
+import { LogReader } from '../log/reader.js';
+import { LogWriter } from '../log/writer.js';
+import { Catalog } from '../collection/catalog.js';
+import { DataFiles } from '../collection/datafile.js';
+import { Manifests } from '../collection/manifest.js';
+import { CollectionReader } from '../collection/reader.js';
+import { CollectionWriter } from '../collection/writer.js';
+import { Workers } from '../workers/scheduler.js';
+import { buildApp, type Admit } from '../gateway/server.js';
+import { openMetastore } from './backends.js';
+import type { NodeConfig } from './config.js';
+import { NodeMetrics, timedMeta } from './metrics.js';
+
+/** Readiness checks must answer within this. */
+export const READY_CHECK_DEADLINE_MS = 2_000;
+/** A clean shutdown waits this long for in-flight work before it gives up. */
+export const SHUTDOWN_DEADLINE_MS = 10_000;
+
+export const VERSION: string = (() => {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+})();
+
+export interface NodeOverrides {
+  /** Use this store instead of opening config.store (tests: FaultyStore, CountingStore). */
+  store?: Store;
+  /** Use this (raw) metastore backend instead of opening config.metastore. */
+  meta?: MetaStore;
+  logger?: Logger;
+  admit?: Admit;
+}
+
+export interface LoamNode {
+  readonly id: string;
+  readonly url: string;
+  readonly port: number;
+  readonly config: NodeConfig;
+  readonly app: FastifyInstance;
+  /** The metastore client (retry policy, metrics) every part of the node uses. */
+  readonly meta: MetaStore;
+  readonly store: Store;
+  readonly metrics: NodeMetrics;
+  readonly logWriter: LogWriter | null;
+  readonly writer: CollectionWriter | null;
+  readonly reader: CollectionReader | null;
+  readonly workers: Workers | null;
+  readonly logger: Logger;
+  close(): Promise<void>;
+}
+
+function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let t: NodeJS.Timeout;
+  return Promise.race([
+    p.finally(() => clearTimeout(t)),
+    new Promise<T>((_, reject) => {
+      t = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+    }),
+  ]);
+}
+
+export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Promise<LoamNode> {
+  const logger = o.logger ?? pino({ level: config.log_level, base: { node: config.node_id ?? undefined } });
+  // A fresh id per process start: a restarted node takes its leases over under new epochs.
+  const id = `${config.node_id ?? (hostname().replace(/[^A-Za-z0-9_-]/g, '').slice(0, 16) || 'node')}-${randomBytes(3).toString('hex')}`;
+  const metrics = new NodeMetrics();
+  let raw: MetaStore;
+  let backend: string;
+  if (o.meta) {
+    raw = o.meta;
+    backend = 'custom';
+  } else {
+    ({ meta: raw, backend } = await openMetastore(config.metastore));
+  }
+  const meta = timedMeta(
+    metaClient(raw, {
+      onRetry: (method, r) => {
+        metrics.metaRetries.inc({ call: method });
+        if (r.earlierUnknown) metrics.metaUnknown.inc({ call: method });
+      },
+    }),
+    backend,
+    metrics,
+  );
+  const store = o.store ?? openStore(config.store);
+  const roles = new Set(config.roles);
+  const manifests = new Manifests(store);
+  const logReader = new LogReader(meta, store, config.cache_bytes);
+  const catalog = new Catalog(meta);
+
+  let workers: Workers | null = null;
+  if (roles.has('worker')) {
+    workers = new Workers({
+      meta,
+      store,
+      log: logReader,
+      manifests,
+      files: new DataFiles(store, config.cache_bytes),
+      owner: id,
+      leaseTtlMs: config.lease_ttl_ms,
+      applyPollMs: config.apply_poll_ms,
+      maintenanceMs: config.maintenance_interval_ms,
+      gcIntervalMs: config.gc_interval_ms,
+      gcGraceMs: config.gc_grace_ms,
+      onApply: (c, r, ms) => {
+        metrics.workerLag.set({ ns: String(c.ns), collection: String(c.id) }, r.lag);
+        if (r.applied > 0 || r.compacted) metrics.applyLatency.observe(ms / 1000);
+        metrics.appliedRecords.inc(r.applied);
+      },
+      onGc: (r) => {
+        metrics.gcDeleted.inc(r.deleted.length);
+        if (r.deleted.length > 0) logger.info({ deleted: r.deleted.length }, 'gc pass');
+      },
+      onError: (task, e) => {
+        metrics.workerErrors.inc({ task });
+        logger.warn({ task, err: { message: (e as Error).message, code: (e as { code?: string }).code } }, 'worker task failed; it will run again');
+      },
+    });
+  }
+
+  let logWriter: LogWriter | null = null;
+  let writer: CollectionWriter | null = null;
+  if (roles.has('log')) {
+    logWriter = new LogWriter({
+      meta,
+      store,
+      nodeId: id,
+      flushIntervalMs: config.flush_interval_ms,
+      flushBytes: config.flush_bytes,
+      onCommitted: (a) => workers?.committed(a),
+      onFlush: (r) => {
+        metrics.walFlushes.inc({ result: r.ok ? 'ok' : 'failed' });
+        if (r.ok) {
+          metrics.walFlushBytes.observe(r.bytes);
+          metrics.walFlushLatency.observe({ phase: 'put' }, r.putMs / 1000);
+          metrics.walFlushLatency.observe({ phase: 'commit' }, r.commitMs / 1000);
+        } else logger.warn({ object: r.object, writers: r.writers }, 'WAL flush failed; its writers were not acknowledged');
+      },
+      onRetry: (what) => metrics.walRetries.inc({ what }),
+    });
+    writer = new CollectionWriter(meta, logWriter, manifests, { records: config.backlog_max_records, bytes: config.backlog_max_bytes });
+  }
+  const reader = roles.has('query') ? new CollectionReader(meta, store, { cacheBytes: config.cache_bytes, manifests, log: logReader }) : null;
+
+  const app = buildApp({
+    meta,
+    catalog,
+    reader,
+    writer,
+    metrics,
+    logger,
+    version: VERSION,
+    ...(o.admit ? { admit: o.admit } : {}),
+    ready: async () => {
+      await withDeadline(meta.catalogVersion(), READY_CHECK_DEADLINE_MS, 'the metastore');
+      await withDeadline(store.list('wal/', { limit: 1 }), READY_CHECK_DEADLINE_MS, 'the object store');
+    },
+  });
+  await app.listen({ host: config.host, port: config.port });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : config.port;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  workers?.start();
+  logger.info({ id, port, roles: config.roles, metastore: backend, store: store.capabilities().provider }, 'node started');
+
+  let closing: Promise<void> | undefined;
+  return {
+    id,
+    url: `http://${host}:${port}`,
+    port,
+    config,
+    app,
+    meta,
+    store,
+    metrics,
+    logWriter,
+    writer,
+    reader,
+    workers,
+    logger,
+    close() {
+      closing ??= (async () => {
+        await withDeadline(app.close(), SHUTDOWN_DEADLINE_MS, 'closing the HTTP server').catch(() => undefined);
+        await withDeadline(logWriter?.close() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the log writer').catch(() => undefined);
+        await withDeadline(workers?.stop() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the workers').catch(() => undefined);
+        if (!o.store) await store.close();
+        if (!o.meta) await raw.close();
+        logger.info({ id }, 'node stopped');
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,250 @@
+// The worker role: finds collections through the catalog change feed (spec §5.4) and runs
+// each maintenance task under its lease (DESIGN §1): the applier (and compaction) per
+// collection, the segmenter and retention per stream, GC once per cluster. Collections
+// with new commits from this node are applied at once (a dirty set); every collection is
+// also polled, so commits from other nodes are applied too.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { MetaStore } from '../meta/contract.js';
+import { isMetaError } from '../meta/errors.js';
+import type { AssignedRange, Collection } from '../meta/types.js';
+import type { Store } from '../store/index.js';
+import type { LogReader } from '../log/reader.js';
+import type { DataFiles } from '../collection/datafile.js';
+import { emptyManifest, type Manifests } from '../collection/manifest.js';
+import { gcCollection, gcWal, DEFAULT_GC_GRACE_MS, type GcReport } from '../gc/gc.js';
+import { applyOnce, FenceLost, type ApplyResult } from './applier.js';
+import { Leases, DEFAULT_LEASE_TTL_MS } from './lease.js';
+import { retainPartition, segmentPartition } from './segmenter.js';
+
+/** How often the apply loop looks at its dirty set. */
+export const APPLY_TICK_MS = 10;
+/** Every known collection is checked at least this often (commits from other nodes). */
+export const DEFAULT_APPLY_POLL_MS = 1_000;
+/** Segmenter and retention pass interval. */
+export const DEFAULT_MAINTENANCE_MS = 2_000;
+/** GC pass interval. */
+export const DEFAULT_GC_INTERVAL_MS = 60_000;
+/** Catalog feed poll interval (new and dropped collections). */
+export const DISCOVERY_MS = 1_000;
+/** Change-feed pages read per discovery pass. */
+export const MAX_FEED_PAGES = 20;
+export const FEED_PAGE = 1_000;
+/** Collections listed per namespace, pages of MAX_PAGE_LIMIT. */
+export const MAX_COLLECTION_PAGES = 100;
+/** Apply rounds per collection per wake-up (then others get a turn). */
+export const MAX_ROUNDS_PER_WAKE = 8;
+/** Collections worked on at once. */
+export const WORKER_CONCURRENCY = 4;
+
+export interface WorkerOptions {
+  meta: MetaStore;
+  store: Store;
+  log: LogReader;
+  manifests: Manifests;
+  files: DataFiles;
+  owner: string;
+  leaseTtlMs?: number;
+  applyPollMs?: number;
+  maintenanceMs?: number;
+  gcIntervalMs?: number;
+  gcGraceMs?: number;
+  onApply?: (c: Collection, r: ApplyResult, ms: number) => void;
+  onGc?: (r: GcReport) => void;
+  onError?: (task: string, e: unknown) => void;
+}
+
+export class Workers {
+  readonly leases: Leases;
+  private readonly collections = new Map<string, Collection>();
+  private readonly byStream = new Map<string, string>();
+  private readonly dirty = new Set<string>();
+  private feedVersion = 0;
+  private stopped = false;
+  private readonly loops: Promise<void>[] = [];
+  private readonly abort = new AbortController();
+  private readonly graceMs: number;
+
+  constructor(private readonly o: WorkerOptions) {
+    this.leases = new Leases(o.meta, o.owner, o.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS);
+    this.graceMs = o.gcGraceMs ?? DEFAULT_GC_GRACE_MS;
+  }
+
+  /** Told by the local LogWriter after each commit. */
+  committed(assigned: AssignedRange[]): void {
+    for (const a of assigned) {
+      const k = this.byStream.get(`${a.ns}/${a.stream}`);
+      if (k) this.dirty.add(k);
+    }
+  }
+
+  start(): void {
+    const loop = (name: string, everyMs: number, fn: () => Promise<void>) =>
+      (async () => {
+        while (!this.stopped) {
+          try {
+            await fn();
+          } catch (e) {
+            if (!this.stopped) this.o.onError?.(name, e);
+          }
+          try {
+            await sleep(everyMs, undefined, { signal: this.abort.signal });
+          } catch {
+            return;
+          }
+        }
+      })();
+    this.loops.push(
+      loop('discovery', DISCOVERY_MS, () => this.discover()),
+      loop('apply', APPLY_TICK_MS, () => this.applyDue()),
+      loop('maintenance', this.o.maintenanceMs ?? DEFAULT_MAINTENANCE_MS, () => this.maintain()),
+      loop('gc', this.o.gcIntervalMs ?? DEFAULT_GC_INTERVAL_MS, async () => void (await this.gc())),
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.abort.abort();
+    await Promise.allSettled(this.loops);
+    await this.leases.releaseAll();
+  }
+
+  /** Reads the catalog feed and refreshes the collections of namespaces that changed. */
+  async discover(): Promise<void> {
+    const changed = new Set<number>();
+    for (let page = 0; page < MAX_FEED_PAGES; page++) {
+      const p = await this.o.meta.changesSince(this.feedVersion, FEED_PAGE);
+      for (const ch of p.changes) changed.add(ch.ns);
+      this.feedVersion = p.version;
+      if (!p.more) break;
+    }
+    for (const ns of changed) {
+      for (const [k, c] of this.collections) if (c.ns === ns) this.forget(k);
+      let after: string | undefined;
+      try {
+        for (let page = 0; page < MAX_COLLECTION_PAGES; page++) {
+          const r = await this.o.meta.listCollections(ns, { limit: 1_000, ...(after !== undefined ? { after } : {}) });
+          for (const c of r.items) {
+            const k = `${c.ns}/${c.id}`;
+            this.collections.set(k, c);
+            this.byStream.set(`${c.ns}/${c.streamId}`, k);
+            this.dirty.add(k);
+          }
+          if (!r.next) break;
+          after = r.next;
+        }
+      } catch (e) {
+        if (!isMetaError(e, 'NotFound')) throw e; // a dropped namespace has no collections
+      }
+    }
+  }
+
+  private forget(k: string): void {
+    const c = this.collections.get(k);
+    if (!c) return;
+    this.collections.delete(k);
+    this.byStream.delete(`${c.ns}/${c.streamId}`);
+  }
+
+  private lastPoll = 0;
+
+  private async applyDue(): Promise<void> {
+    if (Date.now() - this.lastPoll >= (this.o.applyPollMs ?? DEFAULT_APPLY_POLL_MS)) {
+      this.lastPoll = Date.now();
+      for (const k of this.collections.keys()) this.dirty.add(k);
+    }
+    if (this.dirty.size === 0) return;
+    const due = [...this.dirty];
+    this.dirty.clear();
+    await forEachLimit(due, WORKER_CONCURRENCY, async (k) => {
+      const c = this.collections.get(k);
+      if (c) await this.applyCollection(c);
+    });
+  }
+
+  /** Applies a collection until it has no lag (bounded rounds). */
+  async applyCollection(c: Collection): Promise<void> {
+    const fence = await this.leases.hold(c.ns, `applier/${c.id}`);
+    if (!fence) return;
+    for (let round = 0; round < MAX_ROUNDS_PER_WAKE && !this.stopped; round++) {
+      const t0 = performance.now();
+      let r: ApplyResult;
+      try {
+        r = await applyOnce({ ...this.o, roundDeadlineMs: Math.max(1_000, this.graceMs / 2) }, c, fence);
+      } catch (e) {
+        if (e instanceof FenceLost) {
+          this.leases.lost(c.ns, `applier/${c.id}`);
+          return;
+        }
+        if (isMetaError(e, 'NotFound')) {
+          this.forget(`${c.ns}/${c.id}`); // dropped
+          return;
+        }
+        throw e;
+      }
+      this.o.onApply?.(c, r, performance.now() - t0);
+      if (r.lag === 0 || (r.applied === 0 && !r.compacted)) return;
+    }
+    this.dirty.add(`${c.ns}/${c.id}`);
+  }
+
+  /** Segmenter and retention for every known collection's stream. */
+  async maintain(): Promise<void> {
+    await forEachLimit([...this.collections.values()], WORKER_CONCURRENCY, async (c) => {
+      if (this.stopped) return;
+      const fence = await this.leases.hold(c.ns, `segmenter/${c.streamId}`);
+      if (!fence) return;
+      try {
+        const [state, head] = await Promise.all([this.o.meta.stream(c.ns, c.streamId), this.o.meta.collectionHead(c.ns, c.id)]);
+        const m = head.pointer ? await this.o.manifests.load(head.pointer.value) : emptyManifest(c.ns, c.id, c.partitions);
+        for (let p = 0; p < state.partitions && !this.stopped; p++) {
+          await segmentPartition(this.o, state, p);
+          await retainPartition(this.o, state, p, m.applied[p] ?? 0);
+        }
+      } catch (e) {
+        if (isMetaError(e, 'NotFound')) return;
+        throw e;
+      }
+    });
+  }
+
+  async gc(): Promise<GcReport | null> {
+    const fence = await this.leases.hold('cluster', 'gc');
+    if (!fence) return null;
+    const r: GcReport = { deleted: [], skipped: 0 };
+    const d = { ...this.o, graceMs: this.graceMs };
+    await gcWal(d, r);
+    for (const c of this.collections.values()) {
+      if (this.stopped) break;
+      try {
+        await gcCollection(d, c, r);
+      } catch (e) {
+        if (!isMetaError(e, 'NotFound')) throw e;
+      }
+    }
+    this.o.onGc?.(r);
+    return r;
+  }
+
+  /** Known collections (for metrics and tests). */
+  known(): Collection[] {
+    return [...this.collections.values()];
+  }
+}
+
+async function forEachLimit<T>(items: T[], limit: number, fn: (t: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const errors: unknown[] = [];
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) {
+        const t = items[next++]!;
+        try {
+          await fn(t);
+        } catch (e) {
+          errors.push(e);
+        }
+      }
+    }),
+  );
+  if (errors.length > 0) throw errors[0];
+}

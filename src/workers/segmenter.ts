@@ -1,0 +1,106 @@
+// Segmenter and retention of one stream's partitions (DESIGN §1), under the stream's lease.
+//
+// Segmenter: a run of consecutive WAL chunks of a partition → one segment object (the WAL
+//   format with one chunk) → swapSegment. A WAL object is retired by the metastore when no
+//   live chunk of it remains; GC deletes it after the grace period. Runs are capped at
+//   capabilities().maxSwapEntries (DynamoDB: ~45) and MAX_SEGMENT_RECORDS.
+// Retention: trimPartition up to what the collection's manifest has applied, and only as
+//   far as the stream's retention (age, bytes) allows: never past applied, so no reader
+//   holding the current manifest loses its tail.
+import type { MetaStore } from '../meta/contract.js';
+import { isMetaError } from '../meta/errors.js';
+import type { IndexEntry, Stream } from '../meta/types.js';
+import type { Store } from '../store/index.js';
+import { encodeObject, encodeRecord, OBJECT_HEADER_BYTES } from '../log/format.js';
+import type { LogReader } from '../log/reader.js';
+import { putCreateOnly } from '../collection/manifest.js';
+import { segmentPath, stampOf } from '../collection/paths.js';
+
+/** A run is segmented once it has this many WAL chunks… */
+export const SEGMENT_MIN_ENTRIES = 8;
+/** …or its oldest chunk is this old. */
+export const SEGMENT_MAX_AGE_MS = 30_000;
+/** Records in one segment at most (bounds memory of one swap). */
+export const MAX_SEGMENT_RECORDS = 500_000;
+/** Segments one pass writes per partition at most (bounds a pass). */
+export const MAX_SEGMENTS_PER_PASS = 4;
+
+export interface SegmenterDeps {
+  meta: MetaStore;
+  store: Store;
+  log: LogReader;
+}
+
+/** Segments the WAL runs of one partition. Returns the segments written. */
+export async function segmentPartition(d: SegmenterDeps, s: Stream, partition: number, now = Date.now()): Promise<number> {
+  const maxEntries = Math.max(1, d.meta.capabilities().maxSwapEntries);
+  const { entries } = await d.log.entries(s.ns, s.id, partition, 0, Number.MAX_SAFE_INTEGER);
+  let written = 0;
+  let i = 0;
+  while (i < entries.length && written < MAX_SEGMENTS_PER_PASS) {
+    if (entries[i]!.kind !== 'wal') {
+      i++;
+      continue;
+    }
+    const run: IndexEntry[] = [];
+    let records = 0;
+    while (i < entries.length && entries[i]!.kind === 'wal' && run.length < maxEntries && records + entries[i]!.records <= MAX_SEGMENT_RECORDS) {
+      records += entries[i]!.records;
+      run.push(entries[i++]!);
+    }
+    if (run.length === 0) {
+      i++; // a single chunk bigger than MAX_SEGMENT_RECORDS stays a WAL chunk
+      continue;
+    }
+    const oldest = stampOf(run[0]!.path) ?? now;
+    if (run.length < SEGMENT_MIN_ENTRIES && now - oldest < SEGMENT_MAX_AGE_MS) break; // the tail is still young
+    const recs = (await Promise.all(run.map((e) => d.log.entryRecords(e)))).flat();
+    const start = run[0]!.start;
+    const end = run[run.length - 1]!.end;
+    const stamp = Date.now();
+    const path = segmentPath(s.ns, s.id, partition, start, end, stamp);
+    const obj = encodeObject(stamp, [{ ns: s.ns, stream: s.id, partition, records: recs.map(encodeRecord) }]);
+    await putCreateOnly(d.store, path, obj.bytes);
+    try {
+      await d.meta.swapSegment({ ns: s.ns, stream: s.id, partition, start, end, path, byteStart: OBJECT_HEADER_BYTES, byteEnd: obj.bytes.length });
+      written++;
+    } catch (e) {
+      // Trimmed meanwhile, or another segmenter swapped first: the segment is garbage (GC).
+      if (isMetaError(e, 'NotFound') || isMetaError(e, 'InvalidArgument') || isMetaError(e, 'Claimed')) break;
+      throw e;
+    }
+  }
+  return written;
+}
+
+/**
+ * Trims a partition as far as retention allows, never past `applied` (the current
+ * manifest's applied offset). Returns the new logStart.
+ */
+export async function retainPartition(d: SegmenterDeps, s: Stream, partition: number, applied: number, now = Date.now()): Promise<number | null> {
+  const r = s.retention;
+  if (r.ms === null && r.bytes === null) return null;
+  const { entries, logStart } = await d.log.entries(s.ns, s.id, partition, 0, Number.MAX_SAFE_INTEGER);
+  let cut = logStart;
+  if (r.ms !== null) {
+    for (const e of entries) {
+      const t = stampOf(e.path);
+      if (t === null || now - t <= r.ms) break;
+      cut = e.end;
+    }
+  }
+  if (r.bytes !== null) {
+    let kept = 0;
+    for (let k = entries.length - 1; k >= 0; k--) {
+      kept += entries[k]!.byteEnd - entries[k]!.byteStart;
+      if (kept > r.bytes) {
+        cut = Math.max(cut, entries[k]!.end);
+        break;
+      }
+    }
+  }
+  cut = Math.min(cut, applied);
+  if (cut <= logStart) return null;
+  const h = await d.meta.trimPartition(s.ns, s.id, partition, cut);
+  return h.logStart;
+}
