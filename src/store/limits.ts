@@ -12,12 +12,13 @@ export const LIST_PAGE_MIN = 1;
 
 /** Objects larger than this go through a multipart upload on S3 (buffered puts). */
 export const MULTIPART_THRESHOLD_BYTES = 16 * 1024 * 1024;
-/** Part size of a multipart upload: S3 needs at least 5 MiB for every part but the last. */
+/**
+ * Part size of a multipart upload: S3 needs at least 5 MiB for every part but the last, and
+ * allows 10,000 parts, so a streamed object may be up to 10,000 × this (about 78 GiB).
+ */
 export const MULTIPART_PART_BYTES = 8 * 1024 * 1024;
 /** S3's smallest allowed part (all parts but the last). */
 export const S3_MIN_PART_BYTES = 5 * 1024 * 1024;
-/** S3 allows at most 10,000 parts, which caps a streamed object at 10,000 × part size. */
-export const S3_MAX_PARTS = 10_000;
 /** Parts in flight at once for one upload: bounds memory at this × part size. */
 export const MULTIPART_CONCURRENCY = 4;
 
