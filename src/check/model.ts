@@ -29,6 +29,12 @@ export interface Prepared<D = unknown> {
   label?: string;
   /** Indexes (into the same prepare() result) of steps that must be linearized before this one. */
   after?: number[];
+  /**
+   * The step never changes any state, whatever the state (a read, a justified failure).
+   * The search then never needs to try placing it later than the first point it fits.
+   * Leave unset when in doubt: it only costs speed.
+   */
+  readOnly?: boolean;
 }
 
 /** An atomic step the search places: a whole call, or one part of a split call. */
@@ -43,6 +49,7 @@ export interface SubOp<D = unknown> {
   keys: string[];
   data: D;
   after: SubOp[];
+  readOnly: boolean;
   call: number;
   ret: number;
 }
@@ -175,6 +182,7 @@ export class HandlerModel implements Model {
           keys: p.keys,
           data: p.data,
           after: [],
+          readOnly: p.readOnly === true,
           call: op.call,
           ret: op.ret,
         });

@@ -11,9 +11,14 @@
 // alternative effect, or the next entry. A memo of (linearized set, model state) pairs
 // prunes configurations already explored: what can follow depends only on those two.
 //
-// Unknown (`info`) operations return at +infinity, so their return entries are all at the
-// end: reaching one means every operation with a known outcome is linearized — success,
-// with the `info` ones not linearized so far left out (they never took effect).
+// Unknown (`info`) operations return at +infinity: they may take effect at any point after
+// their invocation, or never. They are kept out of the list (their return entries would all
+// sit at its end) and tried only when the walk reaches a return entry and nothing with a
+// known outcome fits: the candidates at a point are the same (every call invoked before the
+// first pending return), only tried in a different order — known outcomes first, which
+// spares the search from applying an unknown write greedily everywhere it could. When every
+// operation with a known outcome is linearized, the search succeeds: the info operations not
+// placed by then never took effect.
 //
 // Sub-operations may name others that must be linearized first (`after`): the documented
 // read order of composite reads. The search skips such a call until they are.
@@ -50,7 +55,6 @@ interface Node {
   call: boolean;
   sub: number;
   time: number;
-  inf: boolean;
   match: Node | null;
   prev: Node | null;
   next: Node | null;
@@ -101,12 +105,18 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
   if (n === 0) return { kind: 'linearizable', steps: 0 };
   if (performance.now() > budget.deadline) return { kind: 'unknown', steps: 0, reason: 'deadline' };
 
-  // ---- the entry list
+  // ---- the entry list: operations with a known outcome. Unknown (`info`) ones live apart,
+  // sorted by invocation, and are tried only when the walk reaches a return entry (see below).
   const nodes: Node[] = [];
+  const infos: number[] = [];
   for (let i = 0; i < n; i++) {
     const s = subs[i]!;
-    const c: Node = { call: true, sub: i, time: s.call, inf: false, match: null, prev: null, next: null };
-    const r: Node = { call: false, sub: i, time: s.ret, inf: s.ret === Infinity, match: null, prev: null, next: null };
+    if (s.ret === Infinity) {
+      infos.push(i);
+      continue;
+    }
+    const c: Node = { call: true, sub: i, time: s.call, match: null, prev: null, next: null };
+    const r: Node = { call: false, sub: i, time: s.ret, match: null, prev: null, next: null };
     c.match = r;
     nodes.push(c, r);
   }
@@ -115,7 +125,8 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     if (a.call !== b.call) return a.call ? -1 : 1;
     return a.sub - b.sub;
   });
-  const head: Node = { call: false, sub: -1, time: -Infinity, inf: false, match: null, prev: null, next: null };
+  infos.sort((a, b) => subs[a]!.call - subs[b]!.call || a - b);
+  const head: Node = { call: false, sub: -1, time: -Infinity, match: null, prev: null, next: null };
   let prev = head;
   for (const x of nodes) {
     prev.next = x;
@@ -175,25 +186,50 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
 
   // ---- the stack of linearized operations
   interface Frame {
-    entry: Node;
+    /** The call entry linearized, or null for an info operation (infoPos names it). */
+    entry: Node | null;
+    /** For an info operation: the return entry it was tried at, and its position in `infos`. */
+    at: Node | null;
+    infoPos: number;
     vals: unknown[];
     hashes: string[];
     skey: string;
     alts: Alt[];
     alt: number;
+    /**
+     * A read-only step (a read that matches, a justified failure: it changes no state in
+     * any state). Then the configuration before it succeeds iff the one after it does: any
+     * linearization from before can move this step to the front — it is invoked, nothing
+     * still pending had to precede it, it fits here, and wherever it was, it changed
+     * nothing. So when the search comes back through it, the configuration before it has
+     * failed too, and the other candidates there need no trying.
+     */
+    pure: boolean;
   }
   const stack: Frame[] = [];
   let best = -1;
   let stuck: Stuck | null = null;
 
+  /** Info operations that may be placed while `at` is the first return entry: invoked by then. */
+  const infoCandidates = (at: Node): number[] => {
+    const out: number[] = [];
+    for (const i of infos) {
+      if (subs[i]!.call > at.time) break;
+      if (!isLin(i)) out.push(i);
+    }
+    return out;
+  };
+
   const record = (blocking: Node) => {
     const unplaced: { sub: SubOp; why: string[] }[] = [];
     let total = 0;
-    for (let e = head.next; e && e !== blocking; e = e.next) {
-      if (!e.call) continue;
+    const candidates: number[] = [];
+    for (let e = head.next; e && e !== blocking; e = e.next) if (e.call) candidates.push(e.sub);
+    candidates.push(...infoCandidates(blocking));
+    for (const i of candidates) {
       total++;
       if (unplaced.length >= MAX_UNPLACED_REPORTED) continue;
-      const s = subs[e.sub]!;
+      const s = subs[i]!;
       const waits = s.after.filter((a) => !isLin(a.local));
       const why: string[] = [];
       if (waits.length) why.push(`must follow ${waits.map((w) => w.label || w.op.name).join(', ')} of the same call (read order)`);
@@ -209,7 +245,7 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     const state = new Map<string, unknown>();
     keys.forEach((k, i) => state.set(k, vals[i]));
     stuck = {
-      sequence: stack.map((f) => subs[f.entry.sub]!),
+      sequence: stack.map((f) => subs[f.entry ? f.entry.sub : infos[f.infoPos]!]!),
       state,
       blocking: subs[blocking.sub]!,
       unplaced,
@@ -217,13 +253,111 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     };
   };
 
+  /** Budget accounting for one model step; a reason when exhausted. */
+  const spend = (): string | null => {
+    if (++budget.steps > budget.maxSteps) return 'steps';
+    if ((budget.steps & 1023) === 0 && performance.now() > budget.deadline) return 'deadline';
+    return null;
+  };
+
+  /**
+   * Tries to linearize sub `i` now, from alternative `from` of `alts`. On success pushes a
+   * frame (built by `frame`) and moves to the new state; returns whether it did.
+   */
+  const tryPush = (i: number, alts: Alt[], from: number, frame: (a: number) => Frame): boolean | 'memory' => {
+    for (let a = from; a < alts.length; a++) {
+      const alt = alts[a]!;
+      let nv = vals;
+      let nh = hashes;
+      let nk = skey;
+      if (alt.length) {
+        nv = vals.slice();
+        nh = hashes.slice();
+        for (const [k, v] of alt) {
+          const x = keyIndex.get(k);
+          if (x === undefined) throw new Error(`${subs[i]!.op.name} wrote key ${k} outside its partition`);
+          nv[x] = v;
+          nh[x] = model.hash(k, v);
+        }
+        nk = nh.length === 1 ? nh[0]! : nh.join(SEP);
+      }
+      flip(i);
+      if (remember(nk)) {
+        if (cacheEntries > budget.maxCacheEntries) return 'memory';
+        const f = frame(a);
+        f.pure = subs[i]!.readOnly;
+        stack.push(f);
+        vals = nv;
+        hashes = nh;
+        skey = nk;
+        return true;
+      }
+      flip(i);
+    }
+    return false;
+  };
+
+  const ready = (s: SubOp) => s.after.length === 0 || s.after.every((a) => isLin(a.local));
+  const done = (kind: 'linearizable' | 'unknown', reason = ''): SearchOutcome =>
+    kind === 'linearizable'
+      ? { kind, steps: budget.steps - startSteps }
+      : { kind, steps: budget.steps - startSteps, reason };
+
+  // The walk. `entry` walks the list; at a return entry the info operations invoked by then
+  // are tried (`at`, from position `infoFrom`); when none fits, the search backtracks.
   let entry: Node | null = head.next;
   let resumeAlts: Alt[] | null = null;
   let resumeAt = 0;
+  let at: Node | null = null;
+  let infoFrom = 0;
   for (;;) {
-    if (entry === null) return { kind: 'linearizable', steps: budget.steps - startSteps };
-    if (entry.call) {
-      const s = subs[entry.sub]!;
+    if (at === null) {
+      // Walking the list of operations with known outcomes.
+      if (entry === null) return done('linearizable'); // every one of them is linearized
+      if (entry.call) {
+        const node: Node = entry;
+        const s = subs[node.sub]!;
+        let alts: Alt[];
+        let from = 0;
+        if (resumeAlts) {
+          alts = resumeAlts;
+          from = resumeAt;
+          resumeAlts = null;
+        } else {
+          if (!ready(s)) {
+            entry = node.next;
+            continue;
+          }
+          const out = spend();
+          if (out) return done('unknown', out);
+          alts = s.handler.step(s.data, s, get);
+        }
+        const pushed = tryPush(node.sub, alts, from, (a) => ({ entry: node, at: null, infoPos: -1, vals, hashes, skey, alts, alt: a, pure: false }));
+        if (pushed === 'memory') return done('unknown', 'memory');
+        if (pushed) {
+          lift(node);
+          entry = head.next;
+        } else entry = node.next;
+        continue;
+      }
+      // A return entry: its operation should have been linearized by now. First, could an
+      // unknown-outcome operation invoked by now take effect here?
+      if (stack.length > best) {
+        best = stack.length;
+        record(entry);
+      }
+      at = entry;
+      infoFrom = 0;
+      continue;
+    }
+
+    // Trying info operations at return entry `at`, from position infoFrom.
+    let pushed = false;
+    for (let p = infoFrom; p < infos.length; p++) {
+      const i = infos[p]!;
+      const s = subs[i]!;
+      if (s.call > at.time) break;
+      if (isLin(i)) continue;
       let alts: Alt[];
       let from = 0;
       if (resumeAlts) {
@@ -231,67 +365,48 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
         from = resumeAt;
         resumeAlts = null;
       } else {
-        if (s.after.length && s.after.some((a) => !isLin(a.local))) {
-          entry = entry.next;
-          continue;
-        }
-        if (++budget.steps > budget.maxSteps) return { kind: 'unknown', steps: budget.steps - startSteps, reason: 'steps' };
-        if ((budget.steps & 1023) === 0 && performance.now() > budget.deadline) {
-          return { kind: 'unknown', steps: budget.steps - startSteps, reason: 'deadline' };
-        }
+        if (!ready(s)) continue;
+        const out = spend();
+        if (out) return done('unknown', out);
         alts = s.handler.step(s.data, s, get);
       }
-      let pushed = false;
-      for (let a = from; a < alts.length; a++) {
-        const alt = alts[a]!;
-        let nv = vals;
-        let nh = hashes;
-        let nk = skey;
-        if (alt.length) {
-          nv = vals.slice();
-          nh = hashes.slice();
-          for (const [k, v] of alt) {
-            const i = keyIndex.get(k);
-            if (i === undefined) throw new Error(`${s.op.name} wrote key ${k} outside its partition`);
-            nv[i] = v;
-            nh[i] = model.hash(k, v);
-          }
-          nk = nh.length === 1 ? nh[0]! : nh.join(SEP);
-        }
-        flip(entry.sub);
-        if (remember(nk)) {
-          if (cacheEntries > budget.maxCacheEntries) {
-            return { kind: 'unknown', steps: budget.steps - startSteps, reason: 'memory' };
-          }
-          stack.push({ entry, vals, hashes, skey, alts, alt: a });
-          vals = nv;
-          hashes = nh;
-          skey = nk;
-          lift(entry);
-          entry = head.next;
-          pushed = true;
-          break;
-        }
-        flip(entry.sub);
+      const node = at;
+      const r = tryPush(i, alts, from, (a) => ({ entry: null, at: node, infoPos: p, vals, hashes, skey, alts, alt: a, pure: false }));
+      if (r === 'memory') return done('unknown', 'memory');
+      if (r) {
+        pushed = true;
+        break;
       }
-      if (!pushed) entry = entry!.next;
+    }
+    if (pushed) {
+      at = null;
+      entry = head.next;
       continue;
     }
-    // A return entry: its operation should have been linearized by now.
-    if (entry.inf) return { kind: 'linearizable', steps: budget.steps - startSteps };
-    if (stack.length > best) {
-      best = stack.length;
-      record(entry);
+
+    // Nothing fits before `at` returns: backtrack — through every pure step, whose
+    // configuration before it fails with the one after it.
+    let f: Frame | undefined;
+    for (;;) {
+      f = stack.pop();
+      if (!f) return { kind: 'not linearizable', steps: budget.steps - startSteps, stuck: stuck! };
+      if (f.entry) {
+        flip(f.entry.sub);
+        unlift(f.entry);
+      } else flip(infos[f.infoPos]!);
+      if (!f.pure) break;
     }
-    const f = stack.pop();
-    if (!f) return { kind: 'not linearizable', steps: budget.steps - startSteps, stuck: stuck! };
     vals = f.vals;
     hashes = f.hashes;
     skey = f.skey;
-    flip(f.entry.sub);
-    unlift(f.entry);
-    entry = f.entry;
     resumeAlts = f.alts;
     resumeAt = f.alt + 1;
+    if (f.entry) {
+      entry = f.entry;
+      at = null;
+    } else {
+      at = f.at;
+      infoFrom = f.infoPos;
+    }
   }
 }

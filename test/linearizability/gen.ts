@@ -104,6 +104,70 @@ export const pointerGen: Generator = {
   },
 };
 
+// ---------------------------------------------------------------- fenced pointer (pointer + lease)
+
+export const fencedPointerGen: Generator = {
+  model: 'pointer',
+  run(rng, n) {
+    let ptr = null as { version: number; value: string } | null;
+    let lease = null as { owner: string; epoch: number; deadline: number } | null;
+    let stamp = 1000;
+    const calls: Call[] = [];
+    for (let i = 0; i < n; i++) {
+      stamp += rng.int(30);
+      const r = rng.next();
+      if (r < 0.25) {
+        const owner = rng.pick(['n1', 'n2']);
+        const ttlMs = 40 + rng.int(60);
+        const args = { key: 'app', owner, ttlMs, stamp };
+        if (lease && lease.deadline >= stamp && lease.owner !== owner) {
+          calls.push({ op: 'acquireLease', args, status: 'fail', result: fail('LeaseHeld', { holder: lease.owner, currentEpoch: lease.epoch }) });
+          continue;
+        }
+        const sameOwnerExpired = lease !== null && lease.owner === owner && lease.deadline < stamp;
+        const epoch: number = !lease ? 1 : lease.owner === owner ? lease.epoch : lease.epoch + 1;
+        lease = { owner, epoch, deadline: stamp + ttlMs };
+        calls.push({ op: 'acquireLease', args, status: 'ok', result: { ...lease }, noMutate: sameOwnerExpired });
+      } else if (r < 0.75) {
+        const cv: number | null = ptr?.version ?? null;
+        const expectedVersion: number | null = rng.chance(0.8) ? cv : rng.pick([null, 1, 2, 3]);
+        const fenceEpoch = lease && rng.chance(0.75) ? lease.epoch : rng.int(3);
+        const value = `v${i}`;
+        const args = { key: 'k', expectedVersion, value, fence: { key: 'app', epoch: fenceEpoch }, stamp };
+        const versionOk = expectedVersion === cv;
+        const epochOk = lease !== null && lease.epoch === fenceEpoch;
+        const live = epochOk && lease!.deadline >= stamp;
+        if (versionOk && live) {
+          ptr = { version: (cv ?? 0) + 1, value };
+          calls.push({ op: 'casPointer', args, status: 'ok', result: { version: ptr.version } });
+        } else if (versionOk && epochOk) {
+          // At the fence's epoch but expired: the contract lets a backend refuse or apply; this one refuses.
+          calls.push({ op: 'casPointer', args, status: 'fail', result: fail('FenceMismatch'), noMutate: true });
+        } else if (!versionOk && !epochOk) {
+          calls.push({ op: 'casPointer', args, status: 'fail', result: fail(rng.chance(0.5) ? 'FenceMismatch' : 'VersionMismatch'), noMutate: true });
+        } else if (!versionOk) {
+          calls.push({ op: 'casPointer', args, status: 'fail', result: fail('VersionMismatch', { currentVersion: cv }) });
+        } else {
+          calls.push({ op: 'casPointer', args, status: 'fail', result: fail('FenceMismatch', lease ? { currentEpoch: lease.epoch } : {}) });
+        }
+      } else {
+        calls.push({ op: 'pointer', args: { key: 'k' }, status: 'ok', result: ptr ? { ...ptr } : null });
+      }
+    }
+    return calls;
+  },
+  mutate(c, rng) {
+    if (c.noMutate) return null;
+    if (c.op === 'casPointer' && c.status === 'fail') {
+      // Refused for one reason only: succeeding instead is wrong.
+      return { ...c, status: 'ok', result: { version: 50 + rng.int(50) } };
+    }
+    if (c.op === 'casPointer' && c.status === 'ok') return { ...c, status: 'fail', result: fail('FenceMismatch') };
+    if (c.op === 'acquireLease' || c.op === 'pointer') return leaseGen.mutate(c, rng) ?? pointerGen.mutate(c, rng);
+    return null;
+  },
+};
+
 // ---------------------------------------------------------------- lease
 
 interface RefLease {
@@ -362,7 +426,7 @@ export const collectionHeadGen: Generator = {
       } else if (r < 0.65) {
         // The applier: publishes a manifest whose applied offsets are at most the heads now.
         const applied = { '0': rng.int(heads[0]! + 1), '1': rng.int(heads[1]! + 1) };
-        const version = (ptr?.version ?? 0) + 1;
+        const version: number = (ptr?.version ?? 0) + 1;
         calls.push({
           op: 'casPointer',
           args: { key: 'link/1', expectedVersion: ptr?.version ?? null, value: `m${version}`, applied },
@@ -398,4 +462,4 @@ export const collectionHeadGen: Generator = {
   },
 };
 
-export const GENERATORS: Generator[] = [registerGen, pointerGen, leaseGen, logGen, namesGen, collectionHeadGen];
+export const GENERATORS: Generator[] = [registerGen, pointerGen, fencedPointerGen, leaseGen, logGen, namesGen, collectionHeadGen];

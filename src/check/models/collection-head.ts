@@ -70,12 +70,13 @@ const collectionHead: OpHandler<Data> = {
     if (op.status !== 'ok') return [];
     const { pointer, heads } = parseResult(op);
     return [
-      { keys: [pkey], data: { kind: 'pointer', key: pkey, pointer }, label: 'pointer' },
+      { keys: [pkey], data: { kind: 'pointer', key: pkey, pointer }, label: 'pointer', readOnly: true },
       ...heads.map((h) => ({
         keys: [partKey(op.args.ns, stream, h.partition)],
         data: { kind: 'head' as const, key: partKey(op.args.ns, stream, h.partition), next: h.next, logStart: h.logStart },
         label: `head of partition ${h.partition}`,
         after: [0],
+        readOnly: true,
       })),
     ];
   },

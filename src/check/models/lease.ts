@@ -129,7 +129,7 @@ const acquireLease: OpHandler<AcquireData> = {
       if (typeof f.details.holder === 'string') d.holder = f.details.holder;
       if (typeof f.details.currentEpoch === 'number') d.currentEpoch = f.details.currentEpoch;
     }
-    return [{ keys: [d.key], data: d }];
+    return [{ keys: [d.key], data: d, readOnly: d.mode === 'held' }];
   },
   step(d, _s, get, why): Alt[] {
     const cur = get(d.key) as LeaseState | null;
@@ -197,7 +197,7 @@ const renewLease: OpHandler<RenewData> = {
       else if (c === 'NotFound') d.mode = 'notfound';
       else return [];
     }
-    return [{ keys: [d.key], data: d }];
+    return [{ keys: [d.key], data: d, readOnly: d.mode === 'fence' || d.mode === 'notfound' }];
   },
   step(d, _s, get, why): Alt[] {
     const cur = get(d.key) as LeaseState | null;
@@ -245,7 +245,7 @@ const releaseLease: OpHandler<ReleaseData> = {
       else if (c === 'NotFound') d.mode = 'notfound';
       else return [];
     }
-    return [{ keys: [d.key], data: d }];
+    return [{ keys: [d.key], data: d, readOnly: d.mode === 'fence' || d.mode === 'notfound' }];
   },
   step(d, _s, get, why): Alt[] {
     const cur = get(d.key) as LeaseState | null;
@@ -282,7 +282,7 @@ const lease: OpHandler<ReadData> = {
   prepare(op) {
     const key = argKey(op.args);
     if (op.status !== 'ok') return [];
-    return [{ keys: [key], data: { key, result: op.result === null ? null : leaseResult(op.result, 'result') } }];
+    return [{ keys: [key], data: { key, result: op.result === null ? null : leaseResult(op.result, 'result') }, readOnly: true }];
   },
   step(d, _s, get, why): Alt[] {
     const cur = get(d.key) as LeaseState | null;

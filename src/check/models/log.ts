@@ -283,7 +283,7 @@ function mkHandlers(): OpHandler[] {
       if (op.status !== 'ok') return [];
       const r = parseIndexResult(op.result);
       const from = op.args.from === undefined ? 0 : reqInt(op.args, 'from', 'args');
-      return [{ keys: [key], data: { key, from, ...r } }];
+      return [{ keys: [key], data: { key, from, ...r }, readOnly: true }];
     },
     step(d, _s, get, why): Alt[] {
       const cur = get(d.key) as PartState;
@@ -319,6 +319,7 @@ function mkHandlers(): OpHandler[] {
         keys: [partKey(ns, stream, h.partition)],
         data: { key: partKey(ns, stream, h.partition), next: h.next, logStart: h.logStart },
         label: `head of partition ${h.partition}`,
+        readOnly: true,
       }));
     },
     step: headStep,
@@ -353,7 +354,7 @@ function mkHandlers(): OpHandler[] {
         if ((op.result as { code?: unknown } | null)?.code !== 'InvalidArgument') return [];
         d.mode = 'invalid';
       }
-      return [{ keys: [key], data: d }];
+      return [{ keys: [key], data: d, readOnly: d.mode === 'invalid' }];
     },
     step(d, _s, get, why): Alt[] {
       const cur = get(d.key) as PartState;

@@ -153,7 +153,7 @@ function handlersFor(f: Flavour): OpHandler<Data>[] {
         if (failCode(op)?.code !== 'NotFound') return [];
         mode = 'notfound';
       }
-      return [{ keys: [key], data: { key, kind: 'drop', mode, id } }];
+      return [{ keys: [key], data: { key, kind: 'drop', mode, id }, readOnly: mode === 'notfound' }];
     },
     step: nameStep,
   };
@@ -169,9 +169,11 @@ function handlersFor(f: Flavour): OpHandler<Data>[] {
       if (op.status === 'info') return [];
       if (op.status === 'fail') {
         if (failCode(op)?.code !== 'NotFound') return [];
-        return [{ keys: [key], data: { key, kind: 'read', mode: 'ok', id: null } }];
+        return [{ keys: [key], data: { key, kind: 'read', mode: 'ok', id: null }, readOnly: true }];
       }
-      return [{ keys: [key], data: { key, kind: 'read', mode: 'ok', id: op.result === null ? null : resultId(op.result, 'result') } }];
+      // A read naming an id may bind it to a create whose outcome was unknown: not read-only.
+      const id = op.result === null ? null : resultId(op.result, 'result');
+      return [{ keys: [key], data: { key, kind: 'read', mode: 'ok', id }, readOnly: id === null }];
     },
     step: nameStep,
   };

@@ -128,7 +128,7 @@ const casPointer: OpHandler<CasData> = {
         if (typeof f.details.currentEpoch === 'number') d.currentEpoch = f.details.currentEpoch;
       } else return []; // did not apply, and nothing checkable about why
     }
-    return [{ keys: d.fence ? [key, d.fence.key] : [key], data: d }];
+    return [{ keys: d.fence ? [key, d.fence.key] : [key], data: d, readOnly: d.mode === 'version' || d.mode === 'fence' }];
   },
   step(d, _s, get, why): Alt[] {
     const cur = get(d.key) as PointerState | null;
@@ -190,7 +190,7 @@ const pointer: OpHandler<ReadData> = {
       result = { version: reqInt(op.result, 'version', 'result') };
       if (op.result.value !== undefined) result.value = reqString(op.result, 'value', 'result');
     }
-    return [{ keys: [key], data: { key, result } }];
+    return [{ keys: [key], data: { key, result }, readOnly: true }];
   },
   step(d, _s, get, why): Alt[] {
     const cur = get(d.key) as PointerState | null;

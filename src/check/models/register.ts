@@ -34,7 +34,7 @@ const read: OpHandler<{ key: string; value: string }> = {
   prepare(op) {
     const key = rkey(op.args);
     if (op.status !== 'ok') return []; // an unknown or failed read observes nothing
-    return [{ keys: [key], data: { key, value: canon(op.result) } }];
+    return [{ keys: [key], data: { key, value: canon(op.result) }, readOnly: true }];
   },
   step(d, _s, get, why) {
     const cur = get(d.key) as string;
@@ -75,7 +75,7 @@ const cas: OpHandler<{ key: string; from: string; to: string; mismatch: boolean 
       if (failCode(op)?.code !== 'Mismatch') return [];
       mismatch = true;
     }
-    return [{ keys: [key], data: { key, from: canon(from), to: canon(to), mismatch } }];
+    return [{ keys: [key], data: { key, from: canon(from), to: canon(to), mismatch }, readOnly: mismatch }];
   },
   step(d, _s, get, why): Alt[] {
     const cur = get(d.key) as string;
