@@ -19,6 +19,10 @@ const SUITES: Record<string, string> = {
   faults: 'test/faults',
   store: 'test/store',
   unit: 'test/unit',
+  log: 'test/log',
+  collection: 'test/collection',
+  gateway: 'test/gateway',
+  node: 'test/node',
 };
 
 function testFiles(dir: string): string[] {

@@ -1,0 +1,122 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { linkPointerKey } from '../../src/meta/index.js';
+import { http, testNode, until, type TestNode } from '../node/helpers.js';
+
+const C = '/v1/namespaces/shop/collections/items';
+
+describe('collections through the node', () => {
+  let n: TestNode;
+  before(async () => {
+    n = await testNode();
+    assert.equal((await http(n.url, 'POST', '/v1/namespaces', { name: 'shop' })).status, 201);
+    const c = await http(n.url, 'POST', '/v1/namespaces/shop/collections', {
+      name: 'items',
+      primary_key: 'sku',
+      partitions: 3,
+      fields: { price: 'number', color: 'string' },
+    });
+    assert.equal(c.status, 201, JSON.stringify(c.body));
+  });
+  after(async () => n.cleanup());
+
+  test('strong reads see a write at once; eventual reads catch up after the applier', async () => {
+    const docs = Array.from({ length: 50 }, (_, i) => ({ sku: `s${String(i).padStart(3, '0')}`, price: i, color: i % 2 ? 'red' : 'blue' }));
+    const w = await http(n.url, 'POST', `${C}/documents`, { upserts: docs });
+    assert.equal(w.status, 200);
+    assert.match(w.body.token, /^[A-Za-z0-9_-]+$/);
+    const g = await http(n.url, 'GET', `${C}/documents/s007`);
+    assert.deepEqual(g.body, { sku: 's007', price: 7, color: 'red' });
+    const t = await http(n.url, 'GET', `${C}/documents/s008?token=${w.body.token}`);
+    assert.equal(t.status, 200);
+    await until(async () => (await http(n.url, 'GET', `${C}/documents/s049?consistency=eventual`)).status === 200);
+  });
+
+  test('deletes hide documents at once and after applying', async () => {
+    const w = await http(n.url, 'POST', `${C}/documents`, { deletes: ['s001', 's002'] });
+    assert.equal(w.status, 200);
+    assert.equal((await http(n.url, 'GET', `${C}/documents/s001`)).status, 404);
+    assert.equal((await http(n.url, 'GET', `${C}/documents/s002?token=${w.body.token}`)).status, 404);
+    await until(async () => (await http(n.url, 'GET', `${C}/documents/s001?consistency=eventual`)).status === 404);
+  });
+
+  test('query: filters, order, limit and cursor', async () => {
+    const q = (body: object) => http(n.url, 'POST', `${C}/query`, body);
+    const red = await q({ filter: { color: 'red', price: { $lt: 10 } } });
+    assert.deepEqual(red.body.documents.map((d: { sku: string }) => d.sku), ['s003', 's005', 's007', 's009']);
+    const ors = await q({ filter: { $or: [{ sku: 's010' }, { price: { $in: [20, 30] } }] } });
+    assert.deepEqual(ors.body.documents.map((d: { sku: string }) => d.sku), ['s010', 's020', 's030']);
+    const nots = await q({ filter: { $and: [{ price: { $gte: 45 } }, { $not: { color: 'blue' } }] } });
+    assert.deepEqual(nots.body.documents.map((d: { sku: string }) => d.sku), ['s045', 's047', 's049']);
+    // Paging through everything: 48 live documents, pages of 10.
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 10; i++) {
+      const p = await q({ limit: 10, ...(cursor ? { cursor } : {}) });
+      assert.equal(p.status, 200);
+      seen.push(...p.body.documents.map((d: { sku: string }) => d.sku));
+      cursor = p.body.next_cursor ?? undefined;
+      if (!cursor) break;
+    }
+    assert.equal(seen.length, 48);
+    assert.deepEqual(seen, [...seen].sort());
+    const ev = await q({ consistency: 'eventual', filter: { price: { $gte: 0 } }, limit: 1000 });
+    assert.ok(ev.body.documents.length <= 48);
+  });
+
+  test('bad filters and tokens are 400s that name what to fix', async () => {
+    const q = (body: object) => http(n.url, 'POST', `${C}/query`, body);
+    for (const [body, needle] of [
+      [{ filter: { 'a.b': 1 } }, 'nested paths'],
+      [{ filter: { price: { $gt: 'x' } } }, 'filter.price.$gt'],
+      [{ filter: { price: { $regex: 'x' } } }, 'unknown operator'],
+      [{ filter: { $or: [] } }, 'filter.$or'],
+      [{ filter: { color: { $in: 'red' } } }, 'filter.color.$in'],
+      [{ limit: 0 }, 'limit'],
+      [{ limit: 100000 }, 'limit'],
+      [{ cursor: '!!' }, 'cursor'],
+      [{ token: 'AAAA' }, 'token'],
+      [{ consistency: 'sometimes' }, 'consistency'],
+    ] as [object, string][]) {
+      const r = await q(body);
+      assert.equal(r.status, 400, JSON.stringify(body));
+      assert.ok(r.body.error.message.includes(needle), `${JSON.stringify(body)} → ${r.body.error.message}`);
+    }
+  });
+
+  test('bad batches are refused whole: nothing of them is applied', async () => {
+    const w = (body: unknown) => http(n.url, 'POST', `${C}/documents`, body);
+    for (const [body, status, needle] of [
+      [{ upserts: [{ sku: 'ok1' }, { price: 1 }] }, 400, 'upserts[1].sku'],
+      [{ upserts: [{ sku: 'ok1' }, { sku: { a: 1 } }] }, 400, 'upserts[1].sku'],
+      [{ upserts: [{ sku: 'ok1' }, 'text'] }, 400, 'upserts[1]'],
+      [{ upserts: [{ sku: 'ok1', price: 'cheap' }] }, 400, 'upserts[0].price'],
+      [{ deletes: [null] }, 400, 'deletes[0]'],
+      [{ upserts: [] }, 400, 'empty'],
+      [{ upserts: [{ sku: 'ok1', big: 'x'.repeat(1024 * 1024 + 10) }] }, 413, 'upserts[0]'],
+      [{ upserts: Array.from({ length: 10_001 }, (_, i) => ({ sku: `b${i}` })) }, 400, 'upserts'],
+      ['{"upserts": [', 400, 'JSON'],
+    ] as [unknown, number, string][]) {
+      const r = await w(body);
+      assert.equal(r.status, status, `${JSON.stringify(body).slice(0, 80)} → ${JSON.stringify(r.body)}`);
+      assert.ok(r.body.error.message.includes(needle), `${r.body.error.message} should mention ${needle}`);
+    }
+    assert.equal((await http(n.url, 'GET', `${C}/documents/ok1`)).status, 404);
+    assert.equal((await http(n.url, 'POST', '/v1/namespaces/shop/collections/nope/documents', { upserts: [{ sku: 'a' }] })).status, 404);
+  });
+
+  test('compaction merges data files and materialises deletes; reads stay right', async () => {
+    for (let round = 0; round < 12; round++) {
+      const w = await http(n.url, 'POST', `${C}/documents`, { upserts: [{ sku: `c${round}`, price: round }], deletes: round > 0 ? [`c${round - 1}`] : [] });
+      assert.equal(w.status, 200);
+      // Wait for this round to be applied, so each round makes a data file.
+      await until(async () => (await http(n.url, 'GET', `${C}/documents/c${round}?consistency=eventual`)).status === 200);
+    }
+    const c = (await n.meta.collectionByName((await n.meta.namespaceByName('default', 'shop')).id, 'items'))!;
+    const p = await n.meta.pointer(c.ns, linkPointerKey(c.linkId));
+    const m = await n.reader!.manifests.load(p!.value);
+    assert.ok(m.files.length <= 9, `files: ${m.files.length}`);
+    for (let round = 0; round < 11; round++) assert.equal((await http(n.url, 'GET', `${C}/documents/c${round}?consistency=eventual`)).status, 404);
+    assert.equal((await http(n.url, 'GET', `${C}/documents/c11`)).status, 200);
+  });
+});
