@@ -198,7 +198,7 @@ describe('crash gate', () => {
       wrap: (s) =>
         new FaultyStore(s, {
           seed: 42,
-          random: { probability: 0.15, faults: ['slowDown', 'lostAck', 'serverError', 'timeout', 'conflict'], methods: ['put', 'get'], maxDelayMs: 20 },
+          random: { probability: 0.3, faults: ['slowDown', 'lostAck', 'serverError', 'timeout', 'conflict'], methods: ['put', 'get'], maxDelayMs: 20 },
         }),
       meta: {
         faults: (point, op) => {
