@@ -7,10 +7,23 @@ import { join } from 'node:path';
 import type { MetaStore } from '../../src/meta/index.js';
 import type { FaultHook } from '../../src/meta/faults.js';
 import { openEmbedded, type EmbeddedOptions } from '../../src/meta/backends/embedded/index.js';
+import { dynamoFactory, openDynamoAt } from './dynamodb.js';
+import { openPostgres } from '../../src/meta/backends/postgres/index.js';
+import { postgresFactory } from './postgres.js';
 
 export interface OpenOptions {
   /** Fault injection at the backend's transaction points (spec §4.2). */
   faults?: FaultHook;
+}
+
+/** Where a store lives, as plain data: a file, a URL, or (DynamoDB) an endpoint and a table. */
+export interface Location {
+  backend: string;
+  /** The file, the database URL, or the table. */
+  path: string;
+  /** Service backends: the endpoint the table is reached at. */
+  endpoint?: string;
+  region?: string;
 }
 
 export interface BackendFactory {
@@ -20,12 +33,12 @@ export interface BackendFactory {
   /** Another handle (connection) on the database of `store`, as a second node would have. */
   connect(store: MetaStore, opts?: OpenOptions): Promise<MetaStore>;
   /** How a worker thread or process opens a handle on the same database: plain data. */
-  location(store: MetaStore): { backend: string; path: string };
+  location(store: MetaStore): Location;
   /** Closes every handle and removes everything the factory created. */
   cleanup(): Promise<void>;
 }
 
-export const BACKENDS = ['embedded'] as const;
+export const BACKENDS = ['embedded', 'postgres', 'dynamodb', 'alternator'] as const;
 
 export function backendName(): string {
   return process.env.LOAM_TEST_BACKEND ?? 'embedded';
@@ -68,16 +81,35 @@ export function backendFactory(name = backendName(), extra: Partial<EmbeddedOpti
         },
       };
     }
+    case 'postgres': {
+      const { maxChunksPerGroup, maxSwapEntries, clock } = extra;
+      return postgresFactory({
+        ...(maxChunksPerGroup !== undefined ? { maxChunksPerGroup } : {}),
+        ...(maxSwapEntries !== undefined ? { maxSwapEntries } : {}),
+        ...(clock !== undefined ? { clock } : {}),
+      });
+    }
+    case 'dynamodb':
+    case 'alternator':
+      // DynamoDB Local (LOAM_TEST_DYNAMODB_URL), one fresh table per open().
+      return dynamoFactory(name);
     default:
       throw new Error(`unknown backend "${name}"; known: ${BACKENDS.join(', ')}`);
   }
 }
 
 /** Opens a handle from a location, inside a worker thread or child process. */
-export function openLocation(loc: { backend: string; path: string }): MetaStore {
+export function openLocation(loc: Location): MetaStore {
   switch (loc.backend) {
     case 'embedded':
       return openEmbedded({ path: loc.path });
+    case 'postgres':
+      // loc.path is the database's URL; connections are made at the first call.
+      return openPostgres({ url: loc.path });
+    case 'dynamodb':
+    case 'alternator':
+      // loc.path is the table; loc.endpoint the DynamoDB endpoint (a worker has no factory).
+      return openDynamoAt(loc);
     default:
       throw new Error(`unknown backend "${loc.backend}"`);
   }

