@@ -10,6 +10,8 @@ import type { Call, Rng } from './helpers.js';
 
 export interface Generator {
   model: string;
+  /** Names the generator in test titles (default: the model). */
+  label?: string;
   run(rng: Rng, n: number): Call[];
   /** Returns a mutated copy of `c` that is wrong at its point, or null if this call has no such mutation. */
   mutate(c: Call, rng: Rng): Call | null;
@@ -108,6 +110,7 @@ export const pointerGen: Generator = {
 
 export const fencedPointerGen: Generator = {
   model: 'pointer',
+  label: 'pointer with fences and leases',
   run(rng, n) {
     let ptr = null as { version: number; value: string } | null;
     let lease = null as { owner: string; epoch: number; deadline: number } | null;

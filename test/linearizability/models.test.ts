@@ -3,6 +3,7 @@
 // offset, a gap, a read order that lags.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { checkHistory } from '../../src/check/index.js';
 import { expectVerdict, HistoryBuilder } from './helpers.js';
 
 const cas = (key: string, expectedVersion: number | null, value: string, extra: Record<string, unknown> = {}) => ({
@@ -390,4 +391,29 @@ test('meta: one history may mix every op (names, pointers, leases, log, collecti
   const r = h.check('meta');
   expectVerdict(r, 'linearizable');
   assert.equal(r.partitions, 3);
+});
+
+test('lease: an extension may keep the later deadline (a backend that never shortens a lease)', () => {
+  const h = new HistoryBuilder()
+    .call(1, 'acquireLease', acquire('gc', 'n1', 1000, 500), { owner: 'n1', epoch: 1, deadline: 1500 })
+    .call(1, 'acquireLease', acquire('gc', 'n1', 1100, 100), { owner: 'n1', epoch: 1, deadline: 1500 })
+    .call(1, 'renewLease', { key: 'gc', owner: 'n1', epoch: 1, ttlMs: 100, stamp: 1200 }, { owner: 'n1', epoch: 1, deadline: 1500 })
+    .callFail(2, 'acquireLease', acquire('gc', 'n2', 1400), 'LeaseHeld', { holder: 'n1', currentEpoch: 1, deadline: 1500 });
+  expectVerdict(h.check('lease'), 'linearizable');
+  const neither = new HistoryBuilder()
+    .call(1, 'acquireLease', acquire('gc', 'n1', 1000, 500), { owner: 'n1', epoch: 1, deadline: 1500 })
+    .call(1, 'renewLease', { key: 'gc', owner: 'n1', epoch: 1, ttlMs: 100, stamp: 1200 }, { owner: 'n1', epoch: 1, deadline: 1400 });
+  expectVerdict(neither.check('lease'), 'not linearizable');
+});
+
+test('collectionHead: the pointer key and stream default to the result\'s collection (the MetaStore result as is)', () => {
+  const collection = { ns: 1, id: 3, linkId: 1, streamId: 5, partitions: 1 };
+  const pointer = { ns: 1, key: 'link/1', version: 2, value: 'm2', stamp: 0 };
+  const ok = writerHistory().call(2, 'collectionHead', { ns: 1, collection: 3 }, { collection, pointer, heads: [{ partition: 0, next: 4, logStart: 0, bytes: 0 }] });
+  // The writer's ops have no ns: give the read the same (absent) namespace.
+  const text = ok.text().replace('"args":{"ns":1,"collection":3}', '"args":{"collection":3}');
+  const r = checkHistory(text, 'collectionHead');
+  expectVerdict(r, 'linearizable');
+  const lag = writerHistory().call(2, 'collectionHead', { collection: 3 }, { collection, pointer, heads: [{ partition: 0, next: 1, logStart: 0, bytes: 0 }] });
+  expectVerdict(lag.check('collectionHead'), 'not linearizable');
 });

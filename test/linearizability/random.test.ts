@@ -12,7 +12,7 @@ const SEEDS = 25;
 const CALLS = 40;
 
 for (const gen of GENERATORS) {
-  test(`${gen.model}: ${SEEDS} random sequential histories are linearizable`, () => {
+  test(`${gen.label ?? gen.model}: ${SEEDS} random sequential histories are linearizable`, () => {
     for (let seed = 1; seed <= SEEDS; seed++) {
       const text = eventsText(toEvents(gen.run(prng(seed), CALLS)));
       const r = checkHistory(text, gen.model);
@@ -20,7 +20,7 @@ for (const gen of GENERATORS) {
     }
   });
 
-  test(`${gen.model}: ${SEEDS} random concurrent histories with unknown outcomes are linearizable`, () => {
+  test(`${gen.label ?? gen.model}: ${SEEDS} random concurrent histories with unknown outcomes are linearizable`, () => {
     let infos = 0;
     for (let seed = 1; seed <= SEEDS; seed++) {
       const rng = prng(1000 + seed);
@@ -37,7 +37,7 @@ for (const gen of GENERATORS) {
     assert.ok(infos > 0);
   });
 
-  test(`${gen.model}: mutated results in random sequential histories are rejected`, () => {
+  test(`${gen.label ?? gen.model}: mutated results in random sequential histories are rejected`, () => {
     let mutations = 0;
     for (let seed = 1; seed <= SEEDS; seed++) {
       const rng = prng(2000 + seed);

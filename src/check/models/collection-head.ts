@@ -29,6 +29,7 @@ import {
   type Precheck,
   type Violation,
 } from '../model.js';
+import { linkPointerKey } from '../../meta/contract.js';
 import { headStep, parseHeads, partKey } from './log.js';
 import { appliedArg, pointerKey, pointerMatches, type PointerState } from './pointer.js';
 
@@ -50,24 +51,35 @@ function parseResult(op: Op) {
   return { pointer, heads: parseHeads(r.heads, 'result.heads') };
 }
 
+/**
+ * The pointer key and stream: from args.key and args.stream, else from the result's
+ * collection (linkId, streamId), which is what MetaStore.collectionHead returns.
+ */
 function keysOf(op: Op) {
-  const pkey = pointerKey(op.args.ns, reqString(op.args, 'key', 'args'));
-  const stream = reqInt(op.args, 'stream', 'args');
-  return { pkey, stream };
+  const c = isObj(op.result) && isObj(op.result.collection) ? op.result.collection : null;
+  let key: string;
+  if (op.args.key !== undefined) key = reqString(op.args, 'key', 'args');
+  else if (c && typeof c.linkId === 'number') key = linkPointerKey(c.linkId);
+  else bad('args.key (the pointer key) is required, or result.collection.linkId');
+  let stream: number;
+  if (op.args.stream !== undefined) stream = reqInt(op.args, 'stream', 'args');
+  else if (c && typeof c.streamId === 'number') stream = c.streamId;
+  else bad('args.stream is required, or result.collection.streamId');
+  return { pkey: pointerKey(op.args.ns, key), stream };
 }
 
 const collectionHead: OpHandler<Data> = {
   name: 'collectionHead',
   doc: {
-    args: '{ns?, key (the collection\'s pointer key, e.g. "link/7"), stream}',
+    args: '{ns?, key? (the collection\'s pointer key, e.g. "link/7"), stream?} — both default to result.collection\'s linkId and streamId',
     ok: '{pointer: {version, value?, applied?: {partition: offset}} | null, heads: {partition: next} | [{partition, next, logStart?}]}',
     notes:
       'read order: the pointer first, then the heads (each head no older than the pointer read); heads never below the ' +
       'pointer\'s applied offsets (from result.pointer.applied, else from the casPointer that wrote that version)',
   },
   prepare(op) {
+    if (op.status !== 'ok') return []; // an unknown or failed read observes nothing
     const { pkey, stream } = keysOf(op);
-    if (op.status !== 'ok') return [];
     const { pointer, heads } = parseResult(op);
     return [
       { keys: [pkey], data: { kind: 'pointer', key: pkey, pointer }, label: 'pointer', readOnly: true },

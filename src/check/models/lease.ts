@@ -88,6 +88,14 @@ function matches(s: LeaseState, r: LeaseResult): boolean {
 
 const show = (s: LeaseState | null) => JSON.stringify(leaseKind.show(s));
 
+/**
+ * Deadlines an extension (the holder acquiring again, or renewing) may set: stamp + ttlMs,
+ * or — a backend that never shortens a lease — max(current deadline, stamp + ttlMs).
+ */
+function extended(current: number, fresh: number): number[] {
+  return current > fresh ? [fresh, current] : [fresh];
+}
+
 interface AcquireData {
   key: string;
   owner: string;
@@ -107,7 +115,8 @@ const acquireLease: OpHandler<AcquireData> = {
     fail: 'LeaseHeld {details: {holder?, currentEpoch?}}; other codes are left out',
     notes:
       'free, released or expired (deadline < stamp): taken over at epoch+1 (the first epoch is 1), deadline = stamp + ttlMs; ' +
-      'held by the same owner: extended at the same epoch (an expired lease of the same owner may be either); held by another: LeaseHeld',
+      'held by the same owner: extended at the same epoch, deadline stamp + ttlMs or max(deadline, stamp + ttlMs) ' +
+      '(an expired lease of the same owner may be extended or taken over); held by another: LeaseHeld',
   },
   prepare(op) {
     const a = op.args;
@@ -149,7 +158,9 @@ const acquireLease: OpHandler<AcquireData> = {
     else {
       const expired = cur.deadline < d.stamp;
       if (cur.released || expired) options.push({ owner: d.owner, epoch: cur.epoch + 1, deadline, released: false });
-      if (!cur.released && cur.owner === d.owner) options.push({ owner: d.owner, epoch: cur.epoch, deadline, released: false });
+      if (!cur.released && cur.owner === d.owner) {
+        for (const dl of extended(cur.deadline, deadline)) options.push({ owner: d.owner, epoch: cur.epoch, deadline: dl, released: false });
+      }
     }
     const fit = d.mode === 'ok' ? options.filter((s) => matches(s, d.result)) : options;
     if (!fit.length) {
@@ -175,7 +186,8 @@ const renewLease: OpHandler<RenewData> = {
     args: '{scope?, key, owner, epoch, ttlMs, stamp}',
     ok: '{owner, epoch, deadline}',
     fail: 'FenceMismatch | NotFound; other codes are left out',
-    notes: 'extends (deadline = stamp + ttlMs) while owner and epoch match, not released and not expired (deadline >= stamp)',
+    notes:
+      'extends (deadline = stamp + ttlMs, or max(deadline, stamp + ttlMs)) while owner and epoch match, not released and not expired (deadline >= stamp)',
   },
   prepare(op) {
     const a = op.args;
@@ -205,9 +217,10 @@ const renewLease: OpHandler<RenewData> = {
     if (d.mode === 'fence') return !live ? SAME : reject(why, () => `FenceMismatch, but ${d.owner} holds the lease at epoch ${d.epoch} until ${cur!.deadline} (stamp ${d.stamp})`);
     if (d.mode === 'notfound') return cur === null ? SAME : reject(why, () => `NotFound, but the lease is ${show(cur)}`);
     if (!live) return reject(why, () => `renewed by ${d.owner} at epoch ${d.epoch} (stamp ${d.stamp}), but the lease is ${show(cur)}`);
-    const next: LeaseState = { ...cur, deadline: d.stamp + d.ttlMs };
-    if (d.mode === 'ok' && !matches(next, d.result)) return reject(why, () => `renewed as ${JSON.stringify(d.result)}, expected ${show(next)}`);
-    return [[[d.key, next]]];
+    const options = extended(cur.deadline, d.stamp + d.ttlMs).map((deadline): LeaseState => ({ ...cur, deadline }));
+    const fit = d.mode === 'ok' ? options.filter((o) => matches(o, d.result)) : options;
+    if (!fit.length) return reject(why, () => `renewed as ${JSON.stringify(d.result)}, expected ${options.map(show).join(' or ')}`);
+    return fit.map((o) => [[d.key, o]] as Alt);
   },
 };
 
