@@ -1,0 +1,87 @@
+// The item layout of the DynamoDB backend: one table, string keys pk and sk (spec §2.3),
+// plus one local secondary index `retired` on (pk, rk). README.md beside this file lists every
+// item kind with its attributes; this module is the only place that builds keys.
+//
+// Numbers inside sort keys are zero-padded so string order is numeric order. Names are
+// NAME_PATTERN (no '#'), keys are KEY_PATTERN, so '#' separates key parts unambiguously;
+// object paths and pointer keys come last in a key, where any character is fine.
+import { createHash } from 'node:crypto';
+import type { LeaseScope } from '../../types.js';
+
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+/** Object-reference items are spread over this many partitions (hot-partition limit, spec §2.3). */
+export const OBJ_SHARDS = 8;
+/** The local secondary index that lists retired, unclaimed WAL objects (consistent reads). */
+export const RETIRED_INDEX = 'retired';
+
+const P16 = (n: number) => String(n).padStart(16, '0');
+const P5 = (n: number) => String(n).padStart(5, '0');
+
+export function objShard(path: string): number {
+  return createHash('sha256').update(path).digest().readUInt32BE(0) % OBJ_SHARDS;
+}
+
+export const K = {
+  /** Id counters of every kind, one item (creates are rare; commitWal never touches it). */
+  counters: (): Key => ({ pk: 'ctr', sk: 'ids' }),
+  ns: (id: number): Key => ({ pk: `ns#${id}`, sk: 'ns' }),
+  /** A live namespace's name; holds a copy of the (immutable) namespace record. */
+  nsName: (org: string, name: string): Key => ({ pk: `nsname#${org}`, sk: name }),
+  nsNamePk: (org: string) => `nsname#${org}`,
+  coll: (ns: number, id: number): Key => ({ pk: `ns#${ns}`, sk: `coll#${P16(id)}` }),
+  collName: (ns: number, name: string): Key => ({ pk: `ns#${ns}`, sk: `collname#${name}` }),
+  stream: (ns: number, id: number): Key => ({ pk: `ns#${ns}`, sk: `stream#${P16(id)}` }),
+  streamName: (ns: number, name: string): Key => ({ pk: `ns#${ns}`, sk: `streamname#${name}` }),
+  link: (ns: number, id: number): Key => ({ pk: `ns#${ns}`, sk: `link#${P16(id)}` }),
+  aliases: (ns: number): Key => ({ pk: `ns#${ns}`, sk: 'aliases' }),
+  nsPk: (ns: number) => `ns#${ns}`,
+  head: (ns: number, stream: number, p: number): Key => ({ pk: `head#${ns}#${stream}`, sk: P5(p) }),
+  headPk: (ns: number, stream: number) => `head#${ns}#${stream}`,
+  entry: (ns: number, stream: number, p: number, start: number): Key => ({ pk: `idx#${ns}#${stream}#${p}`, sk: P16(start) }),
+  entryPk: (ns: number, stream: number, p: number) => `idx#${ns}#${stream}#${p}`,
+  entrySk: (start: number) => P16(start),
+  walc: (object: string, group: number): Key => ({ pk: `walc#${object}`, sk: P5(group) }),
+  obj: (path: string): Key => ({ pk: `obj#${objShard(path)}`, sk: path }),
+  objPk: (shard: number) => `obj#${shard}`,
+  ptr: (ns: number, key: string): Key => ({ pk: `ptr#${ns}#${key}`, sk: 'cur' }),
+  ptrHist: (ns: number, key: string, version: number): Key => ({ pk: `ptr#${ns}#${key}`, sk: `v#${P16(version)}` }),
+  lease: (scope: LeaseScope, key: string): Key => ({ pk: `lease#${scope === 'cluster' ? 'cluster' : `ns/${scope}`}`, sk: key }),
+  tag: (ns: number, coll: number, name: string): Key => ({ pk: `tag#${ns}#${coll}`, sk: name }),
+  tagPk: (ns: number, coll: number) => `tag#${ns}#${coll}`,
+  /** The catalog change feed: one partition, versions dense and in commit order. */
+  chg: (version: number): Key => ({ pk: 'chg', sk: P16(version) }),
+  chgPk: () => 'chg',
+  /** Commit tokens: the result of a write with a requestId, in the write's transaction. */
+  req: (requestId: string): Key => ({ pk: `req#${requestId}`, sk: 'req' }),
+};
+
+export function keyOf(k: Key): { pk: { S: string }; sk: { S: string } } {
+  return { pk: { S: k.pk }, sk: { S: k.sk } };
+}
+
+export function sameKey(a: Key, b: Key): boolean {
+  return a.pk === b.pk && a.sk === b.sk;
+}
+
+/** DynamoDB orders strings by their UTF-8 bytes (JS compares UTF-16 code units). */
+export function byteCompare(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/**
+ * Inclusive sort-key bounds for "names starting with `prefix`, from `after` on" within a key
+ * prefix: BETWEEN lo AND hi. The item equal to `after` (if any) is included; callers drop it
+ * and filter, so the bounds only need to contain the answer.
+ */
+export function nameRange(keyPrefix: string, prefix: string, after: string | null): { lo: string; hi: string } | null {
+  const lo1 = keyPrefix + prefix;
+  const lo2 = after === null ? lo1 : keyPrefix + after;
+  const lo = byteCompare(lo1, lo2) >= 0 ? lo1 : lo2;
+  // U+10FFFF is the largest code point, so it sorts above any continuation of the prefix.
+  const hi = keyPrefix + prefix + '\u{10FFFF}';
+  return byteCompare(lo, hi) <= 0 ? { lo, hi } : null;
+}
