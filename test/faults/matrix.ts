@@ -29,6 +29,18 @@ export const DELAY_MS = 20;
 /** The matrix's policy: two attempts, so "second" is the last one; no randomness. */
 export const MATRIX_POLICY: RetryPolicy = { maxAttempts: 2, budgetMs: 5_000, baseDelayMs: 1, maxDelayMs: 1, random: () => 0.5 };
 
+/**
+ * A backend factory may inject some faults for real at fault points of its own instead of by a
+ * thrown error (spec §4.2): e.g. Race at 'BeforeWrite' (between its SELECT and its UPDATE) and
+ * Undetermined at 'CommitSent' (it cuts its connection after sending COMMIT). `unknownsResolved`
+ * counts outcomes the store resolved itself after such a cut; a call that succeeded at once
+ * because of it is reported as Resolved instead of NoEffect.
+ */
+export interface RealFaults {
+  faultPoints?: Partial<Record<Fault, FaultPoint>>;
+  unknownsResolved?(store: MetaStore): number;
+}
+
 const POINT: Record<Fault, FaultPoint> = {
   BeforeSend: 'BeforeBegin',
   Throttle: 'BeforeBegin',
@@ -264,16 +276,21 @@ export interface CellResult {
   attempt: Attempt;
   fault: Fault;
   outcome: string;
+  /** Set when the backend injected the fault for real at this point of its own. */
+  realPoint?: FaultPoint;
 }
 
 export async function runCell(factory: BackendFactory, group: Group, fault: Fault, attempt: Attempt): Promise<CellResult> {
   const hits = attempt === 'first' ? new Set([1]) : new Set([1, 2]);
+  const real = (factory as BackendFactory & RealFaults).faultPoints?.[fault];
+  const point = real ?? POINT[fault];
+  const resolvedCount = (factory as BackendFactory & RealFaults).unknownsResolved;
   const plan = { armed: false, attempt: 0, fired: false };
   let other: MetaStore | undefined;
   let ctx: Ctx | undefined;
   // Synchronous throws (BeforeCommit must not return a promise); promises for Race and Delay.
-  const hook: FaultHook = (point, op) => {
-    if (!plan.armed || op !== group.op || point !== POINT[fault] || plan.fired || !hits.has(plan.attempt)) return;
+  const hook: FaultHook = (p, op) => {
+    if (!plan.armed || op !== group.op || p !== point || plan.fired || !hits.has(plan.attempt)) return;
     plan.fired = true; // once per attempt: the attempt's first transaction of this op
     switch (fault) {
       case 'BeforeSend':
@@ -298,6 +315,7 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
   let acked: unknown;
   let outcome: string;
   let attempts = 0;
+  const resolvedBefore = resolvedCount?.(store) ?? 0;
   plan.armed = true;
   try {
     acked = await withRetry(
@@ -310,7 +328,8 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
       MATRIX_POLICY,
     );
     if (acked === undefined) acked = null; // a void call that succeeded
-    outcome = attempts > 1 ? 'Retried' : 'NoEffect';
+    const resolved = (resolvedCount?.(store) ?? 0) > resolvedBefore;
+    outcome = attempts > 1 ? 'Retried' : resolved ? 'Resolved' : 'NoEffect';
   } catch (e) {
     if (!isMetaError(e)) throw e;
     outcome = e.code === 'Unknown' ? 'SurfacedUnknown' : e.code === 'Retryable' ? 'SurfacedRetryable' : `Refused(${e.code})`;
@@ -322,7 +341,7 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
   } catch (e) {
     throw new Error(`invariant broken in cell ${group.name} × ${fault} × ${attempt} (${outcome}): ${(e as Error).message}`);
   }
-  return { group: group.name, attempt, fault, outcome };
+  return { group: group.name, attempt, fault, outcome, ...(real ? { realPoint: real } : {}) };
 }
 
 export function renderTable(backend: string, cells: CellResult[]): string {
@@ -334,6 +353,7 @@ export function renderTable(backend: string, cells: CellResult[]): string {
     'the retry policy\'s last). Columns: faults (spec §4.2). Outcomes: Retried, NoEffect, SurfacedUnknown,',
     'SurfacedRetryable, or Refused(code) when a race made a typed refusal the correct answer.',
     '',
+    ...realFaultNotes(cells),
     `| group | attempt | ${FAULTS.join(' | ')} |`,
     `| --- | --- | ${FAULTS.map(() => '---').join(' | ')} |`,
   ];
@@ -344,4 +364,20 @@ export function renderTable(backend: string, cells: CellResult[]): string {
     }
   }
   return lines.join('\n') + '\n';
+}
+
+/** Legend lines for faults a backend injected for real (none for a backend that injects none). */
+function realFaultNotes(cells: CellResult[]): string[] {
+  const real = new Map<Fault, FaultPoint>();
+  for (const c of cells) if (c.realPoint) real.set(c.fault, c.realPoint);
+  if (real.size === 0) return [];
+  const how: Record<string, string> = {
+    BeforeWrite: 'a competing write through another connection between the transaction\'s SELECT and its UPDATE',
+    CommitSent: 'the connection cut right after COMMIT was sent; Resolved: the backend resolved the outcome itself',
+  };
+  return [
+    'Injected for real by this backend:',
+    ...[...real].map(([f, p]) => `- ${f} at ${p}: ${how[p] ?? 'a fault point of the backend'}.`),
+    '',
+  ];
 }
