@@ -13,7 +13,7 @@ export interface CheckOptions {
   budgetMs?: number;
   /** Model steps allowed in total. Default 50 million. */
   maxSteps?: number;
-  /** Memo entries allowed per partition (memory bound). Default 4 million. */
+  /** Memo entries allowed per partition (memory bound: about 300 bytes each). Default 2 million. */
   maxCacheEntries?: number;
   /** How many of the longest prefix's last operations a report shows. Default 6. */
   window?: number;
@@ -21,7 +21,7 @@ export interface CheckOptions {
 
 export const DEFAULT_BUDGET_MS = 60_000;
 export const DEFAULT_MAX_STEPS = 50_000_000;
-export const DEFAULT_MAX_CACHE_ENTRIES = 4_000_000;
+export const DEFAULT_MAX_CACHE_ENTRIES = 2_000_000;
 const DEFAULT_WINDOW = 6;
 /** Concurrent operations of the prefix shown besides the last `window` ones. */
 const MAX_CONCURRENT_SHOWN = 12;

@@ -208,7 +208,6 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
   }
   const stack: Frame[] = [];
   let best = -1;
-  let stuck: Stuck | null = null;
 
   /** Info operations that may be placed while `at` is the first return entry: invoked by then. */
   const infoCandidates = (at: Node): number[] => {
@@ -220,36 +219,51 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     return out;
   };
 
+  // The deepest point the search got stuck at, recorded cheaply (the state arrays are never
+  // mutated, so keeping a reference is a snapshot); reasons are computed only if it fails.
+  let deepest: { seq: number[]; vals: unknown[]; blocking: number; candidates: number[] } | null = null;
   const record = (blocking: Node) => {
-    const unplaced: { sub: SubOp; why: string[] }[] = [];
-    let total = 0;
     const candidates: number[] = [];
     for (let e = head.next; e && e !== blocking; e = e.next) if (e.call) candidates.push(e.sub);
     candidates.push(...infoCandidates(blocking));
-    for (const i of candidates) {
-      total++;
-      if (unplaced.length >= MAX_UNPLACED_REPORTED) continue;
+    deepest = {
+      seq: stack.map((f) => (f.entry ? f.entry.sub : infos[f.infoPos]!)),
+      vals,
+      blocking: blocking.sub,
+      candidates,
+    };
+  };
+
+  const explain = (): Stuck => {
+    const d = deepest!;
+    const linAt = new Set(d.seq);
+    const getAt = (key: string): unknown => {
+      const i = keyIndex.get(key);
+      if (i === undefined) throw new Error(`step read key ${key} outside its partition`);
+      return d.vals[i];
+    };
+    const unplaced: { sub: SubOp; why: string[] }[] = [];
+    // The blocking operation first: it is the one that had to be placed.
+    const order = [d.blocking, ...d.candidates.filter((c) => c !== d.blocking)];
+    for (const i of order.slice(0, MAX_UNPLACED_REPORTED)) {
       const s = subs[i]!;
-      const waits = s.after.filter((a) => !isLin(a.local));
+      const waits = s.after.filter((a) => !linAt.has(a.local));
       const why: string[] = [];
       if (waits.length) why.push(`must follow ${waits.map((w) => w.label || w.op.name).join(', ')} of the same call (read order)`);
       else {
-        const alts = s.handler.step(s.data, s, get, why);
+        const alts = s.handler.step(s.data, s, getAt, why);
         if (alts.length && !why.length) why.push('every effect it could have leads to a state already explored');
       }
       unplaced.push({ sub: s, why });
     }
-    // The blocking operation first: it is the one that had to be placed.
-    const bi = unplaced.findIndex((u) => u.sub.local === blocking.sub);
-    if (bi > 0) unplaced.unshift(...unplaced.splice(bi, 1));
     const state = new Map<string, unknown>();
-    keys.forEach((k, i) => state.set(k, vals[i]));
-    stuck = {
-      sequence: stack.map((f) => subs[f.entry ? f.entry.sub : infos[f.infoPos]!]!),
+    keys.forEach((k, i) => state.set(k, d.vals[i]));
+    return {
+      sequence: d.seq.map((i) => subs[i]!),
       state,
-      blocking: subs[blocking.sub]!,
+      blocking: subs[d.blocking]!,
       unplaced,
-      unplacedTotal: total,
+      unplacedTotal: order.length,
     };
   };
 
@@ -389,7 +403,7 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     let f: Frame | undefined;
     for (;;) {
       f = stack.pop();
-      if (!f) return { kind: 'not linearizable', steps: budget.steps - startSteps, stuck: stuck! };
+      if (!f) return { kind: 'not linearizable', steps: budget.steps - startSteps, stuck: explain() };
       if (f.entry) {
         flip(f.entry.sub);
         unlift(f.entry);
