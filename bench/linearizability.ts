@@ -2,7 +2,8 @@
 //
 // Generates (seeded) a realistic concurrent history — 8 clients doing reads and
 // compare-and-swaps on 64 keys (a few of them hot), with overlapping intervals and a few
-// unknown (`info`) outcomes — checks it, and prints JSON lines:
+// unknown (`info`) outcomes — checks it, and prints JSON lines (scenario "spread"; then the
+// same for scenario "contended": 16 clients on 4 keys, unless --no-contended):
 //   check_seconds   the whole check (parse, pair, prepare, partition, search), median of runs;
 //                   baseline = parse + pair + prepare + partition alone, ratio = check / baseline
 //   ops_per_second  operations checked per second
@@ -138,28 +139,27 @@ export function generate(opts: { ops: number; keys: number; clients: number; see
 const round = (t: number) => Math.round(t * 1000) / 1000;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-export async function main(argv: string[]): Promise<void> {
-  const opts = new Command()
-    .name('bench linearizability')
-    .option('--ops <n>', 'operations in the history', int, 10_000)
-    .option('--keys <n>', 'keys', int, 64)
-    .option('--clients <n>', 'concurrent clients', int, 8)
-    .option('--seed <n>', 'PRNG seed', int, 42)
-    .option('--runs <n>', 'checks to take the median of', int, 3)
-    .option('--model <name>', 'pointer or register', 'pointer')
-    .parse(argv, { from: 'user' })
-    .opts<{ ops: number; keys: number; clients: number; seed: number; runs: number; model: string }>();
-  if (opts.model !== 'pointer' && opts.model !== 'register') throw new Error(`--model must be pointer or register`);
-  const model = opts.model;
-  const events = generate({ ...opts, model });
+interface Scenario {
+  name: string;
+  ops: number;
+  keys: number;
+  clients: number;
+  seed: number;
+  runs: number;
+  model: 'pointer' | 'register';
+}
+
+function runScenario(sc: Scenario): void {
+  const { model } = sc;
+  const events = generate(sc);
   const text = events.map((e) => JSON.stringify(e)).join('\n') + '\n';
-  const common = { bench: 'linearizability', model, ops: opts.ops, keys: opts.keys, clients: opts.clients };
+  const common = { bench: 'linearizability', scenario: sc.name, model, ops: sc.ops, keys: sc.keys, clients: sc.clients };
 
   // Baseline: everything but the search — parse, pair, prepare, partition.
   const baseline: number[] = [];
   const check: number[] = [];
-  let last = checkHistory(text, model);
-  for (let r = 0; r < opts.runs; r++) {
+  let last = checkHistory(text, model); // warm-up
+  for (let r = 0; r < sc.runs; r++) {
     let t = performance.now();
     const m = createModel(model);
     const parts = partition(m.prepare(readHistory(text)).subs);
@@ -175,10 +175,11 @@ export async function main(argv: string[]): Promise<void> {
   const secs = median(check);
   const base = median(baseline);
   const infos = events.filter((e) => e.type === 'info').length;
-  console.log(JSON.stringify({ ...common, metric: 'check_seconds', value: round(secs), unit: 's', baseline: round(base), ratio: Math.round((secs / base) * 100) / 100 }));
-  console.log(JSON.stringify({ ...common, metric: 'ops_per_second', value: Math.round(opts.ops / secs), unit: 'ops/s' }));
-  console.log(JSON.stringify({ ...common, metric: 'parse_partition_seconds', value: round(base), unit: 's' }));
-  console.log(JSON.stringify({ ...common, metric: 'search_steps', value: last.searchSteps, unit: 'steps', partitions: last.partitions, info_ops: infos }));
+  const line = (o: object) => console.log(JSON.stringify({ ...common, ...o }));
+  line({ metric: 'check_seconds', value: round(secs), unit: 's', baseline: round(base), ratio: Math.round((secs / base) * 100) / 100 });
+  line({ metric: 'ops_per_second', value: Math.round(sc.ops / secs), unit: 'ops/s' });
+  line({ metric: 'parse_partition_seconds', value: round(base), unit: 's' });
+  line({ metric: 'search_steps', value: last.searchSteps, unit: 'steps', partitions: last.partitions, info_ops: infos });
 
   // The failure path: corrupt one late read (a stale version) and check again.
   let idx = events.length - 1;
@@ -192,5 +193,24 @@ export async function main(argv: string[]): Promise<void> {
   const vsecs = (performance.now() - t) / 1000;
   // `unknown` (the budget ran out proving it) is an honest answer for a hard history; accepting it is a bug.
   if (violated.verdict === 'linearizable') throw new Error('the corrupted history must not be accepted');
-  console.log(JSON.stringify({ ...common, metric: 'violation_check_seconds', value: round(vsecs), unit: 's', verdict: violated.verdict }));
+  line({ metric: 'violation_check_seconds', value: round(vsecs), unit: 's', verdict: violated.verdict });
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const opts = new Command()
+    .name('bench linearizability')
+    .option('--ops <n>', 'operations in the history', int, 10_000)
+    .option('--keys <n>', 'keys', int, 64)
+    .option('--clients <n>', 'concurrent clients', int, 8)
+    .option('--seed <n>', 'PRNG seed', int, 42)
+    .option('--runs <n>', 'checks to take the median of', int, 5)
+    .option('--model <name>', 'pointer or register', 'pointer')
+    .option('--no-contended', 'skip the second, contended scenario (16 clients on 4 keys)')
+    .parse(argv, { from: 'user' })
+    .opts<{ ops: number; keys: number; clients: number; seed: number; runs: number; model: string; contended: boolean }>();
+  if (opts.model !== 'pointer' && opts.model !== 'register') throw new Error(`--model must be pointer or register`);
+  const model = opts.model;
+  runScenario({ name: 'spread', ops: opts.ops, keys: opts.keys, clients: opts.clients, seed: opts.seed, runs: opts.runs, model });
+  // The same size with every client on a handful of keys: many overlapping calls per key.
+  if (opts.contended) runScenario({ name: 'contended', ops: opts.ops, keys: 4, clients: 16, seed: opts.seed, runs: opts.runs, model });
 }
