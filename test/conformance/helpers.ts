@@ -64,6 +64,18 @@ export interface World {
 export async function world(partitions = 4, extra: { manifestRetentionMs?: number } = {}): Promise<World> {
   const store = await fresh();
   const ns = await store.createNamespace({ org: 'org-a', name: 'ns-main' });
+  if (!multiItem) {
+    // Selected by capability: creating a collection is one multi-item transaction, so on a
+    // single-item backend the fixture is the namespace alone, and a case that touches `coll`
+    // is selected with needs(multiItem, …).
+    return {
+      store,
+      ns,
+      get coll(): Collection {
+        throw new Error("this case uses the fixture's collection, which needs transactions 'multi-item': select it with needs(multiItem, …)");
+      },
+    };
+  }
   const coll = await store.createCollection({ ns: ns.id, name: 'docs', schema: SCHEMA, partitions, ...extra });
   return { store, ns, coll };
 }

@@ -25,7 +25,11 @@ import {
   smallGroups,
   wal,
   world,
+  multiItem,
 } from './helpers.js';
+/** Why a case is selected by capability: collections, streams and the log are multi-item writes. */
+const MULTI = "transactions 'multi-item' (collections, streams, drops and the log are multi-item writes)";
+
 
 /** A small deterministic PRNG (mulberry32), so a failing case replays. */
 function rng(seed: number): () => number {
@@ -77,7 +81,7 @@ async function stream(store: MetaStore, ns: NamespaceId, name: string, partition
   return (await store.createStream({ ns, name, partitions })).id;
 }
 
-describe('log', () => {
+describe('log', { skip: needs(multiItem, MULTI) }, () => {
   after(() => factory.cleanup());
 
   describe('commitWal', () => {

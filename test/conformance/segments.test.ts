@@ -2,7 +2,10 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { MetaStore, SegmentSwap } from '../../src/meta/index.js';
-import { caps, factory, fullIndex, needs, rejectsInvalid, rejectsWith, smallSwaps, wal, world, allPages } from './helpers.js';
+import { caps, factory, fullIndex, multiItem, needs, rejectsInvalid, rejectsWith, smallSwaps, wal, world, allPages } from './helpers.js';
+/** Why a case is selected by capability: collections, streams and the log are multi-item writes. */
+const MULTI = "transactions 'multi-item' (collections, streams, drops and the log are multi-item writes)";
+
 
 /** A partition with entries [0,2) [2,5) [5,6) [6,10), one WAL object each. */
 async function fourEntries() {
@@ -30,7 +33,7 @@ async function retired(store: MetaStore): Promise<string[]> {
   return (await allPages((after) => store.retiredWalObjects({ after, limit: 100 }))).items.map((r) => r.path);
 }
 
-describe('segments', () => {
+describe('segments', { skip: needs(multiItem, MULTI) }, () => {
   after(() => factory.cleanup());
 
   test('swapSegment replaces the entries of [start, end) with one segment entry; the head is unchanged', async () => {

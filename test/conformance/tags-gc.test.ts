@@ -29,7 +29,7 @@ async function tagNames(store: MetaStore, ns: number, coll: number): Promise<str
   return (await allPages((after) => store.listTags(ns, coll, { after }))).items.map((t) => t.name);
 }
 
-describe('tags', () => {
+describe('tags', { skip: needs(multiItem, "transactions 'multi-item' (tags live on collections; a tag is a multi-item write)") }, () => {
   after(() => factory.cleanup());
 
   test('createTag on the current manifest records its version and path; listTags shows it', async () => {

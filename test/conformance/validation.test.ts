@@ -13,7 +13,10 @@ import {
   type CollectionSchema,
   type MetaStore,
 } from '../../src/meta/index.js';
-import { SCHEMA, factory, fresh, nexts, rejectsInvalid, rejectsWith, wal, world } from './helpers.js';
+import { SCHEMA, factory, fresh, multiItem, needs, nexts, rejectsInvalid, rejectsWith, wal, world } from './helpers.js';
+/** Why a case is selected by capability: collections, streams and the log are multi-item writes. */
+const MULTI = "transactions 'multi-item' (collections, streams, drops and the log are multi-item writes)";
+
 
 const AHEAD = () => Date.now() + MAX_CLOCK_SKEW_MS + 60_000;
 
@@ -36,7 +39,7 @@ async function snapshot(store: MetaStore, ns: number) {
 describe('validation', () => {
   after(() => factory.cleanup());
 
-  test('bad arguments reject the returned promise; no call throws synchronously', async () => {
+  test('bad arguments reject the returned promise; no call throws synchronously', { skip: needs(multiItem, MULTI) }, async () => {
     const { store, ns, coll } = await world(1);
     const calls: Record<string, () => Promise<unknown>> = {
       createNamespace: () => store.createNamespace({ org: 'acme', name: '' }),
@@ -70,7 +73,7 @@ describe('validation', () => {
     assert.deepEqual(sync, [], `these calls threw synchronously instead of returning a rejected promise: ${sync.join(', ')}`);
   });
 
-  test('bad ids are InvalidArgument naming the argument', async () => {
+  test('bad ids are InvalidArgument naming the argument', { skip: needs(multiItem, MULTI) }, async () => {
     const { store, ns, coll } = await world(1);
     for (const bad of [0, -1, 1.5, Number.NaN, '1' as unknown as number]) {
       await rejectsInvalid(() => store.namespace(bad), 'ns');
@@ -83,7 +86,7 @@ describe('validation', () => {
     assert.equal((await store.collection(ns.id, coll.id)).state, 'live');
   });
 
-  test('names that are too long or have bad characters are InvalidArgument naming the field; 63 characters are fine', async () => {
+  test('names that are too long or have bad characters are InvalidArgument naming the field; 63 characters are fine', { skip: needs(multiItem, MULTI) }, async () => {
     const { store, ns, coll } = await world(1);
     const before = await snapshot(store, ns.id);
     const bad = ['', 'x'.repeat(MAX_NAME_LENGTH + 1), 'has space', '-leading', '_leading', 'dot.ted', 'slash/ed', 'naïve', 'tab\t'];
@@ -101,7 +104,7 @@ describe('validation', () => {
     assert.equal((await store.createCollection({ ns: ns.id, name: long, schema: SCHEMA, partitions: 1 })).name, long);
   });
 
-  test('partitions outside 1..MAX_PARTITIONS are InvalidArgument naming `partitions`; nothing is created', async () => {
+  test('partitions outside 1..MAX_PARTITIONS are InvalidArgument naming `partitions`; nothing is created', { skip: needs(multiItem, MULTI) }, async () => {
     const { store, ns } = await world(1);
     const before = await snapshot(store, ns.id);
     for (const partitions of [0, -1, 1.5, MAX_PARTITIONS + 1]) {
@@ -113,7 +116,7 @@ describe('validation', () => {
     assert.equal((await store.streamState(ns.id, max.id)).heads.length, MAX_PARTITIONS);
   });
 
-  test('bad WAL commits are InvalidArgument naming the chunk field, and commit nothing (not even the valid chunks)', async () => {
+  test('bad WAL commits are InvalidArgument naming the chunk field, and commit nothing (not even the valid chunks)', { skip: needs(multiItem, MULTI) }, async () => {
     const { store, ns, coll } = await world(2);
     const good = { ns: ns.id, stream: coll.streamId, partition: 0, records: 1, byteStart: 0, byteEnd: 100 };
     const commit = (chunks: unknown[], extra: Record<string, unknown> = {}) =>
@@ -136,7 +139,7 @@ describe('validation', () => {
     assert.deepEqual([r.assigned[0]!.start, r.assigned[0]!.end], [0, 1]);
   });
 
-  test('bad segment swaps and trims are InvalidArgument naming the field; the index is unchanged', async () => {
+  test('bad segment swaps and trims are InvalidArgument naming the field; the index is unchanged', { skip: needs(multiItem, MULTI) }, async () => {
     const { store, ns, coll } = await world(2);
     for (let i = 0; i < 3; i++) await store.commitWal(wal([{ ns: ns.id, stream: coll.streamId, partition: 0, records: 2 }]));
     const before = await store.partitionIndex(ns.id, coll.streamId, 0);
@@ -151,7 +154,7 @@ describe('validation', () => {
     assert.deepEqual(await store.partitionIndex(ns.id, coll.streamId, 0), before);
   });
 
-  test('a stamp too far ahead of the metastore clock is InvalidArgument naming `stamp`; nothing is written', async () => {
+  test('a stamp too far ahead of the metastore clock is InvalidArgument naming `stamp`; nothing is written', { skip: needs(multiItem, MULTI) }, async () => {
     const { store, ns, coll } = await world(1);
     const before = await snapshot(store, ns.id);
     await rejectsInvalid(() => store.createNamespace({ org: 'org-a', name: 'late' }, { stamp: AHEAD() }), 'stamp');
@@ -169,7 +172,7 @@ describe('validation', () => {
     assert.equal(ok.state, 'live');
   });
 
-  test('a bad schema is InvalidArgument, and the refused createCollection leaves no name, stream or change behind', async () => {
+  test('a bad schema is InvalidArgument, and the refused createCollection leaves no name, stream or change behind', { skip: needs(multiItem, MULTI) }, async () => {
     const { store, ns } = await world(1);
     const before = await snapshot(store, ns.id);
     const bad: [CollectionSchema, string | RegExp][] = [
@@ -188,7 +191,7 @@ describe('validation', () => {
     assert.equal(c.name, 'c', 'the name is still free');
   });
 
-  test('list limits of 0 or above MAX_PAGE_LIMIT are InvalidArgument naming `limit`; MAX_PAGE_LIMIT is fine', async () => {
+  test('list limits of 0 or above MAX_PAGE_LIMIT are InvalidArgument naming `limit`; MAX_PAGE_LIMIT is fine', { skip: needs(multiItem, MULTI) }, async () => {
     const { store, ns, coll } = await world(1);
     await store.casPointer(ns.id, `link/${coll.linkId}`, null, 'm/1');
     const lists: [string, (limit: number) => Promise<unknown>][] = [
@@ -208,7 +211,7 @@ describe('validation', () => {
     }
   });
 
-  test('bad alias actions are InvalidArgument naming `actions`; the alias map is unchanged', async () => {
+  test('bad alias actions are InvalidArgument naming `actions`; the alias map is unchanged', { skip: needs(multiItem, MULTI) }, async () => {
     const { store, ns, coll } = await world(1);
     const before = await store.updateAliases(ns.id, [{ op: 'set', alias: 'a', collection: coll.id }]);
     await rejectsInvalid(() => store.updateAliases(ns.id, []), 'actions');
@@ -219,7 +222,7 @@ describe('validation', () => {
     assert.deepEqual(await store.aliases(ns.id), before);
   });
 
-  test('bad retention is InvalidArgument naming retention.ms or retention.bytes; the stream is unchanged', async () => {
+  test('bad retention is InvalidArgument naming retention.ms or retention.bytes; the stream is unchanged', { skip: needs(multiItem, MULTI) }, async () => {
     const { store, ns, coll } = await world(1);
     const before = await store.stream(ns.id, coll.streamId);
     await rejectsInvalid(() => store.setRetention(ns.id, coll.streamId, { ms: 0, bytes: null }), 'retention.ms');
