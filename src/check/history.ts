@@ -150,6 +150,9 @@ export function pairHistory(events: readonly HistoryEvent[], lines?: readonly nu
     if (ev.time < op.call) {
       throw new HistoryError(`completion at time ${ev.time} is earlier than its invocation at ${op.call} (line ${op.line})`, line);
     }
+    if (ev.type === 'fail' && isPlainObject(ev.result) && ev.result.code === 'Unknown') {
+      throw new HistoryError(`a "fail" is definitely not applied; record an Unknown outcome as "info"`, line);
+    }
     pending.delete(ev.process);
     op.status = ev.type;
     op.retLine = line;

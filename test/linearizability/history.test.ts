@@ -33,6 +33,11 @@ test('a completion earlier than its invocation is rejected', () => {
   rejects(h.text(), 'register', /earlier than its invocation/);
 });
 
+test('a fail carrying an Unknown error is rejected (it must be recorded as info)', () => {
+  const h = new HistoryBuilder().callFail(1, 'write', { value: 1 }, 'Unknown', { earlierUnknown: true });
+  rejects(h.text(), 'register', /line 2: a "fail" is definitely not applied; record an Unknown outcome as "info"/);
+});
+
 test('an op the model does not know is rejected', () => {
   const h = new HistoryBuilder().call(1, 'casPointer', { key: 'k', expectedVersion: null, value: 'v' }, { version: 1 });
   rejects(h.text(), 'register', /line 1: unknown op "casPointer" for model register; it knows: read, write, cas/);
