@@ -14,7 +14,7 @@
 // are dense.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errors, isMetaError, linkPointerKey, type MetaStore, type WriteContext } from '../../src/meta/index.js';
+import { errors, isMetaError, linkPointerKey, type Capabilities, type MetaStore, type WriteContext } from '../../src/meta/index.js';
 import type { FaultHook, FaultPoint } from '../../src/meta/faults.js';
 import { withRetry, type RetryPolicy } from '../../src/meta/retry.js';
 import type { BackendFactory } from '../harness/backends.js';
@@ -69,6 +69,30 @@ interface Group {
   race(other: MetaStore, ctx: Ctx): Promise<void>;
   /** Group invariants; `acked` is the call's result when it succeeded. */
   check(s: MetaStore, ctx: Ctx, acked: unknown | undefined): Promise<void>;
+  /** A capability the group's calls need; a backend without it shows n/a (unless a variant fits). */
+  needs?: 'multi-item';
+  /** The same faults through the calls a single-item backend offers (spec §4.1), in the same row. */
+  singleItem?: Omit<Group, 'name' | 'needs' | 'singleItem'>;
+}
+
+const nsOnly = async (s: MetaStore): Promise<Ctx> => {
+  const ns = await s.createNamespace({ org: 'faults', name: 'ns' });
+  return { ns: ns.id, stream: 0, collection: 0, link: 0 };
+};
+
+/** Capabilities per factory, read once from a probe store (removed by the factory's cleanup). */
+const capsOf = new WeakMap<BackendFactory, Promise<Capabilities>>();
+
+/** The group as this backend can run it: itself, its single-item variant, or null (n/a). */
+async function selectByCapability(factory: BackendFactory, group: Group): Promise<Group | null> {
+  if (!group.needs) return group;
+  let caps = capsOf.get(factory);
+  if (!caps) {
+    caps = factory.open().then((s) => s.capabilities());
+    capsOf.set(factory, caps);
+  }
+  if ((await caps).transactions === 'multi-item') return group;
+  return group.singleItem ? { ...group.singleItem, name: group.name } : null;
 }
 
 const SCHEMA = { primaryKey: 'id', fields: { id: 'string' as const } };
@@ -113,6 +137,20 @@ export const GROUPS: Group[] = [
   {
     name: 'catalog creates',
     op: 'createCollection',
+    needs: 'multi-item',
+    singleItem: {
+      op: 'createNamespace',
+      setup: async () => ({ ns: 0, stream: 0, collection: 0, link: 0 }),
+      call: (s, _ctx, w) => s.createNamespace({ org: 'faults', name: 'created' }, w),
+      race: async (o) => {
+        await o.createNamespace({ org: 'faults', name: 'created' }).catch(ignoreExists);
+      },
+      check: async (s, _ctx, acked) => {
+        const page = await s.listNamespaces('faults');
+        assert.ok(page.items.length <= 1, 'a create applied at most once');
+        if (acked) assert.equal(page.items[0]?.id, (acked as { id: number }).id, 'the acknowledged create is there, with its id');
+      },
+    },
     setup: async (s) => {
       const ns = await s.createNamespace({ org: 'faults', name: 'ns' });
       return { ns: ns.id, stream: 0, collection: 0, link: 0 };
@@ -130,6 +168,7 @@ export const GROUPS: Group[] = [
   {
     name: 'commitWal',
     op: 'commitWal',
+    needs: 'multi-item',
     setup: base,
     call: (s, ctx, w) => s.commitWal({ object: 'wal/cell', objectStamp: Date.now(), chunks: chunks(ctx, 5) }, w),
     race: async (o, ctx) => {
@@ -149,6 +188,7 @@ export const GROUPS: Group[] = [
   {
     name: 'swapSegment',
     op: 'swapSegment',
+    needs: 'multi-item',
     setup: async (s) => {
       const ctx = await base(s);
       await commit(s, ctx, 'wal/a', 5, 1);
@@ -172,6 +212,7 @@ export const GROUPS: Group[] = [
   {
     name: 'trimPartition',
     op: 'trimPartition',
+    needs: 'multi-item',
     setup: async (s) => {
       const ctx = await base(s);
       await commit(s, ctx, 'wal/a', 5, 1);
@@ -215,6 +256,7 @@ export const GROUPS: Group[] = [
   {
     name: 'dropCollection',
     op: 'dropCollection',
+    needs: 'multi-item',
     setup: base,
     call: (s, ctx, w) => s.dropCollection(ctx.ns, ctx.collection, w),
     race: async (o, ctx) => {
@@ -232,6 +274,8 @@ function casGroup(name: string, fenced: boolean): Group {
   return {
     name,
     op: 'casPointer',
+    needs: 'multi-item',
+    ...(fenced ? {} : { singleItem: plainCas() }),
     setup: async (s) => {
       const ctx = await base(s);
       if (fenced) ctx.epoch = (await s.acquireLease(ctx.ns, 'applier', 'n1', 60_000)).epoch;
@@ -267,6 +311,31 @@ function casGroup(name: string, fenced: boolean): Group {
   };
 }
 
+/** casPointer on a key that is not a collection's link: one conditional write on a single-item backend. */
+function plainCas(): NonNullable<Group['singleItem']> {
+  const key = 'roots/main';
+  return {
+    op: 'casPointer',
+    setup: async (s) => {
+      const ctx = await nsOnly(s);
+      await s.casPointer(ctx.ns, key, null, 'm/1');
+      return ctx;
+    },
+    call: (s, ctx, w) => s.casPointer(ctx.ns, key, 1, 'm/2', w),
+    race: async (o, ctx) => {
+      const p = await o.pointer(ctx.ns, key);
+      await o.casPointer(ctx.ns, key, p!.version, `m/race${p!.version}`);
+    },
+    check: async (s, ctx, acked) => {
+      const p = await s.pointer(ctx.ns, key);
+      assert.ok(p, 'the pointer exists');
+      if (acked) assert.equal((acked as { version: number }).version, 2, 'dense: the acknowledged cas made version 2');
+      assert.ok(p.version >= 1 && p.version <= 3, `pointer version ${p.version} is dense`);
+      if (p.value === 'm/2') assert.equal(p.version, 2, 'our cas applied once, at version 2');
+    },
+  };
+}
+
 function ignoreExists(e: unknown): void {
   if (!isMetaError(e, 'AlreadyExists')) throw e;
 }
@@ -276,11 +345,17 @@ export interface CellResult {
   attempt: Attempt;
   fault: Fault;
   outcome: string;
+  /** Run through the group's single-item variant. */
+  variant?: boolean;
   /** Set when the backend injected the fault for real at this point of its own. */
   realPoint?: FaultPoint;
 }
 
 export async function runCell(factory: BackendFactory, group: Group, fault: Fault, attempt: Attempt): Promise<CellResult> {
+  const runnable = await selectByCapability(factory, group);
+  if (!runnable) return { group: group.name, attempt, fault, outcome: 'n/a' };
+  const variant = runnable !== group;
+  group = runnable;
   const hits = attempt === 'first' ? new Set([1]) : new Set([1, 2]);
   const real = (factory as BackendFactory & RealFaults).faultPoints?.[fault];
   const point = real ?? POINT[fault];
@@ -341,7 +416,7 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
   } catch (e) {
     throw new Error(`invariant broken in cell ${group.name} × ${fault} × ${attempt} (${outcome}): ${(e as Error).message}`);
   }
-  return { group: group.name, attempt, fault, outcome, ...(real ? { realPoint: real } : {}) };
+  return { group: group.name, attempt, fault, outcome, ...(real ? { realPoint: real } : {}), ...(variant ? { variant: true } : {}) };
 }
 
 export function renderTable(backend: string, cells: CellResult[]): string {
@@ -354,6 +429,7 @@ export function renderTable(backend: string, cells: CellResult[]): string {
     'SurfacedRetryable, or Refused(code) when a race made a typed refusal the correct answer.',
     '',
     ...realFaultNotes(cells),
+    ...capabilityNotes(cells),
     `| group | attempt | ${FAULTS.join(' | ')} |`,
     `| --- | --- | ${FAULTS.map(() => '---').join(' | ')} |`,
   ];
@@ -381,3 +457,21 @@ function realFaultNotes(cells: CellResult[]): string[] {
     '',
   ];
 }
+
+/** Legend lines for groups run by a variant or not at all (none for a multi-item backend). */
+function capabilityNotes(cells: CellResult[]): string[] {
+  const variants = GROUPS.filter((g) => cells.some((c) => c.group === g.name && c.variant));
+  const na = GROUPS.filter((g) => cells.some((c) => c.group === g.name && c.outcome === 'n/a'));
+  if (variants.length === 0 && na.length === 0) return [];
+  return [
+    "Selected by capabilities (transactions: 'single-item', spec §4.1):",
+    ...variants.map((g) => `- ${g.name}: run through ${g.singleItem!.op} (${SINGLE_ITEM_NOTE[g.name] ?? 'a single-item variant'}).`),
+    ...(na.length ? [`- n/a: ${na.map((g) => g.name).join(', ')} need multi-item transactions.`] : []),
+    '',
+  ];
+}
+
+const SINGLE_ITEM_NOTE: Record<string, string> = {
+  'catalog creates': 'name uniqueness by attribute_not_exists + ALL_OLD',
+  casPointer: 'a key that is not a collection\'s link, no fence',
+};

@@ -526,16 +526,19 @@ export class DynamoMetaStore implements MetaStore {
       const { namespace: id } = await this.nextIds(['namespace'] as const);
       let ns: Namespace = { id, org, name, state: 'live', created: ctx.stamp };
       const nameKey = K.nsName(org, name);
-      const r = await this.sdk.writeOne(ctx.op, {
-        put: {
-          Item: { ...toWire({ ...ns, nonce: ctx.requestId ?? null }), pk: { S: nameKey.pk }, sk: { S: nameKey.sk } },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
+      const r = await this.attempts(ctx.op, async () => {
+        const w1 = await this.sdk.writeOne(ctx.op, {
+          put: {
+            Item: { ...toWire({ ...ns, nonce: ctx.requestId ?? null }), pk: { S: nameKey.pk }, sk: { S: nameKey.sk } },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        });
+        return !w1.ok && w1.conflict ? AGAIN : w1;
       });
       let chg: number | null = null;
       if (!r.ok) {
         const old = r.old;
-        if (!old) throw errors.retryable('conflict', 'createNamespace: the name item was being written concurrently; nothing was applied');
+        if (!old) throw new Error('dynamodb metastore: a failed name condition returned no item');
         if (ctx.requestId === undefined || old.nonce !== ctx.requestId) throw errors.alreadyExists(`namespace ${org}/${name}`, Number(old.id));
         ns = toNamespace(old);
         chg = old.chg === undefined ? null : Number(old.chg);
@@ -1499,15 +1502,17 @@ export class DynamoMetaStore implements MetaStore {
     return this.write('casPointer', w, async (ctx) => {
       const version = (expectedVersion ?? 0) + 1;
       const nonce = ctx.requestId ?? randomUUID();
-      const r = await this.sdk.writeOne(ctx.op, {
-        update: single(
-          K.ptr(ns, key),
-          (e) => setAll(e, { ns, key, version, value, stamp: ctx.stamp, nonce }),
-          (e) => (expectedVersion === null ? `attribute_not_exists(${e.a('pk')})` : `${e.a('version')} = ${e.v(expectedVersion)}`),
-        ),
+      const r = await this.attempts(ctx.op, async () => {
+        const w1 = await this.sdk.writeOne(ctx.op, {
+          update: single(
+            K.ptr(ns, key),
+            (e) => setAll(e, { ns, key, version, value, stamp: ctx.stamp, nonce }),
+            (e) => (expectedVersion === null ? `attribute_not_exists(${e.a('pk')})` : `${e.a('version')} = ${e.v(expectedVersion)}`),
+          ),
+        });
+        return !w1.ok && w1.conflict ? AGAIN : w1;
       });
       if (r.ok) return { ns, key, version, value, stamp: ctx.stamp };
-      if (r.conflict) throw errors.retryable('conflict', 'casPointer: a concurrent transaction held the item; nothing was applied');
       // Our own earlier attempt applied if the item carries our nonce (spec §2.3).
       if (r.old && ctx.requestId !== undefined && r.old.nonce === ctx.requestId) return toPointer(r.old);
       throw errors.versionMismatch(`pointer ${key}`, expectedVersion, r.old ? Number(r.old.version) : null);
