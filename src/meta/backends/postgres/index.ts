@@ -82,8 +82,9 @@ import type {
 import * as v from '../../validate.js';
 import { tryAdvisoryLock, tryAdvisoryXactLock, withSingleton, type AdvisoryLock } from './advisory.js';
 import { mapPgError } from './errors.js';
-import { CatalogListener, NOTIFY_CHANNEL } from './listener.js';
+import { CatalogListener } from './listener.js';
 import { migrate, schemaVersion, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
+import { SQL } from './sql.js';
 import { TYPES, WriteTx, acquire, commit, isConnectionError, newStats, resolveOutcome, type Stats } from './tx.js';
 
 export { tryAdvisoryLock, withSingleton, type AdvisoryLock } from './advisory.js';
@@ -335,8 +336,7 @@ export class PostgresMetaStore implements MetaStore {
         result = await fn(tx);
         if (useToken) {
           const r = await tx.one<{ xid: string }>(
-            `INSERT INTO request_tokens (id, op, result, stamp) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (id) DO NOTHING RETURNING pg_current_xact_id()::text AS xid`,
+            SQL.TOKEN_INSERT,
             [tokenId, op, JSON.stringify(result ?? null), stamp],
           );
           if (!r) {
@@ -449,7 +449,7 @@ export class PostgresMetaStore implements MetaStore {
 
   private async nextIds(tx: WriteTx, kinds: Array<'namespace' | 'stream' | 'collection' | 'link'>): Promise<Record<string, number>> {
     const rows = await tx.q<{ kind: string; value: number }>(
-      'UPDATE counters SET value = value + 1 WHERE kind = ANY($1::text[]) RETURNING kind, value',
+      SQL.NEXT_IDS,
       [kinds],
     );
     return Object.fromEntries(rows.map((r) => [r.kind, r.value]));
@@ -458,9 +458,7 @@ export class PostgresMetaStore implements MetaStore {
   /** A catalog change: the next catalog version (its row lock orders catalog commits) and a NOTIFY. */
   private async recordChange(tx: WriteTx, ns: number, kind: ChangeKind, id: number | null): Promise<void> {
     await tx.q(
-      `WITH v AS (UPDATE catalog_counter SET version = version + 1 RETURNING version)
-       INSERT INTO catalog_changes (version, ns, kind, id, stamp) SELECT v.version, $1, $2, $3, $4 FROM v
-       RETURNING pg_notify('${NOTIFY_CHANNEL}', $5)`,
+      SQL.RECORD_CHANGE,
       [ns, kind, id, tx.stamp, String(ns)],
     );
   }
@@ -494,19 +492,7 @@ export class PostgresMetaStore implements MetaStore {
     const adds = paths.filter((p) => byPath.get(p)!.delta >= 0);
     const drops = paths.filter((p) => byPath.get(p)!.delta < 0);
     const rows = await tx.q<{ path: string }>(
-      `WITH d AS (
-         UPDATE object_refs o SET refs = o.refs + v.delta,
-           retired = CASE WHEN o.refs + v.delta = 0 AND o.kind = 'wal' THEN $6::bigint ELSE NULL END
-         FROM unnest($4::text[], $5::bigint[]) AS v(path, delta) WHERE o.path = v.path RETURNING 1)
-       INSERT INTO object_refs AS o (path, kind, refs)
-       SELECT v.path, v.kind, v.delta FROM unnest($1::text[], $2::text[], $3::bigint[]) WITH ORDINALITY AS v(path, kind, delta, ord)
-       ORDER BY v.ord
-       ON CONFLICT (path) DO UPDATE SET
-         refs = o.refs + excluded.refs,
-         kind = CASE WHEN o.kind = 'unknown' THEN excluded.kind ELSE o.kind END,
-         retired = NULL
-       WHERE o.claim_owner IS NULL AND NOT o.deleted
-       RETURNING o.path`,
+      SQL.ADJUST_REFS,
       [
         adds,
         adds.map((p) => byPath.get(p)!.kind),
@@ -597,7 +583,7 @@ export class PostgresMetaStore implements MetaStore {
 
   /** Locks a live namespace against a concurrent drop (FOR SHARE); NotFound if absent or dropping. */
   private async shareNamespace(tx: WriteTx, ns: number): Promise<void> {
-    const r = await tx.one<{ state: string }>('SELECT state FROM namespaces WHERE id = $1 FOR SHARE', [ns]);
+    const r = await tx.one<{ state: string }>(SQL.SHARE_NAMESPACE, [ns]);
     if (!r || r.state !== 'live') throw errors.notFound(`namespace ${ns}`);
   }
 
@@ -616,8 +602,7 @@ export class PostgresMetaStore implements MetaStore {
     v.nonNegInt('manifestRetentionMs', mret, MAX_MANIFEST_RETENTION_MS);
     return this.write('createCollection', w, async (tx) => {
       const pre = (await tx.one<{ ns_state: string | null; existing: number | null }>(
-        `SELECT (SELECT state FROM namespaces WHERE id = $1) AS ns_state,
-                (SELECT id FROM collections WHERE ns = $1 AND name = $2 AND state = 'live') AS existing`,
+        SQL.CREATE_COLLECTION_PRE,
         [ns, name],
       ))!;
       if (pre.ns_state !== 'live') throw errors.notFound(`namespace ${ns}`);
@@ -629,9 +614,7 @@ export class PostgresMetaStore implements MetaStore {
       const streamId = ids.stream!;
       const linkId = ids.link!;
       const ins = await tx.one(
-        `INSERT INTO collections (ns, id, name, schema, schema_version, stream_id, link_id, partitions,
-           manifest_retention_ms, state, created) VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8, 'live', $9)
-         ON CONFLICT (ns, name) WHERE state = 'live' DO NOTHING RETURNING id`,
+        SQL.INSERT_COLLECTION,
         [ns, id, name, JSON.stringify(schema), streamId, linkId, partitions, mret, tx.stamp],
       );
       if (!ins) {
@@ -640,10 +623,7 @@ export class PostgresMetaStore implements MetaStore {
         throw errors.retryable('conflict', `collection ${name} was created and dropped concurrently`);
       }
       await tx.q(
-        `WITH s AS (
-           INSERT INTO streams (ns, id, name, partitions, retention_ms, retention_bytes, implicit, state, created)
-           VALUES ($1, $2, $3, $4, $5, $6, true, 'live', $7))
-         INSERT INTO links (ns, id, stream_id, collection_id, state) VALUES ($1, $8, $2, $9, 'live')`,
+        SQL.INSERT_IMPLICIT_STREAM,
         [ns, streamId, implicitStreamName(name), partitions, retention.ms, retention.bytes, tx.stamp, linkId, id],
       );
       await this.recordChange(tx, ns, 'collection.created', id);
@@ -945,11 +925,7 @@ export class PostgresMetaStore implements MetaStore {
   private async commitGroup(tx: WriteTx, commit: WalCommit, g: number, chunks: WalChunk[]): Promise<AssignedRange[]> {
     const streamKeys = [...new Map(chunks.map((c) => [`${c.ns}/${c.stream}`, c])).values()];
     const pre = (await tx.one<{ rec: AssignedRange[] | null; claimed: boolean; streams: Array<[number, number, number]> | null }>(
-      `SELECT (SELECT result FROM wal_commits WHERE object = $1 AND grp = $2) AS rec,
-              EXISTS (SELECT 1 FROM object_refs WHERE path = $1 AND (claim_owner IS NOT NULL OR deleted)) AS claimed,
-              (SELECT json_agg(json_build_array(s.ns, s.id, s.partitions)) FROM streams s
-                 JOIN unnest($3::bigint[], $4::bigint[]) AS k(ns, id) ON s.ns = k.ns AND s.id = k.id
-                WHERE s.state = 'live') AS streams`,
+      SQL.WAL_PRE,
       [commit.object, g, streamKeys.map((c) => c.ns), streamKeys.map((c) => c.stream)],
     ))!;
     if (pre.rec) {
@@ -976,19 +952,13 @@ export class PostgresMetaStore implements MetaStore {
     const keyNs = order.map((o) => o.c.ns);
     const keyStream = order.map((o) => o.c.stream);
     const keyPart = order.map((o) => o.c.partition);
-    const lockSql = `SELECT h.ns, h.stream, h.partition, h.next FROM heads h
-       JOIN unnest($1::bigint[], $2::bigint[], $3::int[]) AS k(ns, stream, partition)
-         ON h.ns = k.ns AND h.stream = k.stream AND h.partition = k.partition
-       ORDER BY h.ns, h.stream, h.partition FOR UPDATE OF h`;
-    let heads = await tx.q<{ ns: number; stream: number; partition: number; next: number }>(lockSql, [keyNs, keyStream, keyPart]);
+    let heads = await tx.q<{ ns: number; stream: number; partition: number; next: number }>(SQL.HEADS_LOCK, [keyNs, keyStream, keyPart]);
     if (heads.length < chunks.length) {
       await tx.q(
-        `INSERT INTO heads (ns, stream, partition, next, log_start, bytes)
-         SELECT k.ns, k.stream, k.partition, 0, 0, 0 FROM unnest($1::bigint[], $2::bigint[], $3::int[]) WITH ORDINALITY AS k(ns, stream, partition, ord)
-         ORDER BY k.ord ON CONFLICT DO NOTHING`,
+        SQL.HEADS_CREATE,
         [keyNs, keyStream, keyPart],
       );
-      heads = await tx.q(lockSql, [keyNs, keyStream, keyPart]);
+      heads = await tx.q(SQL.HEADS_LOCK, [keyNs, keyStream, keyPart]);
     }
     const nextOf = new Map(heads.map((h) => [`${h.ns}/${h.stream}/${h.partition}`, h.next]));
     const ranges: AssignedRange[] = chunks.map((c) => {
@@ -999,15 +969,7 @@ export class PostgresMetaStore implements MetaStore {
     // Heads, index entries and the commit record in one statement; it returns the xid, which
     // is recorded before COMMIT (the commit record is this transaction's commit token).
     const rec = await tx.one<{ recorded: number; xid: string }>(
-      `WITH v AS (
-         SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
-           AS v(ns, stream, partition, start, "end", byte_start, byte_end, records)),
-       h AS (UPDATE heads SET next = v."end", bytes = heads.bytes + (v.byte_end - v.byte_start) FROM v
-             WHERE heads.ns = v.ns AND heads.stream = v.stream AND heads.partition = v.partition RETURNING 1),
-       e AS (INSERT INTO index_entries (ns, stream, partition, start, "end", kind, path, byte_start, byte_end, records)
-             SELECT v.ns, v.stream, v.partition, v.start, v."end", 'wal', $9, v.byte_start, v.byte_end, v.records FROM v RETURNING 1),
-       w AS (INSERT INTO wal_commits (object, grp, result, stamp) VALUES ($9, $10, $11, $12) ON CONFLICT DO NOTHING RETURNING 1)
-       SELECT (SELECT count(*) FROM w) AS recorded, pg_current_xact_id()::text AS xid`,
+      SQL.WAL_APPLY,
       [
         ranges.map((r) => r.ns),
         ranges.map((r) => r.stream),
@@ -1266,15 +1228,7 @@ export class PostgresMetaStore implements MetaStore {
         version: number | null;
         value: string | null;
       }>(
-        `SELECT (SELECT state FROM namespaces WHERE id = $1) AS ns_state,
-                l.state AS link_state, c.id AS coll_id, c.state AS coll_state,
-                (SELECT epoch FROM leases WHERE scope = $4 AND key = $5) AS lease_epoch,
-                (SELECT owner FROM leases WHERE scope = $4 AND key = $5) AS lease_owner,
-                p.version, p.value
-         FROM (SELECT 1) one
-         LEFT JOIN links l ON l.ns = $1 AND l.id = $3
-         LEFT JOIN collections c ON c.ns = $1 AND c.id = l.collection_id
-         LEFT JOIN pointers p ON p.ns = $1 AND p.key = $2`,
+        SQL.CAS_PRE,
         [ns, key, link ?? 0, fence ? scopeKey(fence.scope) : '', fence?.key ?? ''],
       ))!;
       if (pre.ns_state !== 'live') throw errors.notFound(`namespace ${ns}`);
@@ -1291,10 +1245,7 @@ export class PostgresMetaStore implements MetaStore {
       let retentionMs = DEFAULT_MANIFEST_RETENTION_MS;
       if (link !== null || fence) {
         const l = (await tx.one<{ coll_state: string | null; retention: number | null; epoch: number | null; owner: string | null }>(
-          `SELECT c.state AS coll_state, c.manifest_retention_ms AS retention, x.epoch, x.owner
-           FROM (SELECT 1) one
-           LEFT JOIN LATERAL (SELECT state, manifest_retention_ms FROM collections WHERE ns = $1 AND id = $2 FOR SHARE) c ON true
-           LEFT JOIN LATERAL (SELECT epoch, owner FROM leases WHERE scope = $3 AND key = $4 FOR SHARE) x ON true`,
+          SQL.CAS_LOCKS,
           [ns, link !== null ? pre.coll_id : 0, fence ? scopeKey(fence.scope) : '', fence?.key ?? ''],
         ))!;
         if (link !== null) {
@@ -1308,12 +1259,11 @@ export class PostgresMetaStore implements MetaStore {
       const cas =
         expectedVersion === null
           ? await tx.one(
-              `INSERT INTO pointers (ns, key, version, value, stamp) VALUES ($1, $2, 1, $3, $4)
-               ON CONFLICT (ns, key) DO NOTHING RETURNING version`,
+              SQL.CAS_CREATE,
               [ns, key, value, tx.stamp],
             )
           : await tx.one(
-              'UPDATE pointers SET version = version + 1, value = $1, stamp = $2 WHERE ns = $3 AND key = $4 AND version = $5 RETURNING version',
+              SQL.CAS_UPDATE,
               [value, tx.stamp, ns, key, expectedVersion],
             );
       if (!cas) {
@@ -1327,9 +1277,7 @@ export class PostgresMetaStore implements MetaStore {
         ...(pre.value !== null ? [{ path: pre.value, kind: 'manifest', delta: -1 }] : []),
       ]);
       await tx.q(
-        `WITH s AS (UPDATE pointer_history SET superseded = $5 WHERE ns = $1 AND key = $2 AND version = $3 - 1),
-              d AS (DELETE FROM pointer_history WHERE ns = $1 AND key = $2 AND superseded < $6)
-         INSERT INTO pointer_history (ns, key, version, value, superseded) VALUES ($1, $2, $3, $4, NULL)`,
+        SQL.POINTER_HISTORY,
         [ns, key, version, value, tx.stamp, tx.stamp - retentionMs],
       );
       return { ns, key, version, value, stamp: tx.stamp } satisfies Pointer;
