@@ -155,6 +155,11 @@ function rawCreateCollection(db: Database.Database, ns: number) {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  if (argv.includes('--backend=dynamodb') || argv[argv.indexOf('--backend') + 1] === 'dynamodb') {
+    // Its own options and baseline (bare TransactWriteItems of the same items): bench/_meta_dynamodb.ts.
+    const { main: dynamo } = await import('./_meta_dynamodb.js');
+    return dynamo(argv);
+  }
   const opts = new Command('bench meta')
     .description('metastore call rates and latencies, with a raw SQL baseline from the same run')
     .option('--backend <name>', 'metastore backend', 'embedded')
@@ -162,6 +167,11 @@ export async function main(argv: string[]): Promise<void> {
     .option('--seconds <n>', 'time budget per round', '1.5')
     .parse(argv, { from: 'user' })
     .opts<{ backend: string; synchronous: string; seconds: string }>();
+  if (opts.backend === 'postgres') {
+    // Its own baselines (the same SQL in bare pg transactions; a single-row UPDATE rate): bench/_meta_postgres.ts.
+    const { main: postgres } = await import('./_meta_postgres.js');
+    return postgres(argv);
+  }
   if (opts.backend !== 'embedded') throw new Error(`bench meta: backend "${opts.backend}" is not available yet (embedded)`);
   if (!['FULL', 'NORMAL'].includes(opts.synchronous)) throw new Error('--synchronous must be FULL or NORMAL');
   const seconds = Number(opts.seconds);
