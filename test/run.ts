@@ -19,6 +19,7 @@ const SUITES: Record<string, string> = {
   faults: 'test/faults',
   store: 'test/store',
   unit: 'test/unit',
+  check: 'test/check',
   log: 'test/log',
   collection: 'test/collection',
   gateway: 'test/gateway',

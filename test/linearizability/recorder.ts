@@ -1,0 +1,153 @@
+// Records concurrent histories against a real backend (DESIGN §6): N clients, each a worker
+// thread with its own metastore handle, run a model's scenario; every logical call is
+// recorded as an invoke event and a completion (ok / fail / info). Event times come from one
+// shared atomic counter, so the history's real-time order is exact across threads.
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { MetaError, type MetaStore } from '../../src/meta/index.js';
+import { metaClient } from '../../src/meta/client.js';
+import type { RetryPolicy } from '../../src/meta/retry.js';
+import type { HistoryEvent } from '../../src/check/index.js';
+import { openLocation, type Location } from '../harness/backends.js';
+import { mulberry32, SCENARIOS, type Recorder, type SetupCtx } from './scenarios.js';
+
+/** A busy file lock or a throttle is retried inside the call; a history records logical calls. */
+const RECORD_POLICY: RetryPolicy = { maxAttempts: 8, budgetMs: 20_000, baseDelayMs: 2, maxDelayMs: 50 };
+/**
+ * Share of writes whose outcome the client loses (Jepsen's `info`): half of them applied and
+ * their acknowledgement was dropped, half never sent. The checker must place each or leave it out.
+ */
+export const LOST_OUTCOME_RATE = 0.04;
+const READS = new Set(['pointer', 'lease', 'partitionIndex', 'streamState', 'namespaceByName', 'collectionByName', 'collectionHead']);
+/** A recording that takes longer than this is a hang, not a slow backend. */
+export const RECORD_DEADLINE_MS = 240_000;
+
+export interface RecordOptions {
+  model: string;
+  location: Location;
+  /** Nemesis for the harness's own test: serve pointer reads from a stale cache. */
+  staleReads?: boolean;
+  ctx: SetupCtx;
+  clients: number;
+  opsPerClient: number;
+  seed: number;
+}
+
+interface WorkerInput {
+  entry: string;
+  model: string;
+  location: Location;
+  staleReads: boolean;
+  ctx: SetupCtx;
+  process: number;
+  ops: number;
+  seed: number;
+  clock: SharedArrayBuffer;
+}
+
+/** Runs the clients and returns the merged history, ordered by time. */
+export async function record(opts: RecordOptions): Promise<HistoryEvent[]> {
+  if (!SCENARIOS[opts.model]) throw new Error(`no recording scenario for model "${opts.model}"`);
+  const clock = new SharedArrayBuffer(8);
+  const boot = new URL('./_boot.mjs', import.meta.url);
+  const runs = Array.from({ length: opts.clients }, (_, p) => {
+    const input: WorkerInput = {
+      entry: import.meta.url,
+      model: opts.model,
+      location: opts.location,
+      ctx: opts.ctx,
+      process: p,
+      ops: opts.opsPerClient,
+      seed: opts.seed * 1000 + p,
+      staleReads: opts.staleReads ?? false,
+      clock,
+    };
+    const w = new Worker(boot, { workerData: input });
+    return new Promise<HistoryEvent[]>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        void w.terminate();
+        reject(new Error(`client ${p} did not finish within ${RECORD_DEADLINE_MS} ms`));
+      }, RECORD_DEADLINE_MS);
+      w.once('message', (m: { events?: HistoryEvent[]; error?: string }) => {
+        clearTimeout(timer);
+        if (m.error) reject(new Error(`client ${p}: ${m.error}`));
+        else resolve(m.events!);
+      });
+      w.once('error', (e) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+    });
+  });
+  const events = (await Promise.all(runs)).flat();
+  return events.sort((a, b) => a.time - b.time);
+}
+
+async function client(input: WorkerInput): Promise<HistoryEvent[]> {
+  const ticks = new BigInt64Array(input.clock);
+  const now = () => Number(Atomics.add(ticks, 0, 1n));
+  const backend: MetaStore = openLocation(input.location);
+  const client = metaClient(backend, { policy: RECORD_POLICY });
+  const store = input.staleReads ? withStalePointerReads(client) : client;
+  const events: HistoryEvent[] = [];
+  const process = input.process;
+  const rng = mulberry32(input.seed ^ 0x5eed);
+  const recorder: Recorder = {
+    async call(op, args, fn) {
+      events.push({ process, type: 'invoke', op, args: toPlain(args) as Record<string, unknown>, time: now() });
+      const lose = !READS.has(op) && rng() < LOST_OUTCOME_RATE;
+      if (lose && rng() < 0.5) {
+        events.push({ process, type: 'info', op, time: now() }); // never sent
+        return undefined;
+      }
+      try {
+        const result = await fn();
+        if (lose) {
+          events.push({ process, type: 'info', op, time: now() }); // applied, acknowledgement lost
+          return undefined;
+        }
+        events.push({ process, type: 'ok', op, result: toPlain(result ?? null), time: now() });
+        return result;
+      } catch (e) {
+        const time = now();
+        if (e instanceof MetaError && e.code !== 'Unknown') {
+          // A typed refusal: the call did not apply (Retryable here means every attempt was
+          // refused before it was proposed, or the policy would have surfaced Unknown).
+          events.push({ process, type: 'fail', op, result: e.toJSON(), time });
+        } else {
+          events.push({ process, type: 'info', op, time });
+        }
+        return undefined;
+      }
+    },
+  };
+  try {
+    await SCENARIOS[input.model]!(store, recorder, mulberry32(input.seed), process, input.ctx, input.ops);
+  } finally {
+    await backend.close();
+  }
+  return events;
+}
+
+/** A deliberately broken store: pointer reads come from a cache that is never invalidated. */
+function withStalePointerReads(s: MetaStore): MetaStore {
+  const cache = new Map<string, Awaited<ReturnType<MetaStore['pointer']>>>();
+  return Object.assign(Object.create(s) as MetaStore, {
+    async pointer(ns: number, key: string) {
+      const k = `${ns}/${key}`;
+      if (!cache.has(k)) cache.set(k, await s.pointer(ns, key));
+      return cache.get(k)!;
+    },
+  });
+}
+
+function toPlain(v: unknown): unknown {
+  return v === undefined ? null : JSON.parse(JSON.stringify(v));
+}
+
+if (!isMainThread && (workerData as WorkerInput | undefined)?.entry === import.meta.url) {
+  const input = workerData as WorkerInput;
+  client(input).then(
+    (events) => parentPort!.postMessage({ events }),
+    (e: unknown) => parentPort!.postMessage({ error: (e as Error).stack ?? String(e) }),
+  );
+}
