@@ -944,6 +944,11 @@ export class PostgresMetaStore implements MetaStore {
     checkChunks(chunks, new Map((pre.streams ?? []).map(([ns, id, parts]) => [`${ns}/${id}`, parts])));
     if (pre.claimed) throw errors.claimed(commit.object);
     await tx.beforeWrite();
+    // The WAL object's reference first (Claimed if GC claimed it meanwhile): its row belongs
+    // to this object alone, so taking it before the heads keeps the hot head locks short.
+    // (No cycle with swapSegment/trimPartition, which lock a head and then the refs of objects
+    // already committed there: one object has one chunk per partition.)
+    await this.adjustRefs(tx, [{ path: commit.object, kind: 'wal', delta: chunks.length }]);
     // Lock the group's partition heads in key order (spec §2.2); create missing ones first
     // (heads are lazy) — ON CONFLICT DO NOTHING waits for a concurrent creator.
     const order = chunks
@@ -965,7 +970,6 @@ export class PostgresMetaStore implements MetaStore {
       const start = nextOf.get(`${c.ns}/${c.stream}/${c.partition}`)!;
       return { ns: c.ns, stream: c.stream, partition: c.partition, start, end: start + c.records, group: g };
     });
-    await this.adjustRefs(tx, [{ path: commit.object, kind: 'wal', delta: chunks.length }]);
     // Heads, index entries and the commit record in one statement; it returns the xid, which
     // is recorded before COMMIT (the commit record is this transaction's commit token).
     const rec = await tx.one<{ recorded: number; xid: string }>(

@@ -62,7 +62,10 @@ export const SQL = {
   CREATE_COLLECTION_PRE: `SELECT (SELECT state FROM namespaces WHERE id = $1) AS ns_state,
     (SELECT id FROM collections WHERE ns = $1 AND name = $2 AND state = 'live') AS existing`,
   SHARE_NAMESPACE: `SELECT state FROM namespaces WHERE id = $1 FOR SHARE`,
-  NEXT_IDS: `UPDATE counters SET value = value + 1 WHERE kind = ANY($1::text[]) RETURNING kind, value`,
+  // Counter rows are locked in kind order (a multi-row UPDATE locks in scan order, which
+  // moves as rows are rewritten: two creates could deadlock).
+  NEXT_IDS: `WITH l AS (SELECT kind FROM counters WHERE kind = ANY($1::text[]) ORDER BY kind FOR UPDATE)
+    UPDATE counters c SET value = c.value + 1 FROM l WHERE c.kind = l.kind RETURNING c.kind, c.value`,
   INSERT_COLLECTION: `INSERT INTO collections (ns, id, name, schema, schema_version, stream_id, link_id, partitions,
       manifest_retention_ms, state, created) VALUES ($1, $2, $3, $4, 1, $5, $6, $7, $8, 'live', $9)
     ON CONFLICT (ns, name) WHERE state = 'live' DO NOTHING RETURNING id`,
