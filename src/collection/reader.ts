@@ -203,22 +203,21 @@ export class CollectionReader {
   async get(c: Collection, keys: string[], o: ReadOptions = {}): Promise<(string | undefined)[]> {
     if (keys.length > MAX_GET_KEYS) throw dataErrors.invalid('ids', `at most ${MAX_GET_KEYS} per request`);
     return this.withView(c, o, async (v) => {
-      const parts = new Set(keys.map((k) => partitionOf(k, c.partitions)));
-      const tails = new Map<number, Map<string, LogRecord>>();
-      await Promise.all(
-        [...parts].map(async (p) => {
-          tails.set(p, await this.tail(c, p, v.manifest.applied[p] ?? 0, v.upTo[p]!));
-        }),
-      );
+      // The tail and the data files are read at the same time: a cold read costs the
+      // manifest, then (tail chunks ‖ file indexes), then blocks — at most 3 serial round
+      // trips (spec §5.8). Every file that may hold the key is asked in parallel; the
+      // newest answer wins.
+      const parts = [...new Set(keys.map((k) => partitionOf(k, c.partitions)))];
+      const tails = new Map<number, Promise<Map<string, LogRecord>>>();
+      for (const p of parts) tails.set(p, this.tail(c, p, v.manifest.applied[p] ?? 0, v.upTo[p]!));
       return Promise.all(
         keys.map(async (key) => {
-          const t = tails.get(partitionOf(key, c.partitions))!.get(key);
+          const fromFiles = Promise.all(v.manifest.files.map((f) => this.files.get(f, key)));
+          const [tail, hits] = await Promise.all([tails.get(partitionOf(key, c.partitions))!, fromFiles]);
+          const t = tail.get(key);
           if (t) return t.op === OP_DELETE ? undefined : t.body;
-          for (const f of v.manifest.files) {
-            const e = await this.files.get(f, key);
-            if (e) return e.tombstone ? undefined : e.body;
-          }
-          return undefined;
+          const e = hits.find((h) => h !== undefined);
+          return e && !e.tombstone ? e.body : undefined;
         }),
       );
     });

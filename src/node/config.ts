@@ -18,7 +18,7 @@ import { DEFAULT_FLUSH_BYTES, DEFAULT_FLUSH_INTERVAL_MS } from '../log/writer.js
 import { DEFAULT_MAX_BACKLOG_BYTES, DEFAULT_MAX_BACKLOG_RECORDS } from '../collection/writer.js';
 import { DEFAULT_LEASE_TTL_MS } from '../workers/lease.js';
 import { DEFAULT_GC_GRACE_MS } from '../gc/gc.js';
-import { DEFAULT_GC_INTERVAL_MS, DEFAULT_MAINTENANCE_MS, DEFAULT_APPLY_POLL_MS } from '../workers/scheduler.js';
+import { DEFAULT_GC_INTERVAL_MS, DEFAULT_MAINTENANCE_MS, DEFAULT_APPLY_POLL_MS, DEFAULT_APPLY_INTERVAL_MS } from '../workers/scheduler.js';
 import { DEFAULT_CHUNK_CACHE_BYTES } from '../log/reader.js';
 import { MIN_LEASE_TTL_MS, MAX_LEASE_TTL_MS } from '../meta/limits.js';
 
@@ -48,6 +48,7 @@ export interface NodeConfig {
   gc_interval_ms: number;
   maintenance_interval_ms: number;
   apply_poll_ms: number;
+  apply_interval_ms: number;
   cache_bytes: number;
 }
 
@@ -66,6 +67,7 @@ export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   gc_interval_ms: DEFAULT_GC_INTERVAL_MS,
   maintenance_interval_ms: DEFAULT_MAINTENANCE_MS,
   apply_poll_ms: DEFAULT_APPLY_POLL_MS,
+  apply_interval_ms: DEFAULT_APPLY_INTERVAL_MS,
   cache_bytes: DEFAULT_CHUNK_CACHE_BYTES,
 };
 
@@ -91,6 +93,7 @@ const INTS: Partial<Record<keyof NodeConfig, IntRange>> = {
   gc_interval_ms: [10, 86_400_000],
   maintenance_interval_ms: [10, 3_600_000],
   apply_poll_ms: [10, 3_600_000],
+  apply_interval_ms: [0, 3_600_000],
   cache_bytes: [0, 1024 ** 4],
 };
 

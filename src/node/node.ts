@@ -17,6 +17,7 @@ import { Manifests } from '../collection/manifest.js';
 import { CollectionReader } from '../collection/reader.js';
 import { CollectionWriter } from '../collection/writer.js';
 import { Workers } from '../workers/scheduler.js';
+import { canRunInThread, WorkerThread } from '../workers/thread.js';
 import { buildApp, type Admit } from '../gateway/server.js';
 import { openMetastore } from './backends.js';
 import type { NodeConfig } from './config.js';
@@ -102,7 +103,44 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   const catalog = new Catalog(meta);
 
   let workers: Workers | null = null;
-  if (roles.has('worker')) {
+  let thread: WorkerThread | null = null;
+  const onApply = (c: { ns: number; id: number }, r: { lag: number; applied: number; compacted: boolean }, ms: number) => {
+    metrics.workerLag.set({ ns: String(c.ns), collection: String(c.id) }, r.lag);
+    if (r.applied > 0 || r.compacted) metrics.applyLatency.observe(ms / 1000);
+    metrics.appliedRecords.inc(r.applied);
+  };
+  const onGc = (deleted: number) => {
+    metrics.gcDeleted.inc(deleted);
+    if (deleted > 0) logger.info({ deleted }, 'gc pass');
+  };
+  const onWorkerError = (task: string, message: string, code?: string) => {
+    metrics.workerErrors.inc({ task });
+    logger.warn({ task, err: { message, code } }, 'worker task failed; it will run again');
+  };
+  if (roles.has('worker') && !o.meta && !o.store && canRunInThread(config.metastore, config.store)) {
+    // Workers in their own thread, so building data files never stalls acknowledgements.
+    thread = new WorkerThread(
+      {
+        metastore: config.metastore,
+        store: config.store,
+        owner: id,
+        cacheBytes: config.cache_bytes,
+        leaseTtlMs: config.lease_ttl_ms,
+        applyPollMs: config.apply_poll_ms,
+        applyIntervalMs: config.apply_interval_ms,
+        maintenanceMs: config.maintenance_interval_ms,
+        gcIntervalMs: config.gc_interval_ms,
+        gcGraceMs: config.gc_grace_ms,
+        logLevel: config.log_level,
+      },
+      (m) => {
+        if (m.kind === 'apply') onApply({ ns: m.ns, id: m.collection }, m, m.ms);
+        else if (m.kind === 'gc') onGc(m.deleted);
+        else if (m.kind === 'error') onWorkerError(m.task, m.message, m.code);
+      },
+    );
+    await thread.started;
+  } else if (roles.has('worker')) {
     workers = new Workers({
       meta,
       store,
@@ -112,22 +150,13 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       owner: id,
       leaseTtlMs: config.lease_ttl_ms,
       applyPollMs: config.apply_poll_ms,
+      applyIntervalMs: config.apply_interval_ms,
       maintenanceMs: config.maintenance_interval_ms,
       gcIntervalMs: config.gc_interval_ms,
       gcGraceMs: config.gc_grace_ms,
-      onApply: (c, r, ms) => {
-        metrics.workerLag.set({ ns: String(c.ns), collection: String(c.id) }, r.lag);
-        if (r.applied > 0 || r.compacted) metrics.applyLatency.observe(ms / 1000);
-        metrics.appliedRecords.inc(r.applied);
-      },
-      onGc: (r) => {
-        metrics.gcDeleted.inc(r.deleted.length);
-        if (r.deleted.length > 0) logger.info({ deleted: r.deleted.length }, 'gc pass');
-      },
-      onError: (task, e) => {
-        metrics.workerErrors.inc({ task });
-        logger.warn({ task, err: { message: (e as Error).message, code: (e as { code?: string }).code } }, 'worker task failed; it will run again');
-      },
+      onApply,
+      onGc: (r) => onGc(r.deleted.length),
+      onError: (task, e) => onWorkerError(task, (e as Error).message, (e as { code?: string }).code),
     });
   }
 
@@ -140,7 +169,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       nodeId: id,
       flushIntervalMs: config.flush_interval_ms,
       flushBytes: config.flush_bytes,
-      onCommitted: (a) => workers?.committed(a),
+      onCommitted: (a) => (thread ? thread.committed(a) : workers?.committed(a)),
       onFlush: (r) => {
         metrics.walFlushes.inc({ result: r.ok ? 'ok' : 'failed' });
         if (r.ok) {
@@ -196,6 +225,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
         await withDeadline(app.close(), SHUTDOWN_DEADLINE_MS, 'closing the HTTP server').catch(() => undefined);
         await withDeadline(logWriter?.close() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the log writer').catch(() => undefined);
         await withDeadline(workers?.stop() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the workers').catch(() => undefined);
+        await thread?.stop();
         if (!o.store) await store.close();
         if (!o.meta) await raw.close();
         logger.info({ id }, 'node stopped');

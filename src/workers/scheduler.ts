@@ -18,6 +18,12 @@ import { retainPartition, segmentPartition } from './segmenter.js';
 
 /** How often the apply loop looks at its dirty set. */
 export const APPLY_TICK_MS = 10;
+/**
+ * A collection is applied at most this often: each round writes a data file and a manifest,
+ * so applying after every 10 ms flush would make tiny files and constant compaction. Strong
+ * reads merge the log tail, so this only delays eventual reads.
+ */
+export const DEFAULT_APPLY_INTERVAL_MS = 250;
 /** Every known collection is checked at least this often (commits from other nodes). */
 export const DEFAULT_APPLY_POLL_MS = 1_000;
 /** Segmenter and retention pass interval. */
@@ -45,6 +51,7 @@ export interface WorkerOptions {
   owner: string;
   leaseTtlMs?: number;
   applyPollMs?: number;
+  applyIntervalMs?: number;
   maintenanceMs?: number;
   gcIntervalMs?: number;
   gcGraceMs?: number;
@@ -142,10 +149,12 @@ export class Workers {
     const c = this.collections.get(k);
     if (!c) return;
     this.collections.delete(k);
+    this.lastApplied.delete(k);
     this.byStream.delete(`${c.ns}/${c.streamId}`);
   }
 
   private lastPoll = 0;
+  private readonly lastApplied = new Map<string, number>();
 
   private async applyDue(): Promise<void> {
     if (Date.now() - this.lastPoll >= (this.o.applyPollMs ?? DEFAULT_APPLY_POLL_MS)) {
@@ -153,8 +162,13 @@ export class Workers {
       for (const k of this.collections.keys()) this.dirty.add(k);
     }
     if (this.dirty.size === 0) return;
-    const due = [...this.dirty];
-    this.dirty.clear();
+    const now = Date.now();
+    const every = this.o.applyIntervalMs ?? DEFAULT_APPLY_INTERVAL_MS;
+    const due = [...this.dirty].filter((k) => now - (this.lastApplied.get(k) ?? 0) >= every);
+    for (const k of due) {
+      this.dirty.delete(k);
+      this.lastApplied.set(k, now);
+    }
     await forEachLimit(due, WORKER_CONCURRENCY, async (k) => {
       const c = this.collections.get(k);
       if (c) await this.applyCollection(c);

@@ -45,7 +45,7 @@ test('a flipped byte anywhere in a chunk is CorruptObject, never a wrong read', 
   const chunk = obj.bytes.subarray(obj.ranges[0]!.byteStart);
   for (let i = 0; i < chunk.length; i++) {
     const bad = Buffer.from(chunk);
-    bad[i] ^= 0x01;
+    bad[i] = bad[i]! ^ 0x01;
     assert.throws(() => readChunk(bad, 'p').decode(), CorruptObject, `byte ${i}`);
   }
 });

@@ -178,7 +178,7 @@ describe('crash gate', () => {
           const l = await meta.lease(ns.id, `applier/${coll.id}`);
           return l && l.epoch > before!.epoch ? l : null;
         }, 20_000);
-        assert.notEqual(lease.owner, before!.owner);
+        assert.notEqual(lease!.owner, before!.owner);
         const last = second.acked[second.acked.length - 1]!.docs[0]!;
         await until(async () => (await http(node.url, 'GET', `${base}/documents/${last.id}?consistency=eventual`)).status === 200, 20_000);
       } finally {

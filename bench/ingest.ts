@@ -1,0 +1,223 @@
+// `npm run bench -- ingest [--seconds N] [--clients N] [--batch N] [--doc-bytes N]`
+//
+// One node (`loam dev`: embedded metastore, file:// store) in a child process, driven over
+// HTTP on loopback by concurrent clients (defaults: 1 KiB documents, batches of 100, 32
+// clients). Prints ingest documents/s and MB/s, acknowledgement latency p50/p99, and the
+// baseline measured in the same run: the same bytes written to the same disk as files of
+// the node's average WAL object size, with the file store's fsync policy (write, fsync,
+// rename, fsync the directory), one after another; ratio = Loam ÷ baseline.
+// Targets (issue 5): ≥ 50,000 documents/s on the 2-core machine; ack p99 ≤ flush interval + 25 ms.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { DEFAULT_FLUSH_INTERVAL_MS } from '../src/log/writer.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+export const START_DEADLINE_MS = 60_000;
+/** One request may take at most this long. */
+export const REQUEST_DEADLINE_MS = 30_000;
+/** Warm-up before measuring (JIT, first WAL objects, first apply). */
+export const WARMUP_MS = 2_000;
+export const TARGET_DOCS_PER_S = 50_000;
+export const TARGET_ACK_P99_MS = DEFAULT_FLUSH_INTERVAL_MS + 25;
+
+export function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+}
+
+export function round(x: number, digits = 2): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+export function line(bench: string, metric: string, value: number, unit: string, extra: Record<string, unknown> = {}): void {
+  console.log(JSON.stringify({ bench, backend: 'embedded(synchronous=FULL)+file', metric, value: round(value), unit, ...extra }));
+}
+
+export interface ChildNode {
+  proc: ChildProcess;
+  url: string;
+  port: number;
+  exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+export async function startChildNode(dir: string, env: Record<string, string> = {}): Promise<ChildNode> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'dev', '--data-dir', dir, '--port', '0', '--log-level', 'warn'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<number | null>((r) => proc.on('exit', (c) => r(c)));
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('the node did not start')), START_DEADLINE_MS);
+    proc.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      const m = /listening: (http:\/\/127\.0\.0\.1:(\d+))/.exec(out);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1]!);
+      }
+    });
+    void exited.then((c) => reject(new Error(`the node exited with ${c}`)));
+  });
+  return {
+    proc,
+    url,
+    port: Number(new URL(url).port),
+    exited,
+    async stop() {
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+/** One HTTP request with a keep-alive agent; resolves with status and body. */
+export function request(port: number, method: string, path: string, body?: string | Buffer): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path, agent, timeout: REQUEST_DEADLINE_MS, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('request deadline passed')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** A batch body of `batch` documents of about `docBytes` each, ids unique per (prefix, j). */
+export function batchMaker(batch: number, docBytes: number): (prefix: string) => string {
+  const pad = 'x'.repeat(Math.max(0, docBytes - 60));
+  const parts: string[] = [];
+  for (let j = 0; j < batch; j++) parts.push(`-${String(j).padStart(3, '0')}","n":${j},"pad":"${pad}"}`);
+  return (prefix) => `{"upserts":[${parts.map((p) => `{"id":"${prefix}${p}`).join(',')}]}`;
+}
+
+async function baselineMBps(dir: string, totalBytes: number, objectBytes: number): Promise<number> {
+  const d = join(dir, 'baseline');
+  mkdirSync(d, { recursive: true });
+  const buf = Buffer.alloc(Math.max(1, Math.round(objectBytes)), 7);
+  const n = Math.max(1, Math.ceil(totalBytes / buf.length));
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const tmp = join(d, `.tmp-${i}`);
+    const fd = openSync(tmp, 'w');
+    writeSync(fd, buf);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(tmp, join(d, `obj-${i}`));
+    const dfd = openSync(d, 'r');
+    fsyncSync(dfd);
+    closeSync(dfd);
+  }
+  const s = (performance.now() - t0) / 1000;
+  return (n * buf.length) / 1e6 / s;
+}
+
+function metricSum(text: string, name: string): number {
+  let v = 0;
+  for (const l of text.split('\n')) if (l.startsWith(name + ' ') || l.startsWith(name + '{')) v += Number(l.slice(l.lastIndexOf(' ') + 1));
+  return v;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const o = new Command()
+    .name('bench ingest')
+    .option('--seconds <n>', 'measured seconds', '10')
+    .option('--clients <n>', 'concurrent HTTP clients', '32')
+    .option('--batch <n>', 'documents per request', '100')
+    .option('--doc-bytes <n>', 'bytes per document', '1024')
+    .option('--port <n>', 'drive an already running node on 127.0.0.1:<port> (for profiling) instead of starting one')
+    .parse(['node', 'ingest', ...argv])
+    .opts<{ seconds: string; clients: string; batch: string; docBytes: string; port?: string }>();
+  const seconds = Number(o.seconds);
+  const clients = Number(o.clients);
+  const batch = Number(o.batch);
+  const docBytes = Number(o.docBytes);
+  const dir = mkdtempSync(join(tmpdir(), 'loam-bench-ingest-'));
+  const node = o.port ? null : await startChildNode(dir);
+  try {
+    const port = node ? node.port : Number(o.port);
+    await request(port, 'POST', '/v1/namespaces', JSON.stringify({ name: 'bench' }));
+    await request(port, 'POST', '/v1/namespaces/bench/collections', JSON.stringify({ name: 'docs', primary_key: 'id', partitions: 8 }));
+    const path = '/v1/namespaces/bench/collections/docs/documents';
+    const make = batchMaker(batch, docBytes);
+    const sampleBytes = Buffer.byteLength(make('c00-000000000'));
+    let measuring = false;
+    let stop = false;
+    let docs = 0;
+    let bytes = 0;
+    let refused = 0;
+    const lat: number[] = [];
+    const worker = async (c: number) => {
+      for (let i = 0; !stop; i++) {
+        const body = make(`c${c}-${i}`);
+        const t = performance.now();
+        const r = await request(port, 'POST', path, body);
+        const ms = performance.now() - t;
+        if (r.status !== 200) {
+          refused++;
+          if (r.status !== 429 && r.status !== 503) throw new Error(`write failed: ${r.status} ${r.body}`);
+          await new Promise((res) => setTimeout(res, 50));
+          continue;
+        }
+        if (measuring) {
+          docs += batch;
+          bytes += Buffer.byteLength(body);
+          lat.push(ms);
+        }
+      }
+    };
+    const running = Array.from({ length: clients }, (_, c) => worker(c));
+    await new Promise((r) => setTimeout(r, WARMUP_MS));
+    const m0 = (await request(port, 'GET', '/metrics')).body;
+    measuring = true;
+    const t0 = performance.now();
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    measuring = false;
+    const elapsed = (performance.now() - t0) / 1000;
+    const m1 = (await request(port, 'GET', '/metrics')).body;
+    stop = true;
+    await Promise.all(running);
+    // Acknowledgement latency at light load: one client, one batch at a time. Under the
+    // saturating load above, latency is bounded below by Little's law (clients × batch ÷
+    // throughput), so the flush-path latency target is measured here.
+    await new Promise((r) => setTimeout(r, 1_000));
+    const light: number[] = [];
+    const lightEnd = performance.now() + Math.max(2, seconds / 2) * 1000;
+    for (let i = 0; performance.now() < lightEnd; i++) {
+      const t = performance.now();
+      const r = await request(port, 'POST', path, make(`light-${i}`));
+      if (r.status === 200) light.push(performance.now() - t);
+      else await new Promise((res) => setTimeout(res, 50));
+    }
+    const flushes = metricSum(m1, 'loam_wal_flush_bytes_count') - metricSum(m0, 'loam_wal_flush_bytes_count');
+    const walBytes = metricSum(m1, 'loam_wal_flush_bytes_sum') - metricSum(m0, 'loam_wal_flush_bytes_sum');
+    const objectBytes = flushes > 0 ? walBytes / flushes : sampleBytes;
+    const mbps = bytes / 1e6 / elapsed;
+    const base = await baselineMBps(dir, walBytes > 0 ? walBytes : bytes, objectBytes);
+    const docsPerS = docs / elapsed;
+    line('ingest', 'ingest_docs_per_s', docsPerS, 'docs/s', { target: TARGET_DOCS_PER_S, meets_target: docsPerS >= TARGET_DOCS_PER_S, clients, batch, doc_bytes: docBytes });
+    line('ingest', 'ingest_mb_per_s', mbps, 'MB/s', { baseline: round(base), ratio: round(mbps / base, 3), baseline_is: `the same bytes as files of ${Math.round(objectBytes)} bytes, fsync per file and directory` });
+    line('ingest', 'ack_p50_ms', pct(lat, 50), 'ms');
+    line('ingest', 'ack_p99_ms', pct(lat, 99), 'ms', { under: `${clients} clients at saturation`, littles_law_floor_ms: round((clients * batch * 1000) / docsPerS) });
+    line('ingest', 'ack_p50_ms_light', pct(light, 50), 'ms', { under: '1 client' });
+    line('ingest', 'ack_p99_ms_light', pct(light, 99), 'ms', { under: '1 client', target: TARGET_ACK_P99_MS, meets_target: pct(light, 99) <= TARGET_ACK_P99_MS });
+    line('ingest', 'wal_objects_per_s', flushes / elapsed, 'objects/s', { avg_object_bytes: Math.round(objectBytes), refused_requests: refused });
+  } finally {
+    await node?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,52 @@
+// Entry point of the worker thread (see ./thread.ts): its own metastore client and store,
+// the Workers scheduler, and messages to and from the node's main thread.
+import { parentPort, workerData } from 'node:worker_threads';
+import { metaClient } from '../meta/client.js';
+import { openStore } from '../store/index.js';
+import { LogReader } from '../log/reader.js';
+import { DataFiles } from '../collection/datafile.js';
+import { Manifests } from '../collection/manifest.js';
+import { openMetastore } from '../node/backends.js';
+import { Workers } from './scheduler.js';
+import type { FromThread, ThreadConfig, ToThread } from './thread.js';
+
+const cfg = workerData as ThreadConfig;
+const port = parentPort!;
+const send = (m: FromThread) => port.postMessage(m);
+
+const { meta: raw } = await openMetastore(cfg.metastore);
+const meta = metaClient(raw);
+const store = openStore(cfg.store);
+const workers = new Workers({
+  meta,
+  store,
+  log: new LogReader(meta, store, cfg.cacheBytes),
+  manifests: new Manifests(store),
+  files: new DataFiles(store, cfg.cacheBytes),
+  owner: cfg.owner,
+  leaseTtlMs: cfg.leaseTtlMs,
+  applyPollMs: cfg.applyPollMs,
+  applyIntervalMs: cfg.applyIntervalMs,
+  maintenanceMs: cfg.maintenanceMs,
+  gcIntervalMs: cfg.gcIntervalMs,
+  gcGraceMs: cfg.gcGraceMs,
+  onApply: (c, r, ms) => send({ kind: 'apply', ns: c.ns, collection: c.id, lag: r.lag, applied: r.applied, compacted: r.compacted, ms }),
+  onGc: (r) => send({ kind: 'gc', deleted: r.deleted.length }),
+  onError: (task, e) => send({ kind: 'error', task, message: (e as Error).message, ...((e as { code?: string }).code ? { code: (e as { code: string }).code } : {}) }),
+});
+
+port.on('message', (m: ToThread) => {
+  if (m.kind === 'committed') workers.committed(m.assigned);
+  else if (m.kind === 'stop') {
+    void (async () => {
+      await workers.stop();
+      await store.close();
+      await raw.close();
+      send({ kind: 'stopped' });
+      port.close();
+    })();
+  }
+});
+
+workers.start();
+send({ kind: 'started' });
