@@ -63,6 +63,8 @@ export interface ClusterOptions {
   maxConnections?: number;
 }
 
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 export interface Cluster extends RunningService {
   dir: string;
   port: number;
@@ -105,16 +107,28 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     }
     const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
     let stopped = false;
-    const stop = async () => {
+    const stopNow = () => {
       if (stopped) return;
       stopped = true;
+      process.off('exit', stopNow);
+      for (const sig of SIGNALS) process.off(sig, onSignal);
       try {
         run('pg_ctl', ['-D', join(dir, 'data'), '-m', 'immediate', '-w', 'stop']);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
     };
-    return { url, port, dir, stop };
+    // A process that exits or is interrupted without stop() still takes its cluster down.
+    const onSignal = (sig: NodeJS.Signals) => {
+      try {
+        stopNow();
+      } finally {
+        process.kill(process.pid, sig);
+      }
+    };
+    process.once('exit', stopNow);
+    for (const sig of SIGNALS) process.once(sig, onSignal);
+    return { url, port, dir, stop: async () => stopNow() };
   } catch (e) {
     rmSync(dir, { recursive: true, force: true });
     throw e;
@@ -144,12 +158,8 @@ export async function testServerUrl(): Promise<string> {
   if (env) return env;
   if (!ownCluster) {
     ownCluster = startCluster();
-    const c = await ownCluster;
+    const c = await ownCluster; // stopped when this process exits (startCluster's exit hook)
     process.env[PG_URL_ENV] = c.url;
-    process.once('exit', () => {
-      spawnSync('runuser', ['-u', 'postgres', '--', join(pgBinDir(), 'pg_ctl'), '-D', join(c.dir, 'data'), '-m', 'immediate', 'stop']);
-      rmSync(c.dir, { recursive: true, force: true });
-    });
   }
   return (await ownCluster).url;
 }
