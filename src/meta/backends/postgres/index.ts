@@ -574,9 +574,9 @@ export class PostgresMetaStore implements MetaStore {
     v.name('org', org);
     const p = v.page(page);
     const rows = await this.read(
-      `SELECT * FROM namespaces WHERE org = $1 AND state = 'live' AND left(name, $2) = $3 AND name > $4
-       ORDER BY name LIMIT $5`,
-      [org, p.prefix.length, p.prefix, p.after ?? '', p.limit + 1],
+      `SELECT * FROM namespaces WHERE org = $1 AND state = 'live' AND starts_with(name, $2) AND name > $3
+       ORDER BY name LIMIT $4`,
+      [org, p.prefix, p.after ?? '', p.limit + 1],
     );
     return paged(rows.map(toNamespace), p.limit, (n) => n.name);
   }
@@ -691,10 +691,10 @@ export class PostgresMetaStore implements MetaStore {
     const p = v.page(page);
     const rows = await this.read<{ ns_state: string; r: Row | null }>(
       `SELECT n.state AS ns_state, row_to_json(t) AS r FROM namespaces n
-       LEFT JOIN LATERAL (SELECT * FROM ${table} WHERE ns = n.id AND state = 'live' AND left(name, $2) = $3 AND name > $4
-                          ORDER BY name LIMIT $5) t ON true
+       LEFT JOIN LATERAL (SELECT * FROM ${table} WHERE ns = n.id AND state = 'live' AND starts_with(name, $2) AND name > $3
+                          ORDER BY name LIMIT $4) t ON true
        WHERE n.id = $1 ORDER BY t.name`,
-      [ns, p.prefix.length, p.prefix, p.after ?? '', p.limit + 1],
+      [ns, p.prefix, p.after ?? '', p.limit + 1],
     );
     if (rows.length === 0 || rows[0]!.ns_state !== 'live') throw errors.notFound(`namespace ${ns}`);
     return rows.flatMap((x) => (x.r ? [x.r] : []));
@@ -1190,8 +1190,8 @@ export class PostgresMetaStore implements MetaStore {
     const p = v.page(page);
     const rows = await this.read<{ path: string; retired: number }>(
       `SELECT path, retired FROM object_refs WHERE kind = 'wal' AND retired IS NOT NULL AND refs = 0
-         AND claim_owner IS NULL AND NOT deleted AND left(path, $1) = $2 AND path > $3 ORDER BY path LIMIT $4`,
-      [p.prefix.length, p.prefix, p.after ?? '', p.limit + 1],
+         AND claim_owner IS NULL AND NOT deleted AND starts_with(path, $1) AND path > $2 ORDER BY path LIMIT $3`,
+      [p.prefix, p.after ?? '', p.limit + 1],
     );
     return paged(
       rows.map((r) => ({ path: r.path, retired: r.retired })),
@@ -1458,10 +1458,10 @@ export class PostgresMetaStore implements MetaStore {
     const p = v.page(page);
     const rows = await this.read<{ state: string; t: Row | null }>(
       `SELECT c.state, row_to_json(t) AS t FROM collections c
-       LEFT JOIN LATERAL (SELECT * FROM tags WHERE ns = c.ns AND collection = c.id AND left(name, $3) = $4 AND name > $5
-                          ORDER BY name LIMIT $6) t ON true
+       LEFT JOIN LATERAL (SELECT * FROM tags WHERE ns = c.ns AND collection = c.id AND starts_with(name, $3) AND name > $4
+                          ORDER BY name LIMIT $5) t ON true
        WHERE c.ns = $1 AND c.id = $2 ORDER BY t.name`,
-      [ns, collection, p.prefix.length, p.prefix, p.after ?? '', p.limit + 1],
+      [ns, collection, p.prefix, p.after ?? '', p.limit + 1],
     );
     if (rows.length === 0 || rows[0]!.state !== 'live') throw errors.notFound(`collection ${collection} in namespace ${ns}`);
     return paged(
