@@ -56,6 +56,10 @@ export async function acquire(pool: pg.Pool): Promise<pg.PoolClient> {
   try {
     return guard(await pool.connect());
   } catch (e) {
+    if (/timeout exceeded when trying to connect/i.test((e as Error)?.message ?? '')) {
+      // Every pooled connection stayed busy (or the server did not answer) for connectTimeoutMs.
+      throw errors.retryable('throttle', `metastore connection pool exhausted: ${(e as Error).message}`, true);
+    }
     throw mapPgError(e, true);
   }
 }
