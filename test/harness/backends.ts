@@ -92,7 +92,7 @@ export function backendFactory(name = backendName(), extra: Partial<EmbeddedOpti
     case 'dynamodb':
     case 'alternator':
       // DynamoDB Local (LOAM_TEST_DYNAMODB_URL), one fresh table per open().
-      return dynamoFactory(name);
+      return dynamoFactory(name, extra.maxChunksPerGroup !== undefined ? { maxChunksPerGroup: extra.maxChunksPerGroup } : {});
     default:
       throw new Error(`unknown backend "${name}"; known: ${BACKENDS.join(', ')}`);
   }

@@ -106,6 +106,8 @@ export interface DynamoLocation {
   path: string;
   endpoint: string;
   region: string;
+  /** Every handle on the table plans commit groups alike. */
+  maxChunksPerGroup?: number;
 }
 
 export function dynamoEndpoint(): string {
@@ -124,8 +126,12 @@ export function freshTable(): string {
   return `loam_${process.pid}_${Date.now().toString(36)}_${tables}`;
 }
 
-export function openDynamoAt(loc: { backend: string; path: string; endpoint?: string; region?: string }, faults?: OpenFaults): DynamoMetaStore {
+export function openDynamoAt(
+  loc: { backend: string; path: string; endpoint?: string; region?: string; maxChunksPerGroup?: number },
+  faults?: OpenFaults,
+): DynamoMetaStore {
   return openDynamo({
+    ...(loc.maxChunksPerGroup !== undefined ? { maxChunksPerGroup: loc.maxChunksPerGroup } : {}),
     table: loc.path,
     endpoint: loc.endpoint ?? dynamoEndpoint(),
     region: loc.region ?? TEST_REGION,
@@ -138,7 +144,7 @@ export function openDynamoAt(loc: { backend: string; path: string; endpoint?: st
 type OpenFaults = NonNullable<Parameters<typeof openDynamo>[0]['faults']>;
 
 /** The factory behind backendFactory('dynamodb' | 'alternator'). */
-export function dynamoFactory(profile: DynamoProfile) {
+export function dynamoFactory(profile: DynamoProfile, config: { maxChunksPerGroup?: number } = {}) {
   const stores: DynamoMetaStore[] = [];
   const locs = new Map<MetaStore, DynamoLocation>();
   const created: DynamoLocation[] = [];
@@ -151,7 +157,13 @@ export function dynamoFactory(profile: DynamoProfile) {
   return {
     name: profile,
     async open(opts?: { faults?: OpenFaults }): Promise<MetaStore> {
-      const loc: DynamoLocation = { backend: profile, path: freshTable(), endpoint: dynamoEndpoint(), region: TEST_REGION };
+      const loc: DynamoLocation = {
+        backend: profile,
+        path: freshTable(),
+        endpoint: dynamoEndpoint(),
+        region: TEST_REGION,
+        ...(config.maxChunksPerGroup !== undefined ? { maxChunksPerGroup: config.maxChunksPerGroup } : {}),
+      };
       const s = openAt(loc, opts?.faults);
       await s.createTable();
       created.push(loc);

@@ -117,6 +117,8 @@ export interface DynamoOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
   requestTimeoutMs?: number;
   connectTimeoutMs?: number;
+  /** Chunks per commit group, 1..32 (tests use smaller groups so commits span groups). */
+  maxChunksPerGroup?: number;
   /** Fault injection for the fault matrix (spec §4.2); never set in production. */
   faults?: FaultHook;
   /** The backend's clock, for validating stamps; tests may replace it. */
@@ -201,10 +203,11 @@ export class DynamoMetaStore implements MetaStore {
     this.caps = {
       transactions: this.profile === 'dynamodb' ? 'multi-item' : 'single-item',
       snapshotReads: false,
-      maxChunksPerGroup: MAX_CHUNKS_PER_GROUP,
+      maxChunksPerGroup: opts.maxChunksPerGroup === undefined ? MAX_CHUNKS_PER_GROUP : v.nonNegInt('maxChunksPerGroup', opts.maxChunksPerGroup, MAX_CHUNKS_PER_GROUP),
       maxSwapEntries: MAX_SWAP_ENTRIES,
       changeFeed: 'poll',
     };
+    if (this.caps.maxChunksPerGroup < 1) throw errors.invalid('maxChunksPerGroup', `must be in 1..${MAX_CHUNKS_PER_GROUP}`);
     this.clock = opts.clock ?? Date.now;
     this.changed.setMaxListeners(0);
   }
@@ -1291,10 +1294,11 @@ export class DynamoMetaStore implements MetaStore {
       const s = toStream(await this.liveStreamItem(ns, stream));
       if (partition >= s.partitions) throw errors.invalid('partition', `stream ${stream} has ${s.partitions} partitions`);
       // 1. Move logStart forward (one conditional write): readers stop at once at the new start.
-      const target = await this.attempts(ctx.op, async () => {
+      //    The call's result is the head as that write left it: the trim's linearization point.
+      const head = await this.attempts(ctx.op, async () => {
         const h = toHead(partition, await this.sdk.get(K.head(ns, stream, partition)));
         if (logStart > h.next) throw errors.invalid('logStart', `${logStart} is past the partition's head (${h.next})`);
-        if (logStart <= h.logStart) return h.logStart; // never backward; a repeat is a no-op
+        if (logStart <= h.logStart) return h; // never backward; a repeat is a no-op
         const r = await this.sdk.writeOne(ctx.op, {
           update: single(
             K.head(ns, stream, partition),
@@ -1302,17 +1306,19 @@ export class DynamoMetaStore implements MetaStore {
             (e) => `${e.a('logStart')} < ${e.v(logStart)} AND ${e.a('next')} >= ${e.v(logStart)}`,
           ),
         });
-        return r.ok ? logStart : AGAIN;
+        return r.ok ? toHead(partition, r.item) : AGAIN;
       });
-      // 2. Delete the entries that end at or below it, in idempotent chunks.
-      await this.sweep(ctx, ns, stream, partition, target);
-      return toHead(partition, await this.sdk.get(K.head(ns, stream, partition)));
+      // 2. Delete the entries that end at or below it, in idempotent chunks; their bytes leave
+      //    the head as they go (as if with the move: concurrent commits only add later offsets).
+      const swept = await this.sweep(ctx, ns, stream, partition, head.logStart);
+      return { ...head, bytes: head.bytes - swept };
     });
   }
 
   /** Deletes a partition's entries ending at or below `upTo`, releasing their objects' counts. */
-  private async sweep(ctx: Ctx, ns: number, stream: number, partition: number, upTo: number): Promise<void> {
+  private async sweep(ctx: Ctx, ns: number, stream: number, partition: number, upTo: number): Promise<number> {
     const pk = K.entryPk(ns, stream, partition);
+    let swept = 0;
     // Bounded: every round deletes at least one entry or ends; a partition holds finitely many.
     for (let round = 0; round < 1_000_000; round++) {
       const done = await this.attempts(ctx.op, async () => {
@@ -1339,11 +1345,13 @@ export class DynamoMetaStore implements MetaStore {
           txUpdate('head', K.head(ns, stream, partition), (e) => `ADD ${e.a('bytes')} ${e.v(-bytes)}`, (e) => `attribute_exists(${e.a('pk')})`),
         ];
         const out = await this.sdk.transact(ctx.op, items, `${ctx.tokenBase}\u0000sweep\u0000${rows[0]!.start}`);
-        if (out.ok) return rows.length < TRIM_CHUNK_ENTRIES;
-        return AGAIN; // another sweep or swap got there first: read again
+        if (!out.ok) return AGAIN; // another sweep or swap got there first: read again
+        swept += bytes;
+        return rows.length < TRIM_CHUNK_ENTRIES;
       });
-      if (done) return;
+      if (done) return swept;
     }
+    return swept;
   }
 
   async segmentReferenced(ns: number, stream: number, path: string): Promise<boolean> {
