@@ -47,7 +47,7 @@ export interface ChildNode {
 }
 
 export async function startChildNode(dir: string, env: Record<string, string> = {}): Promise<ChildNode> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'dev', '--data-dir', dir, '--port', '0', '--log-level', 'warn'], {
+  const proc = spawn(process.execPath, [join(ROOT, 'src/cli/loam.mjs'), 'dev', '--data-dir', dir, '--port', '0', '--log-level', 'warn'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

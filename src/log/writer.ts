@@ -114,6 +114,8 @@ export class LogWriter {
   private sealedBytes = 0;
   private inflight = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** The interval passed while every flush slot was busy: flush the open batch at the next free slot. */
+  private due = false;
   private seq = 0;
   private closed = false;
   private readonly idle: (() => void)[] = [];
@@ -166,12 +168,24 @@ export class LogWriter {
       b.bytes += bytes;
       b.waiters.push({ keys, resolve, reject });
       if (b.bytes >= this.flushBytes) this.seal();
-      else if (!this.timer) this.timer = setTimeout(() => this.seal(), this.flushIntervalMs);
+      else if (!this.timer && !this.due) this.timer = setTimeout(() => this.onInterval(), this.flushIntervalMs);
     });
+  }
+
+  /**
+   * The flush interval passed: flush now if a slot is free; otherwise the open batch keeps
+   * growing (coalescing writes under load into bigger objects) and is flushed as soon as a
+   * slot frees up.
+   */
+  private onInterval(): void {
+    this.timer = undefined;
+    if (this.inflight < this.maxInflight && this.sealed.length === 0) this.seal();
+    else this.due = true;
   }
 
   /** Seals the open batch and starts flushing it (when a slot is free). */
   private seal(): void {
+    this.due = false;
     if (this.timer) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -190,6 +204,7 @@ export class LogWriter {
       this.inflight++;
       void this.flush(b).finally(() => {
         this.inflight--;
+        if (this.due && this.sealed.length === 0) this.seal();
         this.pump();
         if (this.inflight === 0 && this.sealed.length === 0) for (const f of this.idle.splice(0)) f();
       });
