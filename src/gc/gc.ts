@@ -142,3 +142,23 @@ export async function gcCollection(d: GcDeps, c: Collection, r: GcReport, now = 
     else r.skipped++;
   }
 }
+
+/**
+ * A dropped collection: every manifest, data file and segment under its prefixes once past
+ * the grace (claims refuse anything still referenced). True when nothing is left.
+ */
+export async function gcDropped(d: GcDeps, c: Collection, r: GcReport, now = Date.now()): Promise<boolean> {
+  let left = 0;
+  for (const prefix of [manifestPrefix(c.ns, c.id), dataPrefix(c.ns, c.id), segmentPrefix(c.ns, c.streamId)]) {
+    for await (const path of listAll(d.store, prefix)) {
+      if (r.deleted.length >= MAX_GC_DELETES_PER_PASS) return false;
+      if (!old(d, path, now)) {
+        left++;
+        continue;
+      }
+      if (await collect(d, path)) r.deleted.push(path);
+      else left++;
+    }
+  }
+  return left === 0;
+}

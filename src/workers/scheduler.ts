@@ -11,7 +11,7 @@ import type { Store } from '../store/index.js';
 import type { LogReader } from '../log/reader.js';
 import type { DataFiles } from '../collection/datafile.js';
 import { emptyManifest, type Manifests } from '../collection/manifest.js';
-import { gcCollection, gcWal, DEFAULT_GC_GRACE_MS, type GcReport } from '../gc/gc.js';
+import { gcCollection, gcDropped, gcWal, DEFAULT_GC_GRACE_MS, type GcReport } from '../gc/gc.js';
 import { applyOnce, FenceLost, type ApplyResult } from './applier.js';
 import { Leases, DEFAULT_LEASE_TTL_MS } from './lease.js';
 import { retainPartition, segmentPartition } from './segmenter.js';
@@ -39,6 +39,8 @@ export const FEED_PAGE = 1_000;
 export const MAX_COLLECTION_PAGES = 100;
 /** Apply rounds per collection per wake-up (then others get a turn). */
 export const MAX_ROUNDS_PER_WAKE = 8;
+/** Dropped collections remembered for GC at once (the feed brings the rest after a restart). */
+export const MAX_DROPPED_TRACKED = 10_000;
 /** Collections worked on at once. */
 export const WORKER_CONCURRENCY = 4;
 
@@ -65,6 +67,8 @@ export class Workers {
   private readonly collections = new Map<string, Collection>();
   private readonly byStream = new Map<string, string>();
   private readonly dirty = new Set<string>();
+  /** Dropped collections whose objects GC still has to delete. */
+  private readonly dropped = new Map<string, Collection>();
   private feedVersion = 0;
   private stopped = false;
   private readonly loops: Promise<void>[] = [];
@@ -118,11 +122,20 @@ export class Workers {
   /** Reads the catalog feed and refreshes the collections of namespaces that changed. */
   async discover(): Promise<void> {
     const changed = new Set<number>();
+    const droppedIds: { ns: number; id: number }[] = [];
     for (let page = 0; page < MAX_FEED_PAGES; page++) {
       const p = await this.o.meta.changesSince(this.feedVersion, FEED_PAGE);
-      for (const ch of p.changes) changed.add(ch.ns);
+      for (const ch of p.changes) {
+        changed.add(ch.ns);
+        if (ch.kind === 'collection.dropped' && ch.id !== null) droppedIds.push({ ns: ch.ns, id: ch.id });
+      }
       this.feedVersion = p.version;
       if (!p.more) break;
+    }
+    for (const d of droppedIds) {
+      // Its objects become garbage: GC collects them after the grace (spec §3.2.4).
+      const c = await this.o.meta.collection(d.ns, d.id, { includeDropping: true }).catch(() => null);
+      if (c && this.dropped.size < MAX_DROPPED_TRACKED) this.dropped.set(`${c.ns}/${c.id}`, c);
     }
     for (const ns of changed) {
       for (const [k, c] of this.collections) if (c.ns === ns) this.forget(k);
@@ -234,6 +247,10 @@ export class Workers {
       } catch (e) {
         if (!isMetaError(e, 'NotFound')) throw e;
       }
+    }
+    for (const [k, c] of this.dropped) {
+      if (this.stopped) break;
+      if (await gcDropped(d, c, r)) this.dropped.delete(k);
     }
     this.o.onGc?.(r);
     return r;

@@ -80,4 +80,19 @@ describe('maintenance: segmenter, retention, GC', () => {
     if (now.value === pointer.value) for (const f of current.files) assert.ok(left.includes(f.path));
     for (let i = 0; i < 3; i++) assert.equal((await http(n.url, 'GET', `${C}/documents/d${i}?consistency=eventual`)).body.i, i);
   });
+
+  test('a dropped collection\'s manifests and data files are collected after the grace', async () => {
+    const ns = await n.meta.namespaceByName('default', 'm');
+    const d = await n.meta.createCollection({ ns: ns.id, name: 'gone', schema: { primaryKey: 'id', fields: { id: 'string' } }, partitions: 1 });
+    const w = await http(n.url, 'POST', '/v1/namespaces/m/collections/gone/documents', { upserts: [{ id: 'x' }] });
+    assert.equal(w.status, 200);
+    const prefix = `ns/${d.ns}/c/${d.id}/`;
+    await until(async () => (await n.rawStore.list(prefix, { limit: 10 })).items.length >= 2, 10_000);
+    assert.equal((await http(n.url, 'DELETE', '/v1/namespaces/m/collections/gone')).status, 204);
+    await until(async () => {
+      await n.workers!.discover();
+      await n.workers!.gc();
+      return (await n.rawStore.list(prefix, { limit: 10 })).items.length === 0;
+    }, 15_000, 200);
+  });
 });
