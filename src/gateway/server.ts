@@ -24,6 +24,8 @@ import { openApiDocument, ROUTES, type RouteDef } from './schemas.js';
 export const BODY_LIMIT_BYTES = MAX_BATCH_BYTES + 4 * 1024 * 1024;
 /** Server-side request deadline for reads waiting on a token. */
 export const READ_DEADLINE_MS = DEFAULT_TOKEN_WAIT_MS;
+/** A request that has not finished within this is cut off (every wait has a deadline). */
+export const REQUEST_DEADLINE_MS = 120_000;
 /** Retry-After (seconds) on 503s. */
 export const UNAVAILABLE_RETRY_AFTER_S = 1;
 
@@ -155,6 +157,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     loggerInstance: d.logger,
     disableRequestLogging: true,
     bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout: REQUEST_DEADLINE_MS,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
     schemaErrorFormatter: (errors, dataVar) => formatValidation(errors as never, dataVar),
     return503OnClosing: true,
