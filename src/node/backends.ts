@@ -38,6 +38,20 @@ export async function openMetastore(url: string): Promise<OpenedMeta> {
   switch (scheme) {
     case 'sqlite:': {
       let path = url.slice('sqlite:'.length);
+      // ?synchronous=NORMAL trades durability on power loss (not on a process crash) for
+      // speed (see the embedded backend); FULL, the default, fsyncs every commit.
+      let synchronous: 'FULL' | 'NORMAL' = 'FULL';
+      const q = path.indexOf('?');
+      if (q >= 0) {
+        const params = new URLSearchParams(path.slice(q + 1));
+        path = path.slice(0, q);
+        for (const [k, v] of params) {
+          if (k !== 'synchronous' || (v !== 'FULL' && v !== 'NORMAL')) {
+            throw new ConfigError('metastore', `sqlite: takes only ?synchronous=FULL|NORMAL; got ${k}=${v}`);
+          }
+          synchronous = v;
+        }
+      }
       if (path.startsWith('//')) {
         try {
           path = fileURLToPath(`file:${path}`);
@@ -46,7 +60,7 @@ export async function openMetastore(url: string): Promise<OpenedMeta> {
         }
       }
       if (path === '') throw new ConfigError('metastore', 'sqlite: needs a path (sqlite:/abs/path.db or sqlite::memory:)');
-      return { meta: openEmbedded({ path: path === ':memory:' ? ':memory:' : resolve(path) }), backend: 'embedded' };
+      return { meta: openEmbedded({ path: path === ':memory:' ? ':memory:' : resolve(path), synchronous }), backend: 'embedded' };
     }
     case 'postgres:':
     case 'postgresql:': {

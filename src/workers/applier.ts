@@ -2,9 +2,8 @@
 //
 // Applier: tail (applied offsets → heads) → a new data file (latest record per key, deletes
 //   as tombstones) + a new manifest → casPointer(expected version, fence).
-// Compaction: when a manifest lists more than COMPACT_MAX_FILES files, merges the newest
-//   files (size-tiered) into one; a merge that includes the oldest file materialises the
-//   deletes (drops tombstones).
+// Compaction: size-tiered (see COMPACT_*): merges a run of adjacent files of one tier into
+//   one; a merge that includes the oldest file materialises the deletes (drops tombstones).
 // Freshness (spec §3.2.4): objects reachable only through a manifest are protected by the
 // GC grace period, so a round that took longer than its deadline (well below the grace)
 // publishes nothing.
@@ -22,10 +21,17 @@ import { dataPath, manifestPath } from '../collection/paths.js';
 
 /** Records one apply round reads at most (all partitions together): bounds memory and time. */
 export const MAX_APPLY_RECORDS = 200_000;
-/** Compaction starts when a manifest lists more files than this. */
-export const COMPACT_MAX_FILES = 8;
-/** Size-tiering: an older file bigger than this × the newer files together is left out of a merge. */
-export const COMPACT_SIZE_RATIO = 4;
+/**
+ * Size-tiered compaction: a file's tier is floor(log_COMPACT_TIER_RATIO(bytes / COMPACT_BASE_BYTES));
+ * a run of COMPACT_RUN adjacent files (in recency order) of one tier is merged into one file
+ * of the next tier. Each byte is rewritten about once per tier (log₄ of the data size),
+ * instead of the whole collection on every merge.
+ */
+export const COMPACT_BASE_BYTES = 1024 * 1024;
+export const COMPACT_TIER_RATIO = 4;
+export const COMPACT_RUN = 4;
+/** Past this many files the newest half is merged whatever their tiers (bounds point-read fan-out). */
+export const COMPACT_MAX_FILES = 24;
 /** Entries one compaction merges at most (bounds memory; larger merges wait for a streaming merge). */
 export const MAX_COMPACT_ENTRIES = 2_000_000;
 
@@ -68,17 +74,22 @@ export async function applyOnce(d: ApplierDeps, c: Collection, fence: Fence): Pr
   const latest = new Map<string, LogRecord>();
   let count = 0;
   let lag = 0;
+  // Plan every partition's range within the budget, then read them all at once.
+  const ranges: { partition: number; from: number; to: number }[] = [];
   for (const x of h.heads) {
     const from = applied[x.partition] ?? 0;
     const to = Math.min(x.next, from + Math.max(0, budget));
     lag += x.next - from;
     if (to <= from) continue;
-    const recs = await d.log.read(c.ns, c.streamId, x.partition, from, to);
-    for (const r of recs) latest.set(r.key, r); // keys are partition-exclusive; offset order
-    applied[x.partition] = to;
+    ranges.push({ partition: x.partition, from, to });
     budget -= to - from;
-    count += to - from;
   }
+  const read = await Promise.all(ranges.map((r) => d.log.read(c.ns, c.streamId, r.partition, r.from, r.to)));
+  ranges.forEach((r, i) => {
+    for (const rec of read[i]!) latest.set(rec.key, rec); // keys are partition-exclusive; offset order
+    applied[r.partition] = r.to;
+    count += r.to - r.from;
+  });
 
   let files = m.files;
   let compacted = false;
@@ -95,8 +106,9 @@ export async function applyOnce(d: ApplierDeps, c: Collection, fence: Fence): Pr
       files = [f.meta, ...files];
     }
   }
-  if (files.length > COMPACT_MAX_FILES) {
-    files = await compact(d, c, files);
+  const run = compactionRun(files);
+  if (run) {
+    files = await compact(d, c, files, run);
     compacted = true;
   }
   if (count === 0 && !compacted) return { applied: 0, lag, compacted: false };
@@ -128,13 +140,27 @@ export async function applyOnce(d: ApplierDeps, c: Collection, fence: Fence): Pr
   return { applied: count, lag: lag - count, compacted, version };
 }
 
-/** Size-tiered merge of the newest files; returns the new file list (newest first). */
-async function compact(d: ApplierDeps, c: Collection, files: DataFileMeta[]): Promise<DataFileMeta[]> {
-  let j = files.length;
-  const newer = (n: number) => files.slice(0, n).reduce((s, f) => s + f.bytes, 0);
-  while (j > 2 && files[j - 1]!.bytes > COMPACT_SIZE_RATIO * newer(j - 1)) j--;
-  const merging = files.slice(0, j);
-  const includesOldest = j === files.length;
+function tierOf(bytes: number): number {
+  return Math.max(0, Math.floor(Math.log(Math.max(1, bytes / COMPACT_BASE_BYTES)) / Math.log(COMPACT_TIER_RATIO)));
+}
+
+/** The run [start, end) of files to merge, or null. Files are newest first; runs are adjacent, so recency order holds. */
+export function compactionRun(files: DataFileMeta[]): [number, number] | null {
+  if (files.length > COMPACT_MAX_FILES) return [0, Math.ceil(files.length / 2)];
+  let start = 0;
+  for (let i = 1; i <= files.length; i++) {
+    if (i === files.length || tierOf(files[i]!.bytes) !== tierOf(files[start]!.bytes)) {
+      if (i - start >= COMPACT_RUN) return [start, i];
+      start = i;
+    }
+  }
+  return null;
+}
+
+/** Merges files[start, end) into one; returns the new file list (newest first). */
+async function compact(d: ApplierDeps, c: Collection, files: DataFileMeta[], [start, end]: [number, number]): Promise<DataFileMeta[]> {
+  const merging = files.slice(start, end);
+  const includesOldest = end === files.length;
   const merged = new Map<string, DataEntry>();
   let total = 0;
   // Oldest first, so newer entries overwrite older ones.
@@ -146,10 +172,11 @@ async function compact(d: ApplierDeps, c: Collection, files: DataFileMeta[]): Pr
   }
   let entries = [...merged.values()].sort((a, b) => compareKeys(a.key, b.key));
   if (includesOldest) entries = entries.filter((e) => !e.tombstone); // deletes materialised
-  const rest = files.slice(j);
-  if (entries.length === 0) return rest;
+  const before = files.slice(0, start);
+  const after = files.slice(end);
+  if (entries.length === 0) return [...before, ...after];
   const path = dataPath(c.ns, c.id, Date.now());
   const f = buildDataFile(path, entries);
   await putCreateOnly(d.store, path, f.bytes);
-  return [f.meta, ...rest];
+  return [...before, f.meta, ...after];
 }
