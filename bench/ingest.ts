@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import http from 'node:http';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { DEFAULT_FLUSH_INTERVAL_MS } from '../src/log/writer.js';
@@ -209,7 +209,7 @@ export async function main(argv: string[]): Promise<void> {
     const mbps = bytes / 1e6 / elapsed;
     const base = await baselineMBps(dir, walBytes > 0 ? walBytes : bytes, objectBytes);
     const docsPerS = docs / elapsed;
-    line('ingest', 'ingest_docs_per_s', docsPerS, 'docs/s', { target: TARGET_DOCS_PER_S, meets_target: docsPerS >= TARGET_DOCS_PER_S, clients, batch, doc_bytes: docBytes });
+    line('ingest', 'ingest_docs_per_s', docsPerS, 'docs/s', { target: TARGET_DOCS_PER_S, meets_target: docsPerS >= TARGET_DOCS_PER_S, clients, batch, doc_bytes: docBytes, load_average_1m: round(loadavg()[0]!) });
     line('ingest', 'ingest_mb_per_s', mbps, 'MB/s', { baseline: round(base), ratio: round(mbps / base, 3), baseline_is: `the same bytes as files of ${Math.round(objectBytes)} bytes, fsync per file and directory` });
     line('ingest', 'ack_p50_ms', pct(lat, 50), 'ms');
     line('ingest', 'ack_p99_ms', pct(lat, 99), 'ms', { under: `${clients} clients at saturation`, littles_law_floor_ms: round((clients * batch * 1000) / docsPerS) });

@@ -66,7 +66,6 @@ export async function applyOnce(d: ApplierDeps, c: Collection, fence: Fence): Pr
   const h = await d.meta.collectionHead(c.ns, c.id);
   const m = h.pointer ? await d.manifests.load(h.pointer.value) : emptyManifest(c.ns, c.id, c.partitions);
   const expected = h.pointer?.version ?? null;
-  const version = (expected ?? 0) + 1;
 
   let budget = MAX_APPLY_RECORDS;
   const applied = [...m.applied];
@@ -92,7 +91,9 @@ export async function applyOnce(d: ApplierDeps, c: Collection, fence: Fence): Pr
   });
 
   let files = m.files;
-  let compacted = false;
+  let expectedVersion = expected;
+  let parent = h.pointer?.value ?? null;
+  let published: number | undefined;
   if (count > 0) {
     const entries: DataEntry[] = [...latest.values()]
       .sort((a, b) => compareKeys(a.key, b.key))
@@ -105,39 +106,49 @@ export async function applyOnce(d: ApplierDeps, c: Collection, fence: Fence): Pr
       await putCreateOnly(d.store, path, f.bytes);
       files = [f.meta, ...files];
     }
+    // Publish what was applied first, so the backlog shrinks before any compaction runs.
+    const p = await publish(d, c, fence, started, expectedVersion, parent, applied, files);
+    if (p === null) return { applied: 0, lag, compacted: false };
+    ({ version: expectedVersion, path: parent } = p);
+    published = p.version;
   }
+  // Compaction, under the same lease, on the manifest just published (nobody else moves it
+  // while we hold the lease; a takeover is fenced).
   const run = compactionRun(files);
   if (run) {
-    files = await compact(d, c, files, run);
-    compacted = true;
+    const compactStarted = Date.now();
+    const merged = await compact(d, c, files, run);
+    const p = await publish(d, c, fence, compactStarted, expectedVersion, parent, applied, merged);
+    if (p !== null) return { applied: count, lag: lag - count, compacted: true, version: p.version };
   }
-  if (count === 0 && !compacted) return { applied: 0, lag, compacted: false };
+  return { applied: count, lag: lag - count, compacted: false, ...(published !== undefined ? { version: published } : {}) };
+}
 
-  if (Date.now() - started > d.roundDeadlineMs) {
-    // Too slow: our new objects may be past GC's grace by the time they are referenced.
-    return { applied: 0, lag, compacted: false };
-  }
-  const next: Manifest = {
-    format: MANIFEST_FORMAT,
-    ns: c.ns,
-    collection: c.id,
-    version,
-    created: Date.now(),
-    partitions: c.partitions,
-    applied,
-    files,
-    parent: h.pointer?.value ?? null,
-  };
+/** Writes the next manifest and swings the pointer to it under the fence; null if it lost. */
+async function publish(
+  d: ApplierDeps,
+  c: Collection,
+  fence: Fence,
+  started: number,
+  expected: number | null,
+  parent: string | null,
+  applied: number[],
+  files: DataFileMeta[],
+): Promise<{ version: number; path: string } | null> {
+  // Too slow: our new objects may be past GC's grace by the time they are referenced.
+  if (Date.now() - started > d.roundDeadlineMs) return null;
+  const version = (expected ?? 0) + 1;
+  const next: Manifest = { format: MANIFEST_FORMAT, ns: c.ns, collection: c.id, version, created: Date.now(), partitions: c.partitions, applied, files, parent };
   const path = manifestPath(c.ns, c.id, version, next.created);
   await d.manifests.write(path, next);
   try {
     await d.meta.casPointer(c.ns, linkPointerKey(c.linkId), expected, path, { fence });
   } catch (e) {
     if (isMetaError(e, 'FenceMismatch')) throw new FenceLost(`applier of collection ${c.id}`);
-    if (isMetaError(e, 'VersionMismatch')) return { applied: 0, lag, compacted: false }; // another writer won; next round re-reads
+    if (isMetaError(e, 'VersionMismatch')) return null; // another writer won; the next round re-reads
     throw e;
   }
-  return { applied: count, lag: lag - count, compacted, version };
+  return { version, path };
 }
 
 function tierOf(bytes: number): number {
