@@ -38,30 +38,63 @@ export function canRunInThread(metastore: string, store: string): boolean {
   return !metastore.includes(':memory:') && !store.startsWith('memory:');
 }
 
+/** A thread that dies is started again after this delay… */
+export const THREAD_RESTART_DELAY_MS = 1_000;
+/** …at most this many times per THREAD_RESTART_WINDOW_MS; then the node reports it and stops trying. */
+export const MAX_THREAD_RESTARTS = 5;
+export const THREAD_RESTART_WINDOW_MS = 60_000;
+
 export class WorkerThread {
-  private readonly worker: Worker;
-  private readonly exited: Promise<void>;
+  private worker!: Worker;
+  private exited!: Promise<void>;
+  private stopping = false;
+  private readonly restarts: number[] = [];
   readonly started: Promise<void>;
 
-  constructor(cfg: ThreadConfig, onMessage: (m: FromThread) => void) {
+  constructor(
+    private readonly cfg: ThreadConfig,
+    private readonly onMessage: (m: FromThread) => void,
+  ) {
+    this.started = this.spawn();
+  }
+
+  private spawn(): Promise<void> {
     // The thread runs TypeScript too: thread-boot.mjs registers tsx there first.
-    this.worker = new Worker(new URL('./thread-boot.mjs', import.meta.url), { workerData: cfg });
+    const worker = new Worker(new URL('./thread-boot.mjs', import.meta.url), { workerData: this.cfg });
+    this.worker = worker;
     let started: () => void;
     let failed: (e: Error) => void;
-    this.started = new Promise<void>((res, rej) => {
+    const ready = new Promise<void>((res, rej) => {
       started = res;
       failed = rej;
     });
-    this.worker.on('message', (m: FromThread) => {
+    worker.on('message', (m: FromThread) => {
       if (m.kind === 'started') started();
-      onMessage(m);
+      this.onMessage(m);
     });
-    this.worker.on('error', (e) => {
+    worker.on('error', (e) => {
       failed(e);
-      onMessage({ kind: 'error', task: 'thread', message: e.message });
+      this.onMessage({ kind: 'error', task: 'thread', message: e.message });
     });
-    this.exited = new Promise((r) => this.worker.once('exit', () => r()));
-    void this.exited.then(() => failed(new Error('the worker thread exited before it started')));
+    this.exited = new Promise((r) => worker.once('exit', () => r()));
+    void this.exited.then(() => {
+      failed(new Error('the worker thread exited before it started'));
+      if (this.stopping) return;
+      // Died on its own: start it again (a new owner id is not needed: its leases are
+      // still ours, and a lost one is fenced), a bounded number of times.
+      const now = Date.now();
+      while (this.restarts.length > 0 && now - this.restarts[0]! > THREAD_RESTART_WINDOW_MS) this.restarts.shift();
+      if (this.restarts.length >= MAX_THREAD_RESTARTS) {
+        this.onMessage({ kind: 'error', task: 'thread', message: `the worker thread died ${MAX_THREAD_RESTARTS} times within ${THREAD_RESTART_WINDOW_MS} ms; maintenance stopped` });
+        return;
+      }
+      this.restarts.push(now);
+      this.onMessage({ kind: 'error', task: 'thread', message: 'the worker thread exited; starting it again' });
+      setTimeout(() => {
+        if (!this.stopping) this.spawn().catch(() => undefined);
+      }, THREAD_RESTART_DELAY_MS).unref();
+    });
+    return ready;
   }
 
   committed(assigned: AssignedRange[]): void {
@@ -69,6 +102,7 @@ export class WorkerThread {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     this.worker.postMessage({ kind: 'stop' } satisfies ToThread);
     let t: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((r) => (t = setTimeout(() => r('late'), THREAD_STOP_DEADLINE_MS)));
