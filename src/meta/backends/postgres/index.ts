@@ -335,10 +335,7 @@ export class PostgresMetaStore implements MetaStore {
       } else {
         result = await fn(tx);
         if (useToken) {
-          const r = await tx.one<{ xid: string }>(
-            SQL.TOKEN_INSERT,
-            [tokenId, op, JSON.stringify(result ?? null), stamp],
-          );
+          const r = await tx.one<{ xid: string }>(SQL.TOKEN_INSERT, [tokenId, op, JSON.stringify(result ?? null), stamp]);
           if (!r) {
             // A concurrent attempt with this requestId committed first: its result stands.
             await client.query('ROLLBACK');
@@ -357,8 +354,7 @@ export class PostgresMetaStore implements MetaStore {
         sent = true;
         const resolver = (xid: string | undefined) =>
           resolveOutcome(this.writePool, xid, opts.resolveToken ?? (() => this.tokenExists(tokenId)));
-        const { lost } = await commit(client, tx, op, this.faults, resolver, this.stats_);
-        broken = lost;
+        broken = (await commit(client, tx, op, this.faults, resolver, this.stats_)).discard;
       }
     } catch (e) {
       // Before COMMIT was sent, a live connection is rolled back and reused; after, or when
@@ -417,7 +413,10 @@ export class PostgresMetaStore implements MetaStore {
       if (await tryAdvisoryXactLock(client, PRUNE_LOCK)) {
         const now = this.clock() - MAX_CLOCK_SKEW_MS;
         let n = 0;
-        n += (await client.query('DELETE FROM request_tokens WHERE id IN (SELECT id FROM request_tokens WHERE stamp < $1 ORDER BY stamp LIMIT $2)', [now - REQUEST_TOKEN_TTL_MS, PRUNE_BATCH])).rowCount ?? 0;
+        n += (await client.query(
+          'DELETE FROM request_tokens WHERE id IN (SELECT id FROM request_tokens WHERE stamp < $1 ORDER BY stamp LIMIT $2)',
+          [now - REQUEST_TOKEN_TTL_MS, PRUNE_BATCH],
+        )).rowCount ?? 0;
         n += (await client.query(
           'DELETE FROM wal_commits WHERE (object, grp) IN (SELECT object, grp FROM wal_commits WHERE stamp < $1 ORDER BY stamp LIMIT $2)',
           [now - WAL_COMMIT_RECORD_TTL_MS, PRUNE_BATCH],
@@ -448,19 +447,13 @@ export class PostgresMetaStore implements MetaStore {
   }
 
   private async nextIds(tx: WriteTx, kinds: Array<'namespace' | 'stream' | 'collection' | 'link'>): Promise<Record<string, number>> {
-    const rows = await tx.q<{ kind: string; value: number }>(
-      SQL.NEXT_IDS,
-      [kinds],
-    );
+    const rows = await tx.q<{ kind: string; value: number }>(SQL.NEXT_IDS, [kinds]);
     return Object.fromEntries(rows.map((r) => [r.kind, r.value]));
   }
 
   /** A catalog change: the next catalog version (its row lock orders catalog commits) and a NOTIFY. */
   private async recordChange(tx: WriteTx, ns: number, kind: ChangeKind, id: number | null): Promise<void> {
-    await tx.q(
-      SQL.RECORD_CHANGE,
-      [ns, kind, id, tx.stamp, String(ns)],
-    );
+    await tx.q(SQL.RECORD_CHANGE, [ns, kind, id, tx.stamp, String(ns)]);
   }
 
   /**
@@ -601,10 +594,7 @@ export class PostgresMetaStore implements MetaStore {
     const mret = req.manifestRetentionMs ?? DEFAULT_MANIFEST_RETENTION_MS;
     v.nonNegInt('manifestRetentionMs', mret, MAX_MANIFEST_RETENTION_MS);
     return this.write('createCollection', w, async (tx) => {
-      const pre = (await tx.one<{ ns_state: string | null; existing: number | null }>(
-        SQL.CREATE_COLLECTION_PRE,
-        [ns, name],
-      ))!;
+      const pre = (await tx.one<{ ns_state: string | null; existing: number | null }>(SQL.CREATE_COLLECTION_PRE, [ns, name]))!;
       if (pre.ns_state !== 'live') throw errors.notFound(`namespace ${ns}`);
       if (pre.existing !== null) throw errors.alreadyExists(`collection ${name} in namespace ${ns}`, pre.existing);
       await tx.beforeWrite();
@@ -613,19 +603,33 @@ export class PostgresMetaStore implements MetaStore {
       const id = ids.collection!;
       const streamId = ids.stream!;
       const linkId = ids.link!;
-      const ins = await tx.one(
-        SQL.INSERT_COLLECTION,
-        [ns, id, name, JSON.stringify(schema), streamId, linkId, partitions, mret, tx.stamp],
-      );
+      const ins = await tx.one(SQL.INSERT_COLLECTION, [
+        ns,
+        id,
+        name,
+        JSON.stringify(schema),
+        streamId,
+        linkId,
+        partitions,
+        mret,
+        tx.stamp,
+      ]);
       if (!ins) {
         const won = await tx.one<{ id: number }>("SELECT id FROM collections WHERE ns = $1 AND name = $2 AND state = 'live'", [ns, name]);
         if (won) throw errors.alreadyExists(`collection ${name} in namespace ${ns}`, won.id);
         throw errors.retryable('conflict', `collection ${name} was created and dropped concurrently`);
       }
-      await tx.q(
-        SQL.INSERT_IMPLICIT_STREAM,
-        [ns, streamId, implicitStreamName(name), partitions, retention.ms, retention.bytes, tx.stamp, linkId, id],
-      );
+      await tx.q(SQL.INSERT_IMPLICIT_STREAM, [
+        ns,
+        streamId,
+        implicitStreamName(name),
+        partitions,
+        retention.ms,
+        retention.bytes,
+        tx.stamp,
+        linkId,
+        id,
+      ]);
       await this.recordChange(tx, ns, 'collection.created', id);
       return {
         ns,
@@ -924,10 +928,8 @@ export class PostgresMetaStore implements MetaStore {
   /** One group's transaction. Throws RestartGroup if another attempt of the same group committed first. */
   private async commitGroup(tx: WriteTx, commit: WalCommit, g: number, chunks: WalChunk[]): Promise<AssignedRange[]> {
     const streamKeys = [...new Map(chunks.map((c) => [`${c.ns}/${c.stream}`, c])).values()];
-    const pre = (await tx.one<{ rec: AssignedRange[] | null; claimed: boolean; streams: Array<[number, number, number]> | null }>(
-      SQL.WAL_PRE,
-      [commit.object, g, streamKeys.map((c) => c.ns), streamKeys.map((c) => c.stream)],
-    ))!;
+    type Pre = { rec: AssignedRange[] | null; claimed: boolean; streams: Array<[number, number, number]> | null };
+    const pre = (await tx.one<Pre>(SQL.WAL_PRE, [commit.object, g, streamKeys.map((c) => c.ns), streamKeys.map((c) => c.stream)]))!;
     if (pre.rec) {
       const ranges = pre.rec;
       const same =
@@ -959,10 +961,7 @@ export class PostgresMetaStore implements MetaStore {
     const keyPart = order.map((o) => o.c.partition);
     let heads = await tx.q<{ ns: number; stream: number; partition: number; next: number }>(SQL.HEADS_LOCK, [keyNs, keyStream, keyPart]);
     if (heads.length < chunks.length) {
-      await tx.q(
-        SQL.HEADS_CREATE,
-        [keyNs, keyStream, keyPart],
-      );
+      await tx.q(SQL.HEADS_CREATE, [keyNs, keyStream, keyPart]);
       heads = await tx.q(SQL.HEADS_LOCK, [keyNs, keyStream, keyPart]);
     }
     const nextOf = new Map(heads.map((h) => [`${h.ns}/${h.stream}/${h.partition}`, h.next]));
@@ -1231,10 +1230,7 @@ export class PostgresMetaStore implements MetaStore {
         lease_owner: string | null;
         version: number | null;
         value: string | null;
-      }>(
-        SQL.CAS_PRE,
-        [ns, key, link ?? 0, fence ? scopeKey(fence.scope) : '', fence?.key ?? ''],
-      ))!;
+      }>(SQL.CAS_PRE, [ns, key, link ?? 0, fence ? scopeKey(fence.scope) : '', fence?.key ?? '']))!;
       if (pre.ns_state !== 'live') throw errors.notFound(`namespace ${ns}`);
       if (link !== null && (pre.link_state !== 'live' || pre.coll_state !== 'live')) {
         throw errors.notFound(`collection of link ${link} in namespace ${ns}`);
@@ -1248,10 +1244,13 @@ export class PostgresMetaStore implements MetaStore {
       // or is seen) and the fence's lease (FOR SHARE: a takeover waits, or is seen).
       let retentionMs = DEFAULT_MANIFEST_RETENTION_MS;
       if (link !== null || fence) {
-        const l = (await tx.one<{ coll_state: string | null; retention: number | null; epoch: number | null; owner: string | null }>(
-          SQL.CAS_LOCKS,
-          [ns, link !== null ? pre.coll_id : 0, fence ? scopeKey(fence.scope) : '', fence?.key ?? ''],
-        ))!;
+        type Locked = { coll_state: string | null; retention: number | null; epoch: number | null; owner: string | null };
+        const l = (await tx.one<Locked>(SQL.CAS_LOCKS, [
+          ns,
+          link !== null ? pre.coll_id : 0,
+          fence ? scopeKey(fence.scope) : '',
+          fence?.key ?? '',
+        ]))!;
         if (link !== null) {
           if (l.coll_state !== 'live') throw errors.notFound(`collection of link ${link} in namespace ${ns}`);
           retentionMs = l.retention!;
@@ -1262,14 +1261,8 @@ export class PostgresMetaStore implements MetaStore {
       const version = (expectedVersion ?? 0) + 1;
       const cas =
         expectedVersion === null
-          ? await tx.one(
-              SQL.CAS_CREATE,
-              [ns, key, value, tx.stamp],
-            )
-          : await tx.one(
-              SQL.CAS_UPDATE,
-              [value, tx.stamp, ns, key, expectedVersion],
-            );
+          ? await tx.one(SQL.CAS_CREATE, [ns, key, value, tx.stamp])
+          : await tx.one(SQL.CAS_UPDATE, [value, tx.stamp, ns, key, expectedVersion]);
       if (!cas) {
         const cur = await tx.one<{ version: number }>('SELECT version FROM pointers WHERE ns = $1 AND key = $2', [ns, key]);
         throw errors.versionMismatch(`pointer ${key}`, expectedVersion, cur?.version ?? null);
@@ -1280,10 +1273,7 @@ export class PostgresMetaStore implements MetaStore {
         { path: value, kind: 'manifest', delta: 1 },
         ...(pre.value !== null ? [{ path: pre.value, kind: 'manifest', delta: -1 }] : []),
       ]);
-      await tx.q(
-        SQL.POINTER_HISTORY,
-        [ns, key, version, value, tx.stamp, tx.stamp - retentionMs],
-      );
+      await tx.q(SQL.POINTER_HISTORY, [ns, key, version, value, tx.stamp, tx.stamp - retentionMs]);
       return { ns, key, version, value, stamp: tx.stamp } satisfies Pointer;
     });
   }

@@ -117,7 +117,8 @@ export class WriteTx {
 export type Outcome = 'committed' | 'aborted' | 'unknown';
 
 /**
- * Sends COMMIT. If the connection is lost after COMMIT was sent, the client cannot know
+ * Sends COMMIT; `discard`: the connection is unusable afterwards. If the connection is lost
+ * after COMMIT was sent, the client cannot know
  * whether it applied: asks the server (pg_xact_status of the recorded xid, else the
  * commit-token row) and returns only a known outcome, or throws Unknown.
  * A server error on COMMIT itself (e.g. 40001) means it rolled back: thrown as mapped.
@@ -129,10 +130,11 @@ export async function commit(
   faults: FaultHook | undefined,
   resolver: (xid: string | undefined) => Promise<Outcome>,
   stats: Stats,
-): Promise<{ lost: boolean }> {
+): Promise<{ discard: boolean }> {
   // query() hands COMMIT to the socket synchronously when the client is idle (it is: every
   // earlier statement was awaited), so after this line the bytes are on their way.
   const sent = client.query('COMMIT');
+  let cut = false;
   if (faults) {
     try {
       const r = faults('CommitSent', op);
@@ -140,18 +142,19 @@ export async function commit(
     } catch {
       // Undetermined, for real: cut the connection before the reply can be read.
       await cutConnection(client);
+      cut = true;
       stats.commitCuts++;
     }
   }
   try {
     await sent;
-    return { lost: false };
+    return { discard: cut }; // the reply won the race with the cut: known, but the socket is gone
   } catch (e) {
     if (!isConnectionError(e) && isServerError(e)) throw mapPgError(e, true);
     const outcome = await resolver(tx.xid);
     if (outcome === 'committed') {
       stats.resolvedCommitted++;
-      return { lost: true };
+      return { discard: true };
     }
     if (outcome === 'aborted') {
       stats.resolvedAborted++;
