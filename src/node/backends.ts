@@ -2,8 +2,9 @@
 //
 //   sqlite:/abs/path/meta.db     the embedded backend on a file (relative paths: from the cwd)
 //   sqlite::memory:              the embedded backend in memory (nothing survives the process)
-//   postgres://user@host/db      the Postgres backend, once src/meta/backends/postgres exports openPostgres
-//   dynamodb://table?endpoint=…  the DynamoDB backend, once src/meta/backends/dynamodb exports openDynamo
+//   postgres://user:pw@host/db   the Postgres backend (connected and migrated at start)
+//   dynamodb://[host:port]/table?region=…&profile=dynamodb|alternator&tls=…
+//                                the DynamoDB backend (the table is created when missing)
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MetaStore } from '../meta/contract.js';
@@ -16,21 +17,6 @@ export interface OpenedMeta {
   meta: MetaStore;
   /** The backend's name, for metrics and logs (never the URL: it may hold a password). */
   backend: string;
-}
-
-/** Imports an optional backend module; null when it is not built yet. */
-async function optionalBackend(dir: string, exportName: string): Promise<((opts: { url: string }) => MetaStore | Promise<MetaStore>) | null> {
-  // A computed specifier: these backends are being built by others and may not exist yet.
-  const spec = new URL(`../meta/backends/${dir}/index.js`, import.meta.url).href;
-  try {
-    const mod = (await import(spec)) as Record<string, unknown>;
-    const fn = mod[exportName];
-    return typeof fn === 'function' ? (fn as (opts: { url: string }) => MetaStore) : null;
-  } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') return null;
-    throw e;
-  }
 }
 
 export async function openMetastore(url: string): Promise<OpenedMeta> {
@@ -64,16 +50,43 @@ export async function openMetastore(url: string): Promise<OpenedMeta> {
     }
     case 'postgres:':
     case 'postgresql:': {
-      const open = await optionalBackend('postgres', 'openPostgres');
-      if (!open) throw new ConfigError('metastore', 'the postgres backend is not available yet in this build (src/meta/backends/postgres); use sqlite:');
-      return { meta: await open({ url }), backend: 'postgres' };
+      // Loaded on demand, so a node on another backend does not load the pg driver.
+      const { connectPostgres } = await import('../meta/backends/postgres/index.js');
+      try {
+        return { meta: await connectPostgres({ url, applicationName: 'loam-node' }), backend: 'postgres' };
+      } catch (e) {
+        throw new ConfigError('metastore', `cannot use the postgres metastore: ${redact((e as Error).message, url)}`);
+      }
     }
     case 'dynamodb:': {
-      const open = await optionalBackend('dynamodb', 'openDynamo');
-      if (!open) throw new ConfigError('metastore', 'the dynamodb backend is not available yet in this build (src/meta/backends/dynamodb); use sqlite:');
-      return { meta: await open({ url }), backend: 'dynamodb' };
+      const { openDynamo, dynamoOptionsFromUrl } = await import('../meta/backends/dynamodb/index.js');
+      let opts;
+      try {
+        opts = dynamoOptionsFromUrl(url);
+      } catch (e) {
+        throw new ConfigError('metastore', (e as Error).message);
+      }
+      const meta = openDynamo(opts);
+      // Creates the table when it is missing (idempotent), so a new cluster starts from one URL.
+      try {
+        await meta.createTable();
+      } catch (e) {
+        await meta.close();
+        throw new ConfigError('metastore', `cannot use the dynamodb table ${opts.table}: ${(e as Error).message}`);
+      }
+      return { meta, backend: opts.profile === 'alternator' ? 'alternator' : 'dynamodb' };
     }
     default:
       throw new ConfigError('metastore', `unknown metastore URL scheme in ${JSON.stringify(url.replace(/\/\/[^@/]*@/, '//…@'))} (expected ${METASTORE_SCHEMES.join(', ')})`);
+  }
+}
+
+/** An error message without the URL's password. */
+function redact(message: string, url: string): string {
+  try {
+    const u = new URL(url);
+    return u.password ? message.split(u.password).join('…') : message;
+  } catch {
+    return message;
   }
 }
