@@ -253,6 +253,16 @@ describe('GC claims', { skip: needs(multiItem, "transactions 'multi-item' (a cla
     // outlive the claim window, and it references nothing new.
   });
 
+  test('a WAL object claimed, given back, then committed is retired like any other once its chunks are gone', async () => {
+    const { store, ns, coll } = await world(1);
+    const c = wal([{ ns: ns.id, stream: coll.streamId, partition: 0, records: 2 }]);
+    await store.claimObject(c.object, 'gc-1');
+    await store.releaseClaim(c.object, 'gc-1', { deleted: false });
+    await store.commitWal(c);
+    await store.trimPartition(ns.id, coll.streamId, 0, 2);
+    assert.ok((await store.retiredWalObjects()).items.some((r) => r.path === c.object), 'listed as retired');
+  });
+
   test('a segment in the index is referenced; once swapped away it is claimable', async () => {
     const { store, ns, coll } = await world(1);
     for (let i = 0; i < 2; i++) await store.commitWal(wal([{ ns: ns.id, stream: coll.streamId, partition: 0 }]));

@@ -321,7 +321,8 @@ export class EmbeddedMetaStore implements MetaStore {
     if (r && (r.claim_owner !== null || r.deleted === 1)) throw errors.claimed(path);
     this.run(
       `INSERT INTO object_refs (path, kind, refs) VALUES (?, ?, ?)
-       ON CONFLICT (path) DO UPDATE SET refs = refs + excluded.refs, retired = NULL`,
+       ON CONFLICT (path) DO UPDATE SET refs = refs + excluded.refs, retired = NULL,
+         kind = CASE WHEN kind = 'unknown' THEN excluded.kind ELSE kind END`,
       path,
       kind,
       n,
