@@ -33,8 +33,15 @@ export interface DataEntry {
   key: string;
   /** A tombstone hides older versions of the key (a delete not yet materialised). */
   tombstone: boolean;
-  /** JSON text of the document; '' for a tombstone. */
-  body: string;
+  /** UTF-8 JSON text of the document (a view into the block); empty for a tombstone. */
+  body: Buffer;
+}
+
+/** An entry to write: the body may be a string or bytes. */
+export interface DataEntryInput {
+  key: string;
+  tombstone: boolean;
+  body: string | Uint8Array;
 }
 
 export interface BlockRef {
@@ -68,9 +75,9 @@ function uvarintLen(v: number): number {
   return n;
 }
 
-function encodeEntry(e: DataEntry): Buffer {
+function encodeEntry(e: DataEntryInput): Buffer {
   const klen = Buffer.byteLength(e.key);
-  const blen = Buffer.byteLength(e.body);
+  const blen = typeof e.body === 'string' ? Buffer.byteLength(e.body) : e.body.byteLength;
   const b = Buffer.allocUnsafe(uvarintLen(klen) + klen + 1 + uvarintLen(blen) + blen);
   let p = 0;
   const put = (v: number) => {
@@ -84,12 +91,13 @@ function encodeEntry(e: DataEntry): Buffer {
   p += b.write(e.key, p);
   b[p++] = e.tombstone ? KIND_TOMBSTONE : KIND_DOC;
   put(blen);
-  p += b.write(e.body, p);
+  if (typeof e.body === 'string') p += b.write(e.body, p);
+  else b.set(e.body, p);
   return b;
 }
 
 /** Builds a data file from entries already sorted by key (unique keys). */
-export function buildDataFile(path: string, entries: readonly DataEntry[]): { bytes: Buffer; meta: DataFileMeta } {
+export function buildDataFile(path: string, entries: readonly DataEntryInput[]): { bytes: Buffer; meta: DataFileMeta } {
   if (entries.length === 0) throw new RangeError('a data file needs at least one entry');
   const parts: Buffer[] = [DATA_MAGIC];
   let pos = DATA_MAGIC.length;
@@ -166,7 +174,7 @@ export function decodeBlock(b: Buffer, path: string): DataEntry[] {
     p += klen;
     const kind = b[p++];
     const blen = get();
-    const body = b.toString('utf8', p, p + blen);
+    const body = b.subarray(p, p + blen);
     p += blen;
     if (p > b.length) throw dataErrors.unavailable(`data file ${path} is corrupt (entry past the block)`);
     out.push({ key, tombstone: kind === KIND_TOMBSTONE, body });

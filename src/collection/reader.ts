@@ -215,9 +215,9 @@ export class CollectionReader {
           const fromFiles = Promise.all(v.manifest.files.map((f) => this.files.get(f, key)));
           const [tail, hits] = await Promise.all([tails.get(partitionOf(key, c.partitions))!, fromFiles]);
           const t = tail.get(key);
-          if (t) return t.op === OP_DELETE ? undefined : t.body;
+          if (t) return t.op === OP_DELETE ? undefined : t.body.toString('utf8');
           const e = hits.find((h) => h !== undefined);
-          return e && !e.tombstone ? e.body : undefined;
+          return e && !e.tombstone ? e.body.toString('utf8') : undefined;
         }),
       );
     });
@@ -260,7 +260,7 @@ export class CollectionReader {
         }
         lastKey = min;
         if (winner && !winner.tombstone) {
-          const doc = JSON.parse(winner.body) as Record<string, unknown>;
+          const doc = JSON.parse(winner.body.toString('utf8')) as Record<string, unknown>;
           if (!filter || matches(filter, doc)) documents.push(doc);
         }
         if (++scanned >= MAX_QUERY_SCAN) break;

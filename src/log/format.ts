@@ -52,8 +52,18 @@ export interface WalRecord {
   op: typeof OP_UPSERT | typeof OP_DELETE;
   /** The primary key in its canonical string form (see src/log/keys.ts). */
   key: string;
-  /** JSON text of the document (upsert), '' for a delete. */
-  body: string;
+  /**
+   * UTF-8 JSON text of the document (upsert), empty for a delete. Decoded records hold a
+   * view into the chunk's bytes: bodies are moved into data files without being decoded.
+   */
+  body: Buffer;
+}
+
+/** A record to encode: the body may be a string or bytes. */
+export interface RecordInput {
+  op: typeof OP_UPSERT | typeof OP_DELETE;
+  key: string;
+  body: string | Uint8Array;
 }
 
 export interface ChunkHeader {
@@ -96,15 +106,16 @@ function putUvarint(b: Buffer, pos: number, v: number): number {
 }
 
 /** Encodes one record; the writer keeps these buffers and concatenates them per chunk. */
-export function encodeRecord(r: WalRecord): Buffer {
+export function encodeRecord(r: RecordInput): Buffer {
   const klen = Buffer.byteLength(r.key);
-  const blen = Buffer.byteLength(r.body);
+  const blen = typeof r.body === 'string' ? Buffer.byteLength(r.body) : r.body.byteLength;
   const b = Buffer.allocUnsafe(1 + uvarintLen(klen) + klen + uvarintLen(blen) + blen);
   b[0] = r.op;
   let pos = putUvarint(b, 1, klen);
   pos += b.write(r.key, pos);
   pos = putUvarint(b, pos, blen);
-  pos += b.write(r.body, pos);
+  if (typeof r.body === 'string') pos += b.write(r.body, pos);
+  else b.set(r.body, pos);
   return b;
 }
 
@@ -137,7 +148,7 @@ export function decodeRecords(payload: Buffer, count: number, path: string): Wal
     r.pos += klen;
     const blen = getUvarint(payload, r, path);
     if (r.pos + blen > payload.length) throw new CorruptObject(path, 'truncated body');
-    const body = payload.toString('utf8', r.pos, r.pos + blen);
+    const body = payload.subarray(r.pos, r.pos + blen);
     r.pos += blen;
     out[i] = { op, key, body };
   }

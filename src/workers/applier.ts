@@ -19,6 +19,8 @@ import { buildDataFile, type DataEntry, type DataFiles, type DataFileMeta } from
 import { MANIFEST_FORMAT, putCreateOnly, type Manifest, type Manifests, emptyManifest } from '../collection/manifest.js';
 import { dataPath, manifestPath } from '../collection/paths.js';
 
+const EMPTY = Buffer.alloc(0);
+
 /** Records one apply round reads at most (all partitions together): bounds memory and time. */
 export const MAX_APPLY_RECORDS = 200_000;
 /**
@@ -97,7 +99,7 @@ export async function applyOnce(d: ApplierDeps, c: Collection, fence: Fence): Pr
   if (count > 0) {
     const entries: DataEntry[] = [...latest.values()]
       .sort((a, b) => compareKeys(a.key, b.key))
-      .map((r) => ({ key: r.key, tombstone: r.op === OP_DELETE, body: r.op === OP_DELETE ? '' : r.body }));
+      .map((r) => ({ key: r.key, tombstone: r.op === OP_DELETE, body: r.op === OP_DELETE ? EMPTY : r.body }));
     // A tombstone matters only if an older file may hold the key.
     const kept = m.files.length === 0 ? entries.filter((e) => !e.tombstone) : entries;
     if (kept.length > 0) {
