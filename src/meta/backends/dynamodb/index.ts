@@ -1737,7 +1737,8 @@ export class DynamoMetaStore implements MetaStore {
         K.obj(path),
         (e) =>
           `SET ${e.a('path')} = ${e.v(path)}, ${e.a('claimOwner')} = ${e.v(owner)}, ${e.a('claimStamp')} = ${e.v(ctx.stamp)}, ` +
-          `${e.a('kind')} = if_not_exists(${e.a('kind')}, ${e.v('unknown')}), ${e.a('refs')} = if_not_exists(${e.a('refs')}, ${e.v(0)}) REMOVE ${e.a('rk')}`,
+          // No kind: the path's first real reference sets it (a WAL object must still retire).
+          `${e.a('refs')} = if_not_exists(${e.a('refs')}, ${e.v(0)}) REMOVE ${e.a('rk')}`,
         (e) =>
           `(attribute_not_exists(${e.a('refs')}) OR ${e.a('refs')} = ${e.v(0)}) AND attribute_not_exists(${e.a('claimOwner')}) AND attribute_not_exists(${e.a('deleted')})`,
       );

@@ -33,7 +33,6 @@ import type {
   Aliases,
   AssignedRange,
   Capabilities,
-  CatalogChange,
   ChangeKind,
   ChangesPage,
   ClaimResult,
@@ -64,6 +63,7 @@ import type {
   WriteContext,
 } from '../../types.js';
 import * as v from '../../validate.js';
+import { paged, scopeKey, toChange, toCollection, toEntry, toHeads, toNamespace, toPointer, toStream, toTag, type Row } from '../sql/rows.js';
 import { migrate } from './migrations.js';
 
 /** How long a writer waits for another handle's write lock before Retryable('busy'). */
@@ -100,7 +100,6 @@ export function openEmbedded(opts: EmbeddedOptions): EmbeddedMetaStore {
   return new EmbeddedMetaStore(opts);
 }
 
-type Row = Record<string, unknown>;
 type Tx = { stamp: Stamp };
 
 export class EmbeddedMetaStore implements MetaStore {
@@ -299,18 +298,9 @@ export class EmbeddedMetaStore implements MetaStore {
   }
 
   private heads(ns: number, stream: number, partitions: number): PartitionHead[] {
-    const rows = this.all<{ partition: number; next: number; log_start: number; bytes: number }>(
-      'SELECT partition, next, log_start, bytes FROM heads WHERE ns = ? AND stream = ? ORDER BY partition',
-      ns,
-      stream,
-    );
-    const out: PartitionHead[] = [];
-    for (let p = 0; p < partitions; p++) out.push({ partition: p, next: 0, logStart: 0, bytes: 0 });
-    for (const r of rows) {
-      if (r.partition < partitions) out[r.partition] = { partition: r.partition, next: r.next, logStart: r.log_start, bytes: r.bytes };
-    }
-    return out;
+    return toHeads(this.all<Row>('SELECT partition, next, log_start, bytes FROM heads WHERE ns = ? AND stream = ? ORDER BY partition', ns, stream), partitions);
   }
+
 
   /** Takes n references on a path; Claimed if GC claimed or deleted it (spec §3.2.3). */
   private addRef(path: string, kind: 'wal' | 'segment' | 'manifest', n: number): void {
@@ -1320,81 +1310,14 @@ export class EmbeddedMetaStore implements MetaStore {
 
 // ------------------------------------------------------------ mapping helpers
 
-function scopeKey(scope: LeaseScope): string {
-  return scope === 'cluster' ? 'cluster' : `ns/${scope}`;
-}
 
-function paged<T>(rows: T[], limit: number, cursor: (t: T) => string): Page<T> {
-  if (rows.length <= limit) return { items: rows };
-  const items = rows.slice(0, limit);
-  return { items, next: cursor(items[items.length - 1]!) };
-}
 
-function toNamespace(r: Row): Namespace {
-  return { id: r.id as number, org: r.org as string, name: r.name as string, state: r.state as Namespace['state'], created: r.created as number };
-}
 
-function toStream(r: Row): Stream {
-  return {
-    ns: r.ns as number,
-    id: r.id as number,
-    name: r.name as string,
-    partitions: r.partitions as number,
-    retention: { ms: (r.retention_ms as number | null) ?? null, bytes: (r.retention_bytes as number | null) ?? null },
-    implicit: r.implicit === 1,
-    state: r.state as Stream['state'],
-    created: r.created as number,
-  };
-}
 
-function toCollection(r: Row): Collection {
-  return {
-    ns: r.ns as number,
-    id: r.id as number,
-    name: r.name as string,
-    schema: JSON.parse(r.schema as string) as CollectionSchema,
-    schemaVersion: r.schema_version as number,
-    streamId: r.stream_id as number,
-    linkId: r.link_id as number,
-    partitions: r.partitions as number,
-    manifestRetentionMs: r.manifest_retention_ms as number,
-    state: r.state as Collection['state'],
-    created: r.created as number,
-  };
-}
 
-function toEntry(r: Row): IndexEntry {
-  return {
-    partition: r.partition as number,
-    start: r.start as number,
-    end: r.end as number,
-    kind: r.kind as IndexEntry['kind'],
-    path: r.path as string,
-    byteStart: r.byte_start as number,
-    byteEnd: r.byte_end as number,
-    records: r.records as number,
-  };
-}
 
-function toPointer(r: Row): Pointer {
-  return { ns: r.ns as number, key: r.key as string, version: r.version as number, value: r.value as string, stamp: r.stamp as number };
-}
 
-function toTag(r: Row): Tag {
-  return {
-    ns: r.ns as number,
-    collection: r.collection as number,
-    name: r.name as string,
-    manifestVersion: r.version as number,
-    manifestPath: r.path as string,
-    created: r.created as number,
-    rewrittenBy: (r.rewritten_by as string | null) ?? null,
-  };
-}
 
-function toChange(r: Row): CatalogChange {
-  return { version: r.version as number, ns: r.ns as number, kind: r.kind as ChangeKind, id: (r.id as number | null) ?? null, stamp: r.stamp as number };
-}
 
 /** TigerBeetle-style invariant: a broken one is a bug in this backend, never the caller's input. */
 function assert(cond: boolean, what: string): asserts cond {
