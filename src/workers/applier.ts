@@ -4,6 +4,10 @@
 //   as tombstones) + a new manifest → casPointer(expected version, fence).
 // Compaction: size-tiered (see COMPACT_*): merges a run of adjacent files of one tier into
 //   one; a merge that includes the oldest file materialises the deletes (drops tombstones).
+//   It runs beside the applier (a long merge must not hold up applying): both publish
+//   through `publishRebased`, one at a time (the lock), on top of whatever manifest is
+//   current — the applier prepends its file, compaction replaces its run if the run is still
+//   there unchanged (else it gives up and the merged file is garbage for GC).
 // Freshness (spec §3.2.4): objects reachable only through a manifest are protected by the
 // GC grace period, so a round that took longer than its deadline (well below the grace)
 // publishes nothing.
@@ -57,17 +61,21 @@ export interface ApplierDeps {
   roundDeadlineMs: number;
 }
 
+/** Serialises the publishes of one collection's applier and compaction (same node, same lease). */
+export type PublishLock = <T>(fn: () => Promise<T>) => Promise<T>;
+
+export const noLock: PublishLock = (fn) => fn();
+
 export class FenceLost extends Error {
   constructor(what: string) {
     super(`${what}: the lease moved to a newer epoch; this node stops the task`);
   }
 }
 
-export async function applyOnce(d: ApplierDeps, c: Collection, fence: Fence): Promise<ApplyResult> {
+export async function applyOnce(d: ApplierDeps, c: Collection, fence: Fence, lock: PublishLock = noLock): Promise<ApplyResult> {
   const started = Date.now();
   const h = await d.meta.collectionHead(c.ns, c.id);
   const m = h.pointer ? await d.manifests.load(h.pointer.value) : emptyManifest(c.ns, c.id, c.partitions);
-  const expected = h.pointer?.version ?? null;
 
   let budget = MAX_APPLY_RECORDS;
   const applied = [...m.applied];
@@ -85,6 +93,7 @@ export async function applyOnce(d: ApplierDeps, c: Collection, fence: Fence): Pr
     ranges.push({ partition: x.partition, from, to });
     budget -= to - from;
   }
+  if (ranges.length === 0) return { applied: 0, lag, compacted: false };
   const read = await Promise.all(ranges.map((r) => d.log.read(c.ns, c.streamId, r.partition, r.from, r.to)));
   ranges.forEach((r, i) => {
     for (const rec of read[i]!) latest.set(rec.key, rec); // keys are partition-exclusive; offset order
@@ -92,65 +101,98 @@ export async function applyOnce(d: ApplierDeps, c: Collection, fence: Fence): Pr
     count += r.to - r.from;
   });
 
-  let files = m.files;
-  let expectedVersion = expected;
-  let parent = h.pointer?.value ?? null;
-  let published: number | undefined;
-  if (count > 0) {
-    const entries: DataEntry[] = [...latest.values()]
-      .sort((a, b) => compareKeys(a.key, b.key))
-      .map((r) => ({ key: r.key, tombstone: r.op === OP_DELETE, body: r.op === OP_DELETE ? EMPTY : r.body }));
-    // A tombstone matters only if an older file may hold the key.
-    const kept = m.files.length === 0 ? entries.filter((e) => !e.tombstone) : entries;
-    if (kept.length > 0) {
-      const path = dataPath(c.ns, c.id, Date.now());
-      const f = buildDataFile(path, kept);
-      await putCreateOnly(d.store, path, f.bytes);
-      files = [f.meta, ...files];
-    }
-    // Publish what was applied first, so the backlog shrinks before any compaction runs.
-    const p = await publish(d, c, fence, started, expectedVersion, parent, applied, files);
-    if (p === null) return { applied: 0, lag, compacted: false };
-    ({ version: expectedVersion, path: parent } = p);
-    published = p.version;
+  const entries: DataEntry[] = [...latest.values()]
+    .sort((a, b) => compareKeys(a.key, b.key))
+    .map((r) => ({ key: r.key, tombstone: r.op === OP_DELETE, body: r.op === OP_DELETE ? EMPTY : r.body }));
+  // A tombstone matters only if an older file may hold the key.
+  const kept = m.files.length === 0 ? entries.filter((e) => !e.tombstone) : entries;
+  let file: DataFileMeta | null = null;
+  if (kept.length > 0) {
+    const path = dataPath(c.ns, c.id, Date.now());
+    const f = buildDataFile(path, kept);
+    await putCreateOnly(d.store, path, f.bytes);
+    file = f.meta;
   }
-  // Compaction, under the same lease, on the manifest just published (nobody else moves it
-  // while we hold the lease; a takeover is fenced).
-  const run = compactionRun(files);
-  if (run) {
-    const compactStarted = Date.now();
-    const merged = await compact(d, c, files, run);
-    const p = await publish(d, c, fence, compactStarted, expectedVersion, parent, applied, merged);
-    if (p !== null) return { applied: count, lag: lag - count, compacted: true, version: p.version };
-  }
-  return { applied: count, lag: lag - count, compacted: false, ...(published !== undefined ? { version: published } : {}) };
+  const p = await publishRebased(d, c, fence, started, lock, (cur) => {
+    // Only this task moves `applied` (under the lease): anything else means we were overtaken.
+    if (cur.applied.some((a, i) => a !== (m.applied[i] ?? 0))) return null;
+    return { applied, files: file ? [file, ...cur.files] : cur.files };
+  });
+  if (p === null) return { applied: 0, lag, compacted: false };
+  return { applied: count, lag: lag - count, compacted: false, version: p.version };
 }
 
-/** Writes the next manifest and swings the pointer to it under the fence; null if it lost. */
-async function publish(
+/**
+ * One compaction of the current manifest, if it has a run to merge (compactionRun).
+ * True when a merged manifest was published.
+ */
+export async function compactOnce(d: ApplierDeps, c: Collection, fence: Fence, lock: PublishLock = noLock): Promise<boolean> {
+  const started = Date.now();
+  const ptr = await d.meta.pointer(c.ns, linkPointerKey(c.linkId));
+  if (!ptr) return false;
+  const m = await d.manifests.load(ptr.value);
+  const run = compactionRun(m.files);
+  if (!run) return false;
+  const [start, end] = run;
+  const merging = m.files.slice(start, end);
+  const includesOldest = end === m.files.length;
+  const merged = await mergeFiles(d, c, merging, includesOldest);
+  if (merged === undefined) return false;
+  const p = await publishRebased(d, c, fence, started, lock, (cur) => {
+    // The applier only prepends files, so the run is still there, in order, unless another
+    // compaction replaced it; and the oldest file stays the oldest.
+    const at = cur.files.findIndex((f) => f.path === merging[0]!.path);
+    if (at < 0 || merging.some((f, i) => cur.files[at + i]?.path !== f.path)) return null;
+    if (includesOldest && at + merging.length !== cur.files.length) return null;
+    return { applied: cur.applied, files: [...cur.files.slice(0, at), ...(merged ? [merged] : []), ...cur.files.slice(at + merging.length)] };
+  });
+  return p !== null;
+}
+
+/**
+ * Under the lock: reads the current pointer and manifest, lets `next` derive the new
+ * applied offsets and files from it (null: give up), writes the manifest and swings the
+ * pointer under the fence.
+ */
+async function publishRebased(
   d: ApplierDeps,
   c: Collection,
   fence: Fence,
   started: number,
-  expected: number | null,
-  parent: string | null,
-  applied: number[],
-  files: DataFileMeta[],
+  lock: PublishLock,
+  next: (cur: Manifest) => { applied: number[]; files: DataFileMeta[] } | null,
 ): Promise<{ version: number; path: string } | null> {
-  // Too slow: our new objects may be past GC's grace by the time they are referenced.
-  if (Date.now() - started > d.roundDeadlineMs) return null;
-  const version = (expected ?? 0) + 1;
-  const next: Manifest = { format: MANIFEST_FORMAT, ns: c.ns, collection: c.id, version, created: Date.now(), partitions: c.partitions, applied, files, parent };
-  const path = manifestPath(c.ns, c.id, version, next.created);
-  await d.manifests.write(path, next);
-  try {
-    await d.meta.casPointer(c.ns, linkPointerKey(c.linkId), expected, path, { fence });
-  } catch (e) {
-    if (isMetaError(e, 'FenceMismatch')) throw new FenceLost(`applier of collection ${c.id}`);
-    if (isMetaError(e, 'VersionMismatch')) return null; // another writer won; the next round re-reads
-    throw e;
-  }
-  return { version, path };
+  return lock(async () => {
+    // Too slow: our new objects may be past GC's grace by the time they are referenced.
+    if (Date.now() - started > d.roundDeadlineMs) return null;
+    const ptr = await d.meta.pointer(c.ns, linkPointerKey(c.linkId));
+    const cur = ptr ? await d.manifests.load(ptr.value) : emptyManifest(c.ns, c.id, c.partitions);
+    const n = next(cur);
+    if (n === null) return null;
+    const expected = ptr?.version ?? null;
+    const version = (expected ?? 0) + 1;
+    const manifest: Manifest = {
+      format: MANIFEST_FORMAT,
+      ns: c.ns,
+      collection: c.id,
+      version,
+      created: Date.now(),
+      partitions: c.partitions,
+      applied: n.applied,
+      files: n.files,
+      parent: ptr?.value ?? null,
+    };
+    const path = manifestPath(c.ns, c.id, version, manifest.created);
+    await d.manifests.write(path, manifest);
+    try {
+      await d.meta.casPointer(c.ns, linkPointerKey(c.linkId), expected, path, { fence });
+    } catch (e) {
+      if (isMetaError(e, 'FenceMismatch')) throw new FenceLost(`applier of collection ${c.id}`);
+      if (isMetaError(e, 'VersionMismatch')) return null; // another node won; the next round re-reads
+      throw e;
+    }
+    return { version, path };
+  });
 }
 
 function tierOf(bytes: number): number {
@@ -170,26 +212,25 @@ export function compactionRun(files: DataFileMeta[]): [number, number] | null {
   return null;
 }
 
-/** Merges files[start, end) into one; returns the new file list (newest first). */
-async function compact(d: ApplierDeps, c: Collection, files: DataFileMeta[], [start, end]: [number, number]): Promise<DataFileMeta[]> {
-  const merging = files.slice(start, end);
-  const includesOldest = end === files.length;
+/**
+ * Merges files (newest first) into one new data file. null when nothing is left (every
+ * entry was a materialised delete); undefined when the merge is too big to do in memory.
+ */
+async function mergeFiles(d: ApplierDeps, c: Collection, merging: DataFileMeta[], includesOldest: boolean): Promise<DataFileMeta | null | undefined> {
   const merged = new Map<string, DataEntry>();
   let total = 0;
   // Oldest first, so newer entries overwrite older ones.
   for (let i = merging.length - 1; i >= 0; i--) {
     for await (const e of d.files.scan(merging[i]!)) {
       merged.set(e.key, e);
-      if (++total > MAX_COMPACT_ENTRIES) return files; // too big for an in-memory merge: leave as is
+      if (++total > MAX_COMPACT_ENTRIES) return undefined;
     }
   }
   let entries = [...merged.values()].sort((a, b) => compareKeys(a.key, b.key));
   if (includesOldest) entries = entries.filter((e) => !e.tombstone); // deletes materialised
-  const before = files.slice(0, start);
-  const after = files.slice(end);
-  if (entries.length === 0) return [...before, ...after];
+  if (entries.length === 0) return null;
   const path = dataPath(c.ns, c.id, Date.now());
   const f = buildDataFile(path, entries);
   await putCreateOnly(d.store, path, f.bytes);
-  return [...before, f.meta, ...after];
+  return f.meta;
 }

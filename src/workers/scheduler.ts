@@ -6,13 +6,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
-import type { AssignedRange, Collection } from '../meta/types.js';
+import type { AssignedRange, Collection, Fence } from '../meta/types.js';
 import type { Store } from '../store/index.js';
 import type { LogReader } from '../log/reader.js';
 import type { DataFiles } from '../collection/datafile.js';
 import { emptyManifest, type Manifests } from '../collection/manifest.js';
 import { gcCollection, gcDropped, gcWal, DEFAULT_GC_GRACE_MS, type GcReport } from '../gc/gc.js';
-import { applyOnce, FenceLost, type ApplyResult } from './applier.js';
+import { applyOnce, compactOnce, FenceLost, type ApplyResult, type PublishLock } from './applier.js';
 import { Leases, DEFAULT_LEASE_TTL_MS } from './lease.js';
 import { retainPartition, segmentPartition } from './segmenter.js';
 
@@ -41,6 +41,8 @@ export const MAX_COLLECTION_PAGES = 100;
 export const MAX_ROUNDS_PER_WAKE = 8;
 /** Dropped collections remembered for GC at once (the feed brings the rest after a restart). */
 export const MAX_DROPPED_TRACKED = 10_000;
+/** Merges one background compaction makes in a row at most. */
+export const MAX_COMPACTIONS_PER_WAKE = 4;
 /** Collections worked on at once. */
 export const WORKER_CONCURRENCY = 4;
 
@@ -67,6 +69,8 @@ export class Workers {
   private readonly collections = new Map<string, Collection>();
   private readonly byStream = new Map<string, string>();
   private readonly dirty = new Set<string>();
+  private readonly locks = new Map<string, Promise<void>>();
+  private readonly compacting = new Map<string, Promise<void>>();
   /** Dropped collections whose objects GC still has to delete. */
   private readonly dropped = new Map<string, Collection>();
   private feedVersion = 0;
@@ -116,6 +120,7 @@ export class Workers {
     this.stopped = true;
     this.abort.abort();
     await Promise.allSettled(this.loops);
+    await Promise.allSettled(this.compacting.values());
     await this.leases.releaseAll();
   }
 
@@ -196,7 +201,7 @@ export class Workers {
       const t0 = performance.now();
       let r: ApplyResult;
       try {
-        r = await applyOnce({ ...this.o, roundDeadlineMs: Math.max(1_000, this.graceMs / 2) }, c, fence);
+        r = await applyOnce(this.applierDeps(), c, fence, this.lockOf(`${c.ns}/${c.id}`));
       } catch (e) {
         if (e instanceof FenceLost) {
           this.leases.lost(c.ns, `applier/${c.id}`);
@@ -209,9 +214,53 @@ export class Workers {
         throw e;
       }
       this.o.onApply?.(c, r, performance.now() - t0);
-      if (r.lag === 0 || (r.applied === 0 && !r.compacted)) return;
+      this.compactInBackground(c, fence);
+      if (r.lag === 0 || r.applied === 0) return;
     }
     this.dirty.add(`${c.ns}/${c.id}`);
+  }
+
+  private applierDeps() {
+    return { ...this.o, roundDeadlineMs: Math.max(1_000, this.graceMs / 2) };
+  }
+
+  /** One publish at a time per collection (applier and compaction share the lease). */
+  private lockOf(k: string): PublishLock {
+    return async <T>(fn: () => Promise<T>): Promise<T> => {
+      const prev = this.locks.get(k) ?? Promise.resolve();
+      const run = prev.then(fn);
+      const tail = run.then(
+        () => undefined,
+        () => undefined,
+      );
+      this.locks.set(k, tail);
+      try {
+        return await run;
+      } finally {
+        if (this.locks.get(k) === tail) this.locks.delete(k);
+      }
+    };
+  }
+
+  /** Compaction beside the applier, at most one per collection at a time. */
+  private compactInBackground(c: Collection, fence: Fence): void {
+    const k = `${c.ns}/${c.id}`;
+    if (this.compacting.has(k) || this.stopped) return;
+    const run = (async () => {
+      try {
+        // Several merges may be due (one per tier); bounded.
+        for (let i = 0; i < MAX_COMPACTIONS_PER_WAKE && !this.stopped; i++) {
+          if (!(await compactOnce(this.applierDeps(), c, fence, this.lockOf(k)))) break;
+          this.o.onApply?.(c, { applied: 0, lag: 0, compacted: true }, 0);
+        }
+      } catch (e) {
+        if (e instanceof FenceLost) this.leases.lost(c.ns, `applier/${c.id}`);
+        else if (!isMetaError(e, 'NotFound')) this.o.onError?.('compaction', e);
+      } finally {
+        this.compacting.delete(k);
+      }
+    })();
+    this.compacting.set(k, run);
   }
 
   /** Segmenter and retention for every known collection's stream. */
