@@ -17,6 +17,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_FLUSH_BYTES, DEFAULT_FLUSH_INTERVAL_MS } from '../log/writer.js';
 import { DEFAULT_MAX_BACKLOG_BYTES, DEFAULT_MAX_BACKLOG_RECORDS } from '../collection/writer.js';
 import { DEFAULT_LEASE_TTL_MS } from '../workers/lease.js';
+import { DEFAULT_SEGMENT_MIN_AGE_MS } from '../workers/segmenter.js';
 import { DEFAULT_GC_GRACE_MS } from '../gc/gc.js';
 import { DEFAULT_GC_INTERVAL_MS, DEFAULT_MAINTENANCE_MS, DEFAULT_APPLY_POLL_MS, DEFAULT_APPLY_INTERVAL_MS } from '../workers/scheduler.js';
 import { DEFAULT_CHUNK_CACHE_BYTES } from '../log/reader.js';
@@ -49,6 +50,7 @@ export interface NodeConfig {
   maintenance_interval_ms: number;
   apply_poll_ms: number;
   apply_interval_ms: number;
+  segment_min_age_ms: number;
   cache_bytes: number;
 }
 
@@ -68,6 +70,7 @@ export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   maintenance_interval_ms: DEFAULT_MAINTENANCE_MS,
   apply_poll_ms: DEFAULT_APPLY_POLL_MS,
   apply_interval_ms: DEFAULT_APPLY_INTERVAL_MS,
+  segment_min_age_ms: DEFAULT_SEGMENT_MIN_AGE_MS,
   cache_bytes: DEFAULT_CHUNK_CACHE_BYTES,
 };
 
@@ -94,6 +97,7 @@ const INTS: Partial<Record<keyof NodeConfig, IntRange>> = {
   maintenance_interval_ms: [10, 3_600_000],
   apply_poll_ms: [10, 3_600_000],
   apply_interval_ms: [0, 3_600_000],
+  segment_min_age_ms: [0, 86_400_000],
   cache_bytes: [0, 1024 ** 4],
 };
 

@@ -26,7 +26,7 @@ import { dataPath, manifestPath } from '../collection/paths.js';
 const EMPTY = Buffer.alloc(0);
 
 /** Records one apply round reads at most (all partitions together): bounds memory and time. */
-export const MAX_APPLY_RECORDS = 200_000;
+export const MAX_APPLY_RECORDS = 64_000;
 /**
  * Size-tiered compaction: a file's tier is floor(log_COMPACT_TIER_RATIO(bytes / COMPACT_BASE_BYTES));
  * a run of COMPACT_RUN adjacent files (in recency order) of one tier is merged into one file

@@ -56,6 +56,7 @@ export interface WorkerOptions {
   leaseTtlMs?: number;
   applyPollMs?: number;
   applyIntervalMs?: number;
+  segmentMinAgeMs?: number;
   maintenanceMs?: number;
   gcIntervalMs?: number;
   gcGraceMs?: number;
@@ -273,7 +274,7 @@ export class Workers {
         const [state, head] = await Promise.all([this.o.meta.stream(c.ns, c.streamId), this.o.meta.collectionHead(c.ns, c.id)]);
         const m = head.pointer ? await this.o.manifests.load(head.pointer.value) : emptyManifest(c.ns, c.id, c.partitions);
         for (let p = 0; p < state.partitions && !this.stopped; p++) {
-          await segmentPartition(this.o, state, p);
+          await segmentPartition(this.o, state, p, Date.now(), this.o.segmentMinAgeMs);
           await retainPartition(this.o, state, p, m.applied[p] ?? 0);
         }
       } catch (e) {

@@ -11,15 +11,22 @@ import type { MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
 import type { IndexEntry, Stream } from '../meta/types.js';
 import type { Store } from '../store/index.js';
-import { encodeObject, encodeRecord, OBJECT_HEADER_BYTES } from '../log/format.js';
+import { CODEC_GZIP, encodeObject, encodeRecord, OBJECT_HEADER_BYTES } from '../log/format.js';
 import type { LogReader } from '../log/reader.js';
 import { putCreateOnly } from '../collection/manifest.js';
 import { segmentPath, stampOf } from '../collection/paths.js';
 
-/** A run is segmented once it has this many WAL chunks… */
+/**
+ * Only WAL chunks older than this are segmented: the tail is read (and applied) while it is
+ * fresh, and rewriting it at once would double the disk traffic of ingest.
+ */
+export const DEFAULT_SEGMENT_MIN_AGE_MS = 10_000;
+/** A run of old-enough chunks is segmented once it has this many WAL chunks… */
 export const SEGMENT_MIN_ENTRIES = 8;
 /** …or its oldest chunk is this old. */
 export const SEGMENT_MAX_AGE_MS = 30_000;
+/** Segments are gzip-compressed (level 1): cold data, read rarely, JSON compresses well. */
+export const SEGMENT_CODEC = CODEC_GZIP;
 /** Records in one segment at most (bounds memory of one swap). */
 export const MAX_SEGMENT_RECORDS = 500_000;
 /** Segments one pass writes per partition at most (bounds a pass). */
@@ -32,7 +39,7 @@ export interface SegmenterDeps {
 }
 
 /** Segments the WAL runs of one partition. Returns the segments written. */
-export async function segmentPartition(d: SegmenterDeps, s: Stream, partition: number, now = Date.now()): Promise<number> {
+export async function segmentPartition(d: SegmenterDeps, s: Stream, partition: number, now = Date.now(), minAgeMs = DEFAULT_SEGMENT_MIN_AGE_MS): Promise<number> {
   const maxEntries = Math.max(1, d.meta.capabilities().maxSwapEntries);
   const { entries } = await d.log.entries(s.ns, s.id, partition, 0, Number.MAX_SAFE_INTEGER);
   let written = 0;
@@ -44,11 +51,13 @@ export async function segmentPartition(d: SegmenterDeps, s: Stream, partition: n
     }
     const run: IndexEntry[] = [];
     let records = 0;
-    while (i < entries.length && entries[i]!.kind === 'wal' && run.length < maxEntries && records + entries[i]!.records <= MAX_SEGMENT_RECORDS) {
+    const oldEnough = (e: IndexEntry) => now - (stampOf(e.path) ?? now) >= minAgeMs;
+    while (i < entries.length && entries[i]!.kind === 'wal' && oldEnough(entries[i]!) && run.length < maxEntries && records + entries[i]!.records <= MAX_SEGMENT_RECORDS) {
       records += entries[i]!.records;
       run.push(entries[i++]!);
     }
     if (run.length === 0) {
+      if (!oldEnough(entries[i]!)) break; // the rest of the partition is younger still
       i++; // a single chunk bigger than MAX_SEGMENT_RECORDS stays a WAL chunk
       continue;
     }
@@ -59,7 +68,7 @@ export async function segmentPartition(d: SegmenterDeps, s: Stream, partition: n
     const end = run[run.length - 1]!.end;
     const stamp = Date.now();
     const path = segmentPath(s.ns, s.id, partition, start, end, stamp);
-    const obj = encodeObject(stamp, [{ ns: s.ns, stream: s.id, partition, records: recs.map(encodeRecord) }]);
+    const obj = encodeObject(stamp, [{ ns: s.ns, stream: s.id, partition, records: recs.map(encodeRecord), codec: SEGMENT_CODEC }]);
     await putCreateOnly(d.store, path, obj.bytes);
     try {
       await d.meta.swapSegment({ ns: s.ns, stream: s.id, partition, start, end, path, byteStart: OBJECT_HEADER_BYTES, byteEnd: obj.bytes.length });

@@ -27,6 +27,7 @@ const workers = new Workers({
   leaseTtlMs: cfg.leaseTtlMs,
   applyPollMs: cfg.applyPollMs,
   applyIntervalMs: cfg.applyIntervalMs,
+  segmentMinAgeMs: cfg.segmentMinAgeMs,
   maintenanceMs: cfg.maintenanceMs,
   gcIntervalMs: cfg.gcIntervalMs,
   gcGraceMs: cfg.gcGraceMs,

@@ -17,6 +17,7 @@ export interface ThreadConfig {
   leaseTtlMs: number;
   applyPollMs: number;
   applyIntervalMs: number;
+  segmentMinAgeMs: number;
   maintenanceMs: number;
   gcIntervalMs: number;
   gcGraceMs: number;

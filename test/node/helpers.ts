@@ -22,6 +22,7 @@ export const FAST: Partial<NodeConfig> = {
   gc_interval_ms: 200,
   maintenance_interval_ms: 100,
   apply_poll_ms: 100,
+  segment_min_age_ms: 0,
 };
 
 export async function testNode(
