@@ -2,15 +2,18 @@
 // index so a point read fetches one bounded block (DATA_BLOCK_BYTES) by byte range.
 //
 //   file   := magic "LOAMDF01" (8) | block* | index | trailer
-//   block  := entry*        (entries sorted by key; CRC32C per block kept in the index)
+//   block  := entry*        (entries sorted by key; deflate-raw level 1 when that saves at
+//                            least BLOCK_MIN_SAVING, flagged in the index; CRC32C of the
+//                            stored bytes kept in the index)
 //   entry  := keyLen uvarint | key UTF-8 | kind u8 (0 document, 1 tombstone) | bodyLen uvarint | body UTF-8
-//   index  := JSON [{ k: first key, o: offset, l: length, c: crc32c, n: entries }, …]
+//   index  := JSON [{ k: first key, o: offset, l: length, c: crc32c, n: entries, z?: 1 (deflated) }, …]
 //   trailer (TRAILER_BYTES = 24) := indexOffset u64 BE | indexLength u32 | indexCrc u32 | magic "LOAMDFIX"
 //
 // The manifest records each file's index range, and inlines the index itself when it is
 // small (INLINE_INDEX_MAX_BYTES), so a cold point read costs: manifest → (index) → block:
 // at most 3 serial round trips (spec §5.8).
 import { crc32c } from '@node-rs/crc32';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Store } from '../store/index.js';
 import { compareKeys } from '../log/keys.js';
 import { getWithRetry, Lru } from '../log/reader.js';
@@ -51,7 +54,12 @@ export interface BlockRef {
   l: number;
   c: number;
   n: number;
+  /** 1 when the block is deflate-raw compressed. */
+  z?: 1;
 }
+
+/** A block is stored compressed only when that saves at least this fraction of it. */
+export const BLOCK_MIN_SAVING = 0.1;
 
 export interface DataFileMeta {
   path: string;
@@ -108,8 +116,12 @@ export function buildDataFile(path: string, entries: readonly DataEntryInput[]):
   let tombstones = 0;
   const closeBlock = () => {
     if (block.length === 0) return;
-    const b = Buffer.concat(block, blockBytes);
-    index.push({ k: first, o: pos, l: b.length, c: crc32c(b), n: block.length });
+    const raw = Buffer.concat(block, blockBytes);
+    // Level 1: data files are most of the bytes the workers write; JSON deflates well.
+    const z = deflateRawSync(raw, { level: 1 });
+    const packed = z.length <= raw.length * (1 - BLOCK_MIN_SAVING);
+    const b = packed ? z : raw;
+    index.push({ k: first, o: pos, l: b.length, c: crc32c(b), n: block.length, ...(packed ? { z: 1 as const } : {}) });
     parts.push(b);
     pos += b.length;
     block = [];
@@ -210,7 +222,7 @@ export class DataFiles {
     if (hit) return hit;
     const got = await getWithRetry(this.store, f.path, { start: b.o, end: b.o + b.l });
     if (crc32c(got.bytes) !== b.c) throw dataErrors.unavailable(`data file ${f.path}: block at ${b.o} fails its CRC32C`);
-    const entries = decodeBlock(got.bytes, f.path);
+    const entries = decodeBlock(b.z ? inflateRawSync(got.bytes) : got.bytes, f.path);
     this.blocks.set(k, entries, b.l);
     return entries;
   }

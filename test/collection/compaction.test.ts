@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { compactionRun, COMPACT_BASE_BYTES, COMPACT_MAX_FILES, COMPACT_RUN } from '../../src/workers/applier.js';
 import { buildDataFile, decodeBlock, DataFiles, DATA_BLOCK_BYTES } from '../../src/collection/datafile.js';
 import { MemoryStore } from '../../src/store/index.js';
+import { inflateRawSync } from 'node:zlib';
 
 const f = (mb: number) => ({ path: `p${mb}`, bytes: Math.round(mb * COMPACT_BASE_BYTES), entries: 1, tombstones: 0, minKey: 'a', maxKey: 'z', indexStart: 0, indexEnd: 0 });
 
@@ -23,7 +24,10 @@ test('data files: sorted blocks, footer index, point reads and scans from a curs
   assert.ok((built.meta.index?.length ?? 0) > 1, 'several blocks');
   assert.ok(built.meta.index!.every((b) => b.l <= DATA_BLOCK_BYTES + 200));
   const str = (e: { key: string; tombstone: boolean; body: Buffer } | undefined) => e && { ...e, body: e.body.toString() };
-  assert.deepEqual(str(decodeBlock(built.bytes.subarray(built.meta.index![0]!.o, built.meta.index![0]!.o + built.meta.index![0]!.l), 'x')[1]), entries[1]);
+  const b0 = built.meta.index![0]!;
+  assert.equal(b0.z, 1, 'JSON blocks are stored deflated');
+  const raw0 = inflateRawSync(built.bytes.subarray(b0.o, b0.o + b0.l));
+  assert.deepEqual(str(decodeBlock(raw0, 'x')[1]), entries[1]);
   const store = new MemoryStore();
   await store.put(built.meta.path, built.bytes);
   const files = new DataFiles(store);
