@@ -90,8 +90,13 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t:
   return out;
 }
 
+/** Objects remembered as already read once (see entryRecords). */
+export const SEEN_OBJECTS = 10_000;
+
 export class LogReader {
   private readonly cache: Lru<WalRecord[]>;
+  private readonly firstReads = new Map<string, Promise<GetResult>>();
+  private readonly seen = new Lru<boolean>(SEEN_OBJECTS);
   constructor(
     private readonly meta: MetaStore,
     private readonly store: Store,
@@ -105,7 +110,24 @@ export class LogReader {
     const k = `${e.path}@${e.byteStart}`;
     const hit = this.cache.get(k);
     if (hit) return hit;
-    const got = await getWithRetry(this.store, e.path, { start: e.byteStart, end: e.byteEnd });
+    // The first read of an object is made alone: a store may do per-object work on first
+    // access (the file store hashes the whole object for its ETag), and several partitions'
+    // chunks of one WAL object are usually read at once.
+    const first = this.firstReads.get(e.path);
+    if (first) await first.catch(() => undefined);
+    let got: GetResult;
+    if (first === undefined && !this.seen.get(e.path)) {
+      const p = getWithRetry(this.store, e.path, { start: e.byteStart, end: e.byteEnd });
+      this.firstReads.set(e.path, p);
+      try {
+        got = await p;
+      } finally {
+        this.firstReads.delete(e.path);
+      }
+      this.seen.set(e.path, true, 1);
+    } else {
+      got = await getWithRetry(this.store, e.path, { start: e.byteStart, end: e.byteEnd });
+    }
     const chunk = readChunk(got.bytes, e.path);
     const recs = chunk.decode();
     if (recs.length !== e.records) throw dataErrors.unavailable(`index entry of ${e.path} says ${e.records} records, the chunk holds ${recs.length}`);
