@@ -1,0 +1,88 @@
+// The ControlStore on the embedded backend: its own control_* tables in the metastore's
+// SQLite file, on the metastore's connection when given one (a ':memory:' database has no
+// second connection), else on a connection of its own.
+import Database from 'better-sqlite3';
+import { errors } from '../meta/errors.js';
+import { SqlControlStore, type Query, type Row, type SqlDriver } from './sql.js';
+
+/** How long a statement waits for another connection's write lock (every wait a deadline). */
+export const CONTROL_BUSY_TIMEOUT_MS = 5_000;
+
+/** `$1`-style SQL → SQLite's `?` with the parameters in occurrence order. */
+function bind(sql: string, params: unknown[]): { sql: string; args: unknown[] } {
+  const args: unknown[] = [];
+  const out = sql.replace(/\$(\d+)/g, (_m, d: string) => {
+    args.push(params[Number(d) - 1]);
+    return '?';
+  });
+  return { sql: out, args };
+}
+
+class SqliteDriver implements SqlDriver {
+  readonly dialect = 'sqlite' as const;
+  private readonly stmts = new Map<string, { stmt: Database.Statement; reader: boolean }>();
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly owns: boolean,
+  ) {}
+
+  private run(sql: string, params: unknown[] = []): Row[] {
+    const b = bind(sql, params);
+    let s = this.stmts.get(b.sql);
+    if (!s) {
+      const stmt = this.db.prepare(b.sql);
+      s = { stmt, reader: stmt.reader };
+      this.stmts.set(b.sql, s);
+    }
+    if (s.reader) return s.stmt.all(...b.args) as Row[];
+    s.stmt.run(...b.args);
+    return [];
+  }
+
+  /** Control calls on this handle run one at a time (a transaction spans awaits). */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const p = this.chain.then(fn, fn);
+    this.chain = p.catch(() => undefined);
+    return p;
+  }
+
+  query: Query = (sql, params) => this.serial(async () => this.run(sql, params));
+
+  tx<T>(fn: (q: Query) => Promise<T>): Promise<T> {
+    return this.serial(async () => {
+      this.db.prepare('BEGIN IMMEDIATE').run();
+      try {
+        const out = await fn(async (sql, params) => this.run(sql, params));
+        this.db.prepare('COMMIT').run();
+        return out;
+      } catch (e) {
+        if (this.db.inTransaction) this.db.prepare('ROLLBACK').run();
+        if ((e as { code?: string }).code === 'SQLITE_BUSY') throw errors.retryable('busy', 'the control tables are locked by another writer', true);
+        throw e;
+      }
+    });
+  }
+
+  isUniqueViolation(e: unknown): boolean {
+    const c = (e as { code?: string }).code;
+    return c === 'SQLITE_CONSTRAINT_PRIMARYKEY' || c === 'SQLITE_CONSTRAINT_UNIQUE';
+  }
+
+  async close(): Promise<void> {
+    if (this.owns) this.db.close();
+  }
+}
+
+/** On the metastore's own connection (shared; closing the ControlStore leaves it open). */
+export function embeddedControlOn(db: Database.Database): SqlControlStore {
+  return new SqlControlStore(new SqliteDriver(db, false), false);
+}
+
+/** On a connection of its own to the metastore's file. */
+export function openEmbeddedControl(path: string): SqlControlStore {
+  const db = new Database(path, { timeout: CONTROL_BUSY_TIMEOUT_MS });
+  db.pragma('journal_mode = WAL');
+  return new SqlControlStore(new SqliteDriver(db, true), true);
+}

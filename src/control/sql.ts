@@ -1,0 +1,325 @@
+// The ControlStore on SQL (embedded SQLite and PostgreSQL share it): its own tables beside
+// the metastore's, in the same database. Every write and its change-feed entry commit in one
+// transaction, and the feed's version counter is one row updated in that transaction, so
+// versions are dense and commit in order (the row lock serializes control writes, which are rare).
+import { errors, isMetaError } from '../meta/errors.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../meta/limits.js';
+import {
+  MAX_CHANGES_PAGE,
+  MAX_TOUCH_BATCH,
+  MAX_USAGE_ROWS,
+  type ApiKeyInfo,
+  type ApiKeyRecord,
+  type BindingTarget,
+  type ControlCapabilities,
+  type ControlChange,
+  type ControlChangeKind,
+  type ControlStore,
+  type Org,
+  type Page,
+  type PageRequest,
+  type QuotaName,
+  type QuotaOverride,
+  type RoleBinding,
+  type RoleName,
+  type UsageRollup,
+} from './types.js';
+import { checkBinding, checkKey, checkOrg, checkQuota } from './validate.js';
+
+/** Change-feed rows kept; a watcher further behind reloads its caches whole. */
+export const MAX_RETAINED_CHANGES = 10_000;
+
+export type Row = Record<string, unknown>;
+export type Query = (sql: string, params?: unknown[]) => Promise<Row[]>;
+
+/** What a SQL dialect gives the store: statements with $1… parameters, and transactions. */
+export interface SqlDriver {
+  readonly dialect: 'sqlite' | 'postgres';
+  query: Query;
+  /** Runs `fn` in one write transaction (retrying is the driver's business). */
+  tx<T>(fn: (q: Query) => Promise<T>): Promise<T>;
+  /** Whether an error is a unique-key violation. */
+  isUniqueViolation(e: unknown): boolean;
+  close(): Promise<void>;
+}
+
+/** The tables, for both dialects (types both accept). `win`, not `window`: a keyword in Postgres. */
+export const CONTROL_DDL: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS control_version (id INTEGER PRIMARY KEY, v BIGINT NOT NULL)`,
+  `INSERT INTO control_version (id, v) VALUES (1, 0) ON CONFLICT (id) DO NOTHING`,
+  `CREATE TABLE IF NOT EXISTS control_orgs (id TEXT PRIMARY KEY, created BIGINT NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS control_keys (key_id TEXT PRIMARY KEY, org TEXT NOT NULL, secret_hash TEXT NOT NULL,
+     scopes TEXT NOT NULL, expiry BIGINT, created_by TEXT NOT NULL, created BIGINT NOT NULL, last_used BIGINT, revoked BIGINT)`,
+  `CREATE INDEX IF NOT EXISTS control_keys_org ON control_keys (org, key_id)`,
+  `CREATE TABLE IF NOT EXISTS control_bindings (org TEXT NOT NULL, subject TEXT NOT NULL, target TEXT NOT NULL, role TEXT NOT NULL,
+     created BIGINT NOT NULL, PRIMARY KEY (org, subject, target, role))`,
+  `CREATE INDEX IF NOT EXISTS control_bindings_target ON control_bindings (org, target)`,
+  `CREATE TABLE IF NOT EXISTS control_quotas (org TEXT NOT NULL, ns BIGINT NOT NULL, name TEXT NOT NULL, value DOUBLE PRECISION NOT NULL,
+     PRIMARY KEY (org, ns, name))`,
+  `CREATE TABLE IF NOT EXISTS control_usage (org TEXT NOT NULL, ns BIGINT NOT NULL, metric TEXT NOT NULL, win BIGINT NOT NULL,
+     value DOUBLE PRECISION NOT NULL, updated BIGINT NOT NULL, PRIMARY KEY (org, ns, metric, win))`,
+  `CREATE TABLE IF NOT EXISTS control_changes (version BIGINT PRIMARY KEY, kind TEXT NOT NULL, org TEXT NOT NULL, id TEXT NOT NULL, at BIGINT NOT NULL)`,
+];
+
+const n = (v: unknown): number => Number(v);
+const nn = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+const limitOf = (p?: PageRequest) => Math.min(Math.max(1, p?.limit ?? DEFAULT_PAGE_LIMIT), MAX_PAGE_LIMIT);
+/** Org-wide rows use ns = -1 (a primary key column cannot be null). */
+const NS_NONE = -1;
+
+export function targetKey(t: BindingTarget): string {
+  return t.kind === 'org' ? 'org' : `ns:${t.ns}`;
+}
+export function parseTarget(s: string): BindingTarget {
+  return s === 'org' ? { kind: 'org' } : { kind: 'namespace', ns: Number(s.slice(3)) };
+}
+
+function keyRow(r: Row): ApiKeyRecord {
+  return {
+    keyId: String(r.key_id),
+    org: String(r.org),
+    secretHash: String(r.secret_hash),
+    scopes: JSON.parse(String(r.scopes)) as string[],
+    expiry: nn(r.expiry),
+    createdBy: String(r.created_by),
+    created: n(r.created),
+    lastUsed: nn(r.last_used),
+    revoked: nn(r.revoked),
+  };
+}
+
+export function keyInfo(k: ApiKeyRecord): ApiKeyInfo {
+  const { secretHash: _h, ...info } = k;
+  return info;
+}
+
+function bindingRow(r: Row): RoleBinding {
+  return { org: String(r.org), subject: String(r.subject), role: String(r.role) as RoleName, target: parseTarget(String(r.target)), created: n(r.created) };
+}
+
+export class SqlControlStore implements ControlStore {
+  constructor(
+    private readonly d: SqlDriver,
+    private readonly ownsDriver: boolean,
+  ) {}
+
+  capabilities(): ControlCapabilities {
+    return { transactions: 'multi-item', feedOrder: 'ordered' };
+  }
+
+  async init(): Promise<void> {
+    await this.d.tx(async (q) => {
+      // Two nodes starting at once must not race CREATE TABLE IF NOT EXISTS (Postgres).
+      if (this.d.dialect === 'postgres') await q(`SELECT pg_advisory_xact_lock(hashtext('loam:control-migrate'))`);
+      for (const s of CONTROL_DDL) await q(s);
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDriver) await this.d.close();
+  }
+
+  /** Appends a change-feed entry in the caller's transaction. */
+  private async change(q: Query, kind: ControlChangeKind, org: string, id: string, at: number): Promise<void> {
+    const [r] = await q(`UPDATE control_version SET v = v + 1 WHERE id = 1 RETURNING v`);
+    const v = n(r!.v);
+    await q(`INSERT INTO control_changes (version, kind, org, id, at) VALUES ($1, $2, $3, $4, $5)`, [v, kind, org, id, at]);
+    if (v % 100 === 0) await q(`DELETE FROM control_changes WHERE version <= $1`, [v - MAX_RETAINED_CHANGES]);
+  }
+
+  async createOrg(id: string, at = Date.now()): Promise<Org> {
+    checkOrg(id);
+    try {
+      await this.d.tx(async (q) => {
+        await q(`INSERT INTO control_orgs (id, created) VALUES ($1, $2)`, [id, at]);
+        await this.change(q, 'org', id, '', at);
+      });
+    } catch (e) {
+      if (this.d.isUniqueViolation(e)) throw errors.alreadyExists(`org "${id}"`, 0);
+      throw e;
+    }
+    return { id, created: at };
+  }
+
+  async org(id: string): Promise<Org> {
+    const [r] = await this.d.query(`SELECT id, created FROM control_orgs WHERE id = $1`, [id]);
+    if (!r) throw errors.notFound(`org "${id}"`);
+    return { id: String(r.id), created: n(r.created) };
+  }
+
+  async listOrgs(p?: PageRequest): Promise<Page<Org>> {
+    const limit = limitOf(p);
+    const rows = await this.d.query(`SELECT id, created FROM control_orgs WHERE id > $1 ORDER BY id LIMIT $2`, [p?.after ?? '', limit + 1]);
+    const items = rows.slice(0, limit).map((r) => ({ id: String(r.id), created: n(r.created) }));
+    return rows.length > limit ? { items, next: items[items.length - 1]!.id } : { items };
+  }
+
+  async createKey(rec: Omit<ApiKeyRecord, 'lastUsed' | 'revoked'>): Promise<ApiKeyInfo> {
+    checkKey(rec);
+    try {
+      await this.d.tx(async (q) => {
+        const [o] = await q(`SELECT id FROM control_orgs WHERE id = $1`, [rec.org]);
+        if (!o) throw errors.notFound(`org "${rec.org}"`);
+        await q(
+          `INSERT INTO control_keys (key_id, org, secret_hash, scopes, expiry, created_by, created, last_used, revoked)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, NULL, NULL)`,
+          [rec.keyId, rec.org, rec.secretHash, JSON.stringify(rec.scopes), rec.expiry, rec.createdBy, rec.created],
+        );
+        await this.change(q, 'key', rec.org, rec.keyId, rec.created);
+      });
+    } catch (e) {
+      if (this.d.isUniqueViolation(e)) throw errors.alreadyExists(`key ${rec.keyId}`, 0);
+      throw e;
+    }
+    return keyInfo({ ...rec, lastUsed: null, revoked: null });
+  }
+
+  async key(keyId: string): Promise<ApiKeyRecord> {
+    const [r] = await this.d.query(`SELECT * FROM control_keys WHERE key_id = $1`, [keyId]);
+    if (!r) throw errors.notFound(`key ${keyId}`);
+    return keyRow(r);
+  }
+
+  async listKeys(org: string, p?: PageRequest): Promise<Page<ApiKeyInfo>> {
+    const limit = limitOf(p);
+    const rows = await this.d.query(`SELECT * FROM control_keys WHERE org = $1 AND key_id > $2 ORDER BY key_id LIMIT $3`, [org, p?.after ?? '', limit + 1]);
+    const items = rows.slice(0, limit).map((r) => keyInfo(keyRow(r)));
+    return rows.length > limit ? { items, next: items[items.length - 1]!.keyId } : { items };
+  }
+
+  async revokeKey(org: string, keyId: string, at = Date.now()): Promise<void> {
+    await this.d.tx(async (q) => {
+      const [r] = await q(`SELECT revoked FROM control_keys WHERE key_id = $1 AND org = $2`, [keyId, org]);
+      if (!r) throw errors.notFound(`key ${keyId}`);
+      if (r.revoked !== null && r.revoked !== undefined) return;
+      await q(`UPDATE control_keys SET revoked = $1 WHERE key_id = $2`, [at, keyId]);
+      await this.change(q, 'key', org, keyId, at);
+    });
+  }
+
+  async touchKeys(touches: { keyId: string; at: number }[]): Promise<void> {
+    if (touches.length > MAX_TOUCH_BATCH) throw errors.limitExceeded('MAX_TOUCH_BATCH', MAX_TOUCH_BATCH, touches.length);
+    if (touches.length === 0) return;
+    await this.d.tx(async (q) => {
+      for (const t of touches) {
+        await q(`UPDATE control_keys SET last_used = $1 WHERE key_id = $2 AND (last_used IS NULL OR last_used < $1)`, [t.at, t.keyId]);
+      }
+    });
+  }
+
+  async grant(b: Omit<RoleBinding, 'created'>): Promise<RoleBinding> {
+    checkBinding(b);
+    const at = Date.now();
+    await this.d.tx(async (q) => {
+      const [o] = await q(`SELECT id FROM control_orgs WHERE id = $1`, [b.org]);
+      if (!o) throw errors.notFound(`org "${b.org}"`);
+      const r = await q(
+        `INSERT INTO control_bindings (org, subject, target, role, created) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING created`,
+        [b.org, b.subject, targetKey(b.target), b.role, at],
+      );
+      if (r.length > 0) await this.change(q, 'binding', b.org, b.subject, at);
+    });
+    return { ...b, created: at };
+  }
+
+  async revokeGrant(b: Omit<RoleBinding, 'created'>): Promise<void> {
+    checkBinding(b);
+    await this.d.tx(async (q) => {
+      const r = await q(`DELETE FROM control_bindings WHERE org = $1 AND subject = $2 AND target = $3 AND role = $4 RETURNING org`, [
+        b.org,
+        b.subject,
+        targetKey(b.target),
+        b.role,
+      ]);
+      if (r.length > 0) await this.change(q, 'binding', b.org, b.subject, Date.now());
+    });
+  }
+
+  async bindings(org: string, subject: string): Promise<RoleBinding[]> {
+    const rows = await this.d.query(`SELECT * FROM control_bindings WHERE org = $1 AND subject = $2 ORDER BY target, role LIMIT $3`, [org, subject, MAX_PAGE_LIMIT]);
+    return rows.map(bindingRow);
+  }
+
+  async listBindings(org: string, p?: PageRequest): Promise<Page<RoleBinding>> {
+    const limit = limitOf(p);
+    // Cursor: subject, target and role joined by a byte no name contains.
+    const [s, t, r] = (p?.after ?? '\u0000\u0000').split('\u0000');
+    const rows = await this.d.query(
+      `SELECT * FROM control_bindings WHERE org = $1 AND (subject > $2 OR (subject = $2 AND (target > $3 OR (target = $3 AND role > $4))))
+       ORDER BY subject, target, role LIMIT $5`,
+      [org, s ?? '', t ?? '', r ?? '', limit + 1],
+    );
+    const items = rows.slice(0, limit).map(bindingRow);
+    const last = items[items.length - 1];
+    return rows.length > limit && last ? { items, next: [last.subject, targetKey(last.target), last.role].join('\u0000') } : { items };
+  }
+
+  async dropNamespaceBindings(org: string, ns: number): Promise<void> {
+    await this.d.tx(async (q) => {
+      const rows = await q(`DELETE FROM control_bindings WHERE org = $1 AND target = $2 RETURNING subject`, [org, `ns:${ns}`]);
+      const subjects = [...new Set(rows.map((r) => String(r.subject)))];
+      for (const s of subjects.slice(0, MAX_PAGE_LIMIT)) await this.change(q, 'binding', org, s, Date.now());
+    });
+  }
+
+  async setQuota(org: string, ns: number | null, name: QuotaName, value: number | null): Promise<void> {
+    checkQuota(org, ns, name, value);
+    await this.d.tx(async (q) => {
+      if (value === null) await q(`DELETE FROM control_quotas WHERE org = $1 AND ns = $2 AND name = $3`, [org, ns ?? NS_NONE, name]);
+      else
+        await q(`INSERT INTO control_quotas (org, ns, name, value) VALUES ($1, $2, $3, $4) ON CONFLICT (org, ns, name) DO UPDATE SET value = excluded.value`, [
+          org,
+          ns ?? NS_NONE,
+          name,
+          value,
+        ]);
+      await this.change(q, 'quota', org, '', Date.now());
+    });
+  }
+
+  async quotas(org: string): Promise<QuotaOverride[]> {
+    const rows = await this.d.query(`SELECT * FROM control_quotas WHERE org = $1 ORDER BY ns, name LIMIT $2`, [org, MAX_PAGE_LIMIT]);
+    return rows.map((r) => ({ org: String(r.org), ns: n(r.ns) === NS_NONE ? null : n(r.ns), name: String(r.name) as QuotaName, value: n(r.value) }));
+  }
+
+  async putUsage(rows: Omit<UsageRollup, 'updated'>[], at = Date.now()): Promise<void> {
+    if (rows.length > MAX_USAGE_ROWS) throw errors.limitExceeded('MAX_USAGE_ROWS', MAX_USAGE_ROWS, rows.length);
+    if (rows.length === 0) return;
+    await this.d.tx(async (q) => {
+      for (const u of rows) {
+        await q(
+          `INSERT INTO control_usage (org, ns, metric, win, value, updated) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (org, ns, metric, win) DO UPDATE SET value = excluded.value, updated = excluded.updated`,
+          [u.org, u.ns ?? NS_NONE, u.metric, u.window, u.value, at],
+        );
+      }
+    });
+  }
+
+  async usage(org: string, o: { metric?: string; since?: number; limit?: number } = {}): Promise<UsageRollup[]> {
+    const rows = await this.d.query(
+      `SELECT * FROM control_usage WHERE org = $1 AND ($2 = '' OR metric = $2) AND win >= $3 ORDER BY ns, metric, win LIMIT $4`,
+      [org, o.metric ?? '', o.since ?? 0, Math.min(o.limit ?? MAX_USAGE_ROWS, MAX_USAGE_ROWS)],
+    );
+    return rows.map((r) => ({
+      org: String(r.org),
+      ns: n(r.ns) === NS_NONE ? null : n(r.ns),
+      metric: String(r.metric),
+      window: n(r.win),
+      value: n(r.value),
+      updated: n(r.updated),
+    }));
+  }
+
+  async controlVersion(): Promise<number> {
+    const [r] = await this.d.query(`SELECT v FROM control_version WHERE id = 1`);
+    return r ? n(r.v) : 0;
+  }
+
+  async changesSince(after: number, limit = MAX_CHANGES_PAGE): Promise<ControlChange[]> {
+    const rows = await this.d.query(`SELECT * FROM control_changes WHERE version > $1 ORDER BY version LIMIT $2`, [after, Math.min(limit, MAX_CHANGES_PAGE)]);
+    return rows.map((r) => ({ version: n(r.version), kind: String(r.kind) as ControlChangeKind, org: String(r.org), id: String(r.id), at: n(r.at) }));
+  }
+}
+
+export { isMetaError };

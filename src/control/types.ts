@@ -1,0 +1,169 @@
+// The ControlStore (spec §6): orgs, API keys, role bindings, quotas, usage rollups and a
+// change feed. It is an interface separate from the data-plane MetaStore, so the hosted
+// control plane can later serve it remotely (spec §8): every argument and result is plain
+// data, and errors are MetaError with a typed code (DESIGN §2.4), which crosses gRPC as is.
+
+/** An org (tenant and billing unit). Its id is its name (NAME_PATTERN): the MetaStore keys namespaces by it. */
+export interface Org {
+  id: string;
+  created: number;
+}
+
+/**
+ * An API key as stored: never the secret, only sha256(secret) (hex). `scopes` narrow what the
+ * key's role bindings allow: 'read', 'write', 'admin' (all three: ['*']), and 'ns:<name>'
+ * entries restricting the key to those namespaces.
+ */
+export interface ApiKeyRecord {
+  keyId: string;
+  org: string;
+  secretHash: string;
+  scopes: string[];
+  /** Epoch ms after which the key is refused; null: never expires. */
+  expiry: number | null;
+  createdBy: string;
+  created: number;
+  lastUsed: number | null;
+  /** Epoch ms of revocation; a revoked key is refused at once. */
+  revoked: number | null;
+}
+
+/** An API key as listed: everything but the hash. */
+export type ApiKeyInfo = Omit<ApiKeyRecord, 'secretHash'>;
+
+export const ROLES = ['org_admin', 'namespace_admin', 'writer', 'reader'] as const;
+export type RoleName = (typeof ROLES)[number];
+
+/** Where a role is granted: the whole org, or one namespace (by id: a recreated namespace inherits nothing). */
+export type BindingTarget = { kind: 'org' } | { kind: 'namespace'; ns: number };
+
+export interface RoleBinding {
+  org: string;
+  /** 'key:<key_id>' (users come with OIDC, later). */
+  subject: string;
+  role: RoleName;
+  target: BindingTarget;
+  created: number;
+}
+
+/** Quota names (spec §6's table). */
+export const QUOTA_NAMES = [
+  'request_rate',
+  'ingest_bytes_per_s',
+  'concurrent_query_slots',
+  'unapplied_records',
+  'unapplied_bytes',
+  'storage_bytes',
+  'metadata_ops_rate',
+] as const;
+export type QuotaName = (typeof QUOTA_NAMES)[number];
+
+/** A per-org (ns null) or per-namespace override of one quota's default. */
+export interface QuotaOverride {
+  org: string;
+  ns: number | null;
+  name: QuotaName;
+  value: number;
+}
+
+/** One usage rollup: a metric of a namespace (or the org, ns null) over a window. */
+export interface UsageRollup {
+  org: string;
+  ns: number | null;
+  metric: string;
+  /** Start of the window (epoch ms, aligned to the rollup's period); 0 for a gauge (latest value). */
+  window: number;
+  value: number;
+  updated: number;
+}
+
+export type ControlChangeKind = 'org' | 'key' | 'binding' | 'quota';
+
+/** One change-feed entry: what changed, so caches drop exactly that (spec §6: revocations pushed). */
+export interface ControlChange {
+  version: number;
+  kind: ControlChangeKind;
+  org: string;
+  /** The key id for 'key', the subject for 'binding', '' otherwise. */
+  id: string;
+  at: number;
+}
+
+export interface ControlCapabilities {
+  /** 'multi-item': an entity and its change-feed entry commit together. 'single-item': they do
+   *  not (alternator): a crash between them leaves a change unannounced, so caches rely on
+   *  their TTL (30–60 s) for it. */
+  transactions: 'multi-item' | 'single-item';
+  /** Versions of the feed are dense and appear in order ('ordered'), or may appear out of
+   *  order for a moment ('gaps'), which watchers wait out (CHANGE_GAP_WAIT_MS). */
+  feedOrder: 'ordered' | 'gaps';
+}
+
+export interface Page<T> {
+  items: T[];
+  next?: string;
+}
+
+export interface PageRequest {
+  after?: string;
+  limit?: number;
+}
+
+export interface ControlStore {
+  capabilities(): ControlCapabilities;
+  /** Creates tables or items the store needs (idempotent). */
+  init(): Promise<void>;
+  /** Releases what this handle opened itself (a shared connection is left open). */
+  close(): Promise<void>;
+
+  createOrg(id: string, at?: number): Promise<Org>;
+  org(id: string): Promise<Org>;
+  listOrgs(page?: PageRequest): Promise<Page<Org>>;
+
+  /** Stores a key record (AlreadyExists if the key id is taken). */
+  createKey(rec: Omit<ApiKeyRecord, 'lastUsed' | 'revoked'>): Promise<ApiKeyInfo>;
+  /** The record including the hash, for verification; NotFound if unknown. */
+  key(keyId: string): Promise<ApiKeyRecord>;
+  listKeys(org: string, page?: PageRequest): Promise<Page<ApiKeyInfo>>;
+  /** Marks the key revoked (idempotent); NotFound if it is not the org's. */
+  revokeKey(org: string, keyId: string, at?: number): Promise<void>;
+  /** Bounded batch of last_used updates (no change-feed entry: no cache depends on it). */
+  touchKeys(touches: { keyId: string; at: number }[]): Promise<void>;
+
+  /** Grants (idempotent). */
+  grant(b: Omit<RoleBinding, 'created'>): Promise<RoleBinding>;
+  /** Revokes (idempotent). */
+  revokeGrant(b: Omit<RoleBinding, 'created'>): Promise<void>;
+  /** Bindings of one subject in one org. */
+  bindings(org: string, subject: string): Promise<RoleBinding[]>;
+  listBindings(org: string, page?: PageRequest): Promise<Page<RoleBinding>>;
+  /** Removes every binding on a namespace (lifecycle: the namespace was dropped). */
+  dropNamespaceBindings(org: string, ns: number): Promise<void>;
+
+  /** Sets (value) or clears (null) an override. */
+  setQuota(org: string, ns: number | null, name: QuotaName, value: number | null): Promise<void>;
+  /** Every override of an org (org-wide and per namespace). */
+  quotas(org: string): Promise<QuotaOverride[]>;
+
+  /** Writes rollups (upsert by org, ns, metric, window). */
+  putUsage(rows: Omit<UsageRollup, 'updated'>[], at?: number): Promise<void>;
+  usage(org: string, opts?: { metric?: string; since?: number; limit?: number }): Promise<UsageRollup[]>;
+
+  /** The latest change-feed version (0 before any change). */
+  controlVersion(): Promise<number>;
+  /** Changes with version > `after`, in version order, at most `limit`. */
+  changesSince(after: number, limit?: number): Promise<ControlChange[]>;
+}
+
+/** Changes per changesSince page. */
+export const MAX_CHANGES_PAGE = 1_000;
+/** Usage rows per usage() answer. */
+export const MAX_USAGE_ROWS = 1_000;
+/** last_used touches per touchKeys call. */
+export const MAX_TOUCH_BATCH = 100;
+/** Change-feed entries are kept this long; a watcher further behind reloads its caches whole. */
+export const CHANGE_RETENTION_MS = 24 * 3_600_000;
+/** Scopes of a key: the three action classes, or ns:<name> restrictions. */
+export const SCOPE_PATTERN = /^(\*|read|write|admin|ns:[A-Za-z0-9][A-Za-z0-9_-]{0,62})$/;
+/** Scopes per key. */
+export const MAX_SCOPES = 32;

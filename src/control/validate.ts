@@ -1,0 +1,45 @@
+// Argument checks of the ControlStore, the same on every backend (InvalidArgument naming the field).
+import { errors } from '../meta/errors.js';
+import { NAME_PATTERN, MAX_NAME_LENGTH, NAME_RULE } from '../meta/limits.js';
+import { MAX_SCOPES, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type RoleBinding } from './types.js';
+
+/** Largest quota value (a safe integer: counters and bytes). */
+export const MAX_QUOTA_VALUE = Number.MAX_SAFE_INTEGER;
+
+export function checkOrg(id: string): void {
+  if (typeof id !== 'string' || id.length > MAX_NAME_LENGTH || !NAME_PATTERN.test(id)) throw errors.invalid('org', `must be ${NAME_RULE}`);
+}
+
+export function checkScopes(scopes: unknown): void {
+  if (!Array.isArray(scopes) || scopes.length === 0 || scopes.length > MAX_SCOPES) throw errors.invalid('scopes', `must be 1..${MAX_SCOPES} scopes`);
+  for (const s of scopes) {
+    if (typeof s !== 'string' || !SCOPE_PATTERN.test(s)) throw errors.invalid('scopes', `"${String(s)}" is not a scope (*, read, write, admin, ns:<namespace>)`);
+  }
+}
+
+export function checkKey(rec: Omit<ApiKeyRecord, 'lastUsed' | 'revoked'>): void {
+  checkOrg(rec.org);
+  if (!/^[0-9a-f]{16}$/.test(rec.keyId)) throw errors.invalid('keyId', 'must be 16 hex digits');
+  if (!/^[0-9a-f]{64}$/.test(rec.secretHash)) throw errors.invalid('secretHash', 'must be a hex sha256');
+  checkScopes(rec.scopes);
+  if (rec.expiry !== null && !Number.isSafeInteger(rec.expiry)) throw errors.invalid('expiry', 'must be epoch ms or null');
+  if (typeof rec.createdBy !== 'string' || rec.createdBy.length === 0 || rec.createdBy.length > 128) throw errors.invalid('createdBy', 'must be 1-128 characters');
+}
+
+export function checkBinding(b: Omit<RoleBinding, 'created'>): void {
+  checkOrg(b.org);
+  if (typeof b.subject !== 'string' || !/^key:[0-9a-f]{16}$/.test(b.subject)) throw errors.invalid('subject', 'must be key:<key_id>');
+  if (!(ROLES as readonly string[]).includes(b.role)) throw errors.invalid('role', `must be one of ${ROLES.join(', ')}`);
+  if (b.target.kind === 'namespace' && !(Number.isSafeInteger(b.target.ns) && b.target.ns >= 0)) throw errors.invalid('target.ns', 'must be a namespace id');
+  if (b.target.kind !== 'org' && b.target.kind !== 'namespace') throw errors.invalid('target', 'must be the org or a namespace');
+  if (b.role === 'org_admin' && b.target.kind !== 'org') throw errors.invalid('role', 'org_admin is granted on the org');
+}
+
+export function checkQuota(org: string, ns: number | null, name: string, value: number | null): void {
+  checkOrg(org);
+  if (ns !== null && !(Number.isSafeInteger(ns) && ns >= 0)) throw errors.invalid('ns', 'must be a namespace id or null');
+  if (!(QUOTA_NAMES as readonly string[]).includes(name)) throw errors.invalid('name', `must be one of ${QUOTA_NAMES.join(', ')}`);
+  if (value !== null && !(typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_QUOTA_VALUE)) {
+    throw errors.invalid('value', 'must be a number ≥ 0, or null to clear the override');
+  }
+}

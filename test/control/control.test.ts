@@ -1,0 +1,160 @@
+// The ControlStore conformance suite (spec §6): the same cases on every metastore backend
+// (LOAM_TEST_BACKEND), selected by capabilities(), never by backend name.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { backendFactory, type BackendFactory } from '../harness/backends.js';
+import { controlStoreFor, type ControlStore } from '../../src/control/index.js';
+import { newKey } from '../../src/control/keys.js';
+import { isMetaError } from '../../src/meta/errors.js';
+
+let f: BackendFactory;
+let cs: ControlStore;
+let cs2: ControlStore;
+
+before(async () => {
+  f = backendFactory();
+  const meta = await f.open();
+  cs = await controlStoreFor(meta);
+  cs2 = await controlStoreFor(await f.connect(meta));
+});
+after(async () => {
+  await cs.close();
+  await cs2.close();
+  await f.cleanup();
+});
+
+function keyRec(org: string, scopes = ['*']) {
+  const k = newKey();
+  return { k, rec: { keyId: k.keyId, org, secretHash: k.secretHash, scopes, expiry: null, createdBy: 'test', created: Date.now() } };
+}
+
+describe(`ControlStore on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () => {
+  test('orgs: create, read, list with pages; a second create is AlreadyExists', async () => {
+    await cs.createOrg('acme');
+    await cs.createOrg('beta');
+    await cs.createOrg('gamma');
+    await assert.rejects(cs.createOrg('acme'), (e) => isMetaError(e, 'AlreadyExists'));
+    await assert.rejects(cs.createOrg('bad org'), (e) => isMetaError(e, 'InvalidArgument'));
+    assert.equal((await cs2.org('beta')).id, 'beta');
+    await assert.rejects(cs.org('nope'), (e) => isMetaError(e, 'NotFound'));
+    const p1 = await cs.listOrgs({ limit: 2 });
+    assert.deepEqual(p1.items.map((o) => o.id), ['acme', 'beta']);
+    const p2 = await cs.listOrgs({ limit: 2, after: p1.next! });
+    assert.deepEqual(p2.items.map((o) => o.id), ['gamma']);
+    assert.equal(p2.next, undefined);
+  });
+
+  test('keys: stored with the hash only, listed without it, per org; revoke is idempotent and org-checked', async () => {
+    const { k, rec } = keyRec('acme', ['read', 'ns:docs']);
+    const info = await cs.createKey(rec);
+    assert.equal((info as unknown as Record<string, unknown>).secretHash, undefined);
+    assert.ok(!JSON.stringify(info).includes(k.secret));
+    const got = await cs2.key(k.keyId);
+    assert.equal(got.secretHash, k.secretHash);
+    assert.deepEqual(got.scopes, ['read', 'ns:docs']);
+    assert.equal(got.revoked, null);
+    await assert.rejects(cs.createKey(rec), (e) => isMetaError(e, 'AlreadyExists'));
+    await assert.rejects(cs.createKey(keyRec('nope').rec), (e) => isMetaError(e, 'NotFound'));
+    await assert.rejects(cs.createKey({ ...keyRec('acme').rec, scopes: ['root'] }), (e) => isMetaError(e, 'InvalidArgument'));
+    await cs.createKey(keyRec('beta').rec);
+    const list = await cs.listKeys('acme');
+    assert.deepEqual(list.items.map((x) => x.keyId), [k.keyId]);
+    assert.ok(!JSON.stringify(list).includes(k.secretHash));
+    await assert.rejects(cs.revokeKey('beta', k.keyId), (e) => isMetaError(e, 'NotFound'));
+    await cs.revokeKey('acme', k.keyId, 1234);
+    await cs.revokeKey('acme', k.keyId, 9999);
+    assert.equal((await cs2.key(k.keyId)).revoked, 1234);
+    await assert.rejects(cs.key('0000000000000000'), (e) => isMetaError(e, 'NotFound'));
+  });
+
+  test('keys: last_used updated in batches, never backwards', async () => {
+    const a = keyRec('acme');
+    const b = keyRec('acme');
+    await cs.createKey(a.rec);
+    await cs.createKey(b.rec);
+    await cs.touchKeys([
+      { keyId: a.k.keyId, at: 500 },
+      { keyId: b.k.keyId, at: 700 },
+    ]);
+    await cs.touchKeys([{ keyId: a.k.keyId, at: 400 }]);
+    assert.equal((await cs.key(a.k.keyId)).lastUsed, 500);
+    assert.equal((await cs.key(b.k.keyId)).lastUsed, 700);
+    await assert.rejects(cs.touchKeys(Array.from({ length: 101 }, () => ({ keyId: a.k.keyId, at: 1 }))), (e) => isMetaError(e, 'LimitExceeded'));
+  });
+
+  test('role bindings: grant is idempotent, per subject, dropped with their namespace', async () => {
+    const { k } = keyRec('acme');
+    const subject = `key:${k.keyId}`;
+    await cs.grant({ org: 'acme', subject, role: 'reader', target: { kind: 'namespace', ns: 7 } });
+    await cs.grant({ org: 'acme', subject, role: 'reader', target: { kind: 'namespace', ns: 7 } });
+    await cs.grant({ org: 'acme', subject, role: 'writer', target: { kind: 'namespace', ns: 8 } });
+    await cs.grant({ org: 'acme', subject, role: 'org_admin', target: { kind: 'org' } });
+    await assert.rejects(cs.grant({ org: 'acme', subject, role: 'org_admin', target: { kind: 'namespace', ns: 1 } }), (e) => isMetaError(e, 'InvalidArgument'));
+    await assert.rejects(cs.grant({ org: 'acme', subject, role: 'owner' as never, target: { kind: 'org' } }), (e) => isMetaError(e, 'InvalidArgument'));
+    const bs = await cs2.bindings('acme', subject);
+    assert.equal(bs.length, 3);
+    assert.deepEqual(await cs.bindings('beta', subject), []);
+    await cs.revokeGrant({ org: 'acme', subject, role: 'org_admin', target: { kind: 'org' } });
+    await cs.dropNamespaceBindings('acme', 7);
+    const left = await cs.bindings('acme', subject);
+    assert.deepEqual(left.map((b) => [b.role, b.target]), [['writer', { kind: 'namespace', ns: 8 }]]);
+    const page = await cs.listBindings('acme', { limit: 1 });
+    assert.equal(page.items.length, 1);
+  });
+
+  test('quotas: per-org and per-namespace overrides, set and cleared', async () => {
+    await cs.setQuota('acme', null, 'request_rate', 50);
+    await cs.setQuota('acme', 3, 'request_rate', 5.5);
+    await cs.setQuota('acme', 3, 'storage_bytes', 1e9);
+    await assert.rejects(cs.setQuota('acme', null, 'nope' as never, 1), (e) => isMetaError(e, 'InvalidArgument'));
+    await assert.rejects(cs.setQuota('acme', null, 'request_rate', -1), (e) => isMetaError(e, 'InvalidArgument'));
+    await cs.setQuota('acme', 3, 'storage_bytes', null);
+    const q = await cs2.quotas('acme');
+    assert.deepEqual(
+      q.map((x) => [x.ns, x.name, x.value]).sort((a, b) => String(a).localeCompare(String(b))),
+      [
+        [3, 'request_rate', 5.5],
+        [null, 'request_rate', 50],
+      ].sort((a, b) => String(a).localeCompare(String(b))),
+    );
+    assert.deepEqual(await cs.quotas('beta'), []);
+  });
+
+  test('usage rollups: upsert by (org, ns, metric, window)', async () => {
+    await cs.putUsage([
+      { org: 'acme', ns: 3, metric: 'storage_bytes', window: 0, value: 10 },
+      { org: 'acme', ns: 3, metric: 'requests', window: 60_000, value: 4 },
+    ]);
+    await cs.putUsage([{ org: 'acme', ns: 3, metric: 'storage_bytes', window: 0, value: 12 }]);
+    const u = await cs2.usage('acme', { metric: 'storage_bytes' });
+    assert.deepEqual(u.map((x) => [x.ns, x.value]), [[3, 12]]);
+    assert.equal((await cs.usage('acme')).length, 2);
+    assert.deepEqual(await cs.usage('beta'), []);
+  });
+
+  test('change feed: every key, binding, quota and org change appears, in version order, on another handle', async () => {
+    const v0 = await cs2.controlVersion();
+    const { k, rec } = keyRec('beta');
+    await cs.createKey(rec);
+    await cs.grant({ org: 'beta', subject: `key:${k.keyId}`, role: 'reader', target: { kind: 'org' } });
+    await cs.revokeKey('beta', k.keyId);
+    await cs.setQuota('beta', null, 'request_rate', 1);
+    const v1 = await cs2.controlVersion();
+    assert.ok(v1 >= v0 + 4, `${v1} ≥ ${v0} + 4`);
+    const ch = await cs2.changesSince(v0);
+    assert.deepEqual(
+      ch.map((c) => [c.kind, c.org, c.id]),
+      [
+        ['key', 'beta', k.keyId],
+        ['binding', 'beta', `key:${k.keyId}`],
+        ['key', 'beta', k.keyId],
+        ['quota', 'beta', ''],
+      ],
+    );
+    for (let i = 1; i < ch.length; i++) assert.ok(ch[i]!.version > ch[i - 1]!.version);
+    assert.deepEqual(await cs2.changesSince(v1), []);
+    assert.equal((await cs2.changesSince(v0, 2)).length, 2);
+    const caps = cs.capabilities();
+    if (caps.feedOrder === 'ordered') assert.deepEqual(ch.map((c) => c.version), [v0 + 1, v0 + 2, v0 + 3, v0 + 4]);
+  });
+});
