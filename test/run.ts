@@ -12,7 +12,7 @@ import { SERVICES, type RunningService } from './harness/services.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 /** Suites parameterised by the metastore backend: run once per backend unless --backend picks one. */
-const PER_BACKEND = new Set(['conformance', 'linearizability', 'faults']);
+const PER_BACKEND = new Set(['conformance', 'linearizability', 'faults', 'control', 'tenancy']);
 const SUITES: Record<string, string> = {
   conformance: 'test/conformance',
   linearizability: 'test/linearizability',
@@ -24,6 +24,9 @@ const SUITES: Record<string, string> = {
   collection: 'test/collection',
   gateway: 'test/gateway',
   node: 'test/node',
+  control: 'test/control',
+  tenancy: 'test/tenancy',
+  authz: 'test/authz',
 };
 
 function testFiles(dir: string): string[] {

@@ -6,6 +6,14 @@ import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError } from 'commander';
 import { ConfigError, envOverrides, readConfigFile, resolveConfig, sqliteUrl, type NodeConfig } from '../node/config.js';
 import { startNode, VERSION, type LoamNode } from '../node/node.js';
+import { openMetastore } from '../node/backends.js';
+import { pino } from 'pino';
+import { Catalog } from '../collection/catalog.js';
+import { controlStoreFor } from '../control/index.js';
+import { QUOTA_NAMES, type ControlStore, type QuotaName, type RoleName } from '../control/types.js';
+import { BuiltinAuthorizer } from '../authz/authorizer.js';
+import { Tenancy } from '../authz/tenancy.js';
+import { QUOTA_DEFAULTS } from '../quota/quota.js';
 
 /** Where `loam dev` keeps its data unless --data-dir says otherwise. */
 export const DEV_DATA_DIR = './.loam';
@@ -35,17 +43,27 @@ function fail(e: unknown): never {
   process.exit(1);
 }
 
-export function devBanner(url: string, dataDir: string): string {
+export function devBanner(url: string, dataDir: string, key: string | null = null): string {
+  const auth = `-H "Authorization: Bearer $LOAM_KEY"`;
   return [
+    ...(key
+      ? [
+          `First start: created org "default" and its admin API key. It is shown ONCE, here; store it now:`,
+          ``,
+          `  export LOAM_KEY=${key}`,
+          ``,
+        ]
+      : []),
     `Loam ${VERSION} (dev: every role in one process, embedded metastore, file store)`,
     `data:      ${dataDir}`,
     `listening: ${url}`,
     ``,
     `Try it:`,
-    `  curl -s -X POST ${url}/v1/namespaces -H 'content-type: application/json' -d '{"name":"demo"}'`,
-    `  curl -s -X POST ${url}/v1/namespaces/demo/collections -H 'content-type: application/json' -d '{"name":"users","primary_key":"id"}'`,
-    `  curl -s -X POST ${url}/v1/namespaces/demo/collections/users/documents -H 'content-type: application/json' -d '{"upserts":[{"id":"u1","name":"Ada"}]}'`,
-    `  curl -s ${url}/v1/namespaces/demo/collections/users/documents/u1`,
+    `  curl -s -X POST ${url}/v1/namespaces ${auth} -H 'content-type: application/json' -d '{"name":"demo"}'`,
+    `  curl -s -X POST ${url}/v1/namespaces/demo/collections ${auth} -H 'content-type: application/json' -d '{"name":"users","primary_key":"id"}'`,
+    `  curl -s -X POST ${url}/v1/namespaces/demo/collections/users/documents ${auth} -H 'content-type: application/json' -d '{"upserts":[{"id":"u1","name":"Ada"}]}'`,
+    `  curl -s ${url}/v1/namespaces/demo/collections/users/documents/u1 ${auth}`,
+    `More keys: loam keys create --data-dir ${dataDir} --role writer   (or POST /v1/keys with an admin key)`,
     `API: ${url}/v1/openapi.json   metrics: ${url}/metrics   health: ${url}/healthz`,
     `Stop with Ctrl-C.`,
   ].join('\n');
@@ -69,12 +87,13 @@ export function program(): Command {
         const dir = resolve(o.dataDir);
         mkdirSync(resolve(dir, 'objects'), { recursive: true });
         const config = resolveConfig(
-          { metastore: sqliteUrl(resolve(dir, 'meta.db')), store: pathToFileURL(resolve(dir, 'objects')).href, log_level: o.logLevel },
+          { metastore: sqliteUrl(resolve(dir, 'meta.db')), store: pathToFileURL(resolve(dir, 'objects')).href, log_level: o.logLevel, auth: 'api_keys' },
           envOverrides(),
           { port: o.port },
         );
         const node = await startNode(config);
-        console.log(devBanner(node.url, dir));
+        // The bootstrap key goes to stdout once, never to the logs.
+        console.log(devBanner(node.url, dir, node.bootstrapKey));
         await runUntilSignal(node);
       } catch (e) {
         fail(e);
@@ -100,6 +119,7 @@ export function program(): Command {
       try {
         const config: NodeConfig = resolveConfig(readConfigFile(o.config), envOverrides(), o.port !== undefined ? { port: o.port } : {});
         const node = await startNode(config);
+        if (node.bootstrapKey) console.log(`first start: created org "${config.bootstrap_org}" and its admin API key (shown once; store it now):\n  ${node.bootstrapKey}`);
         console.log(`listening: ${node.url}`);
         await runUntilSignal(node);
       } catch (e) {
@@ -119,7 +139,140 @@ export function program(): Command {
       }
     });
 
+  tenancyCommands(p);
   return p;
+}
+
+/** The operator's view: the config's (or dev data dir's) metastore, opened directly. */
+async function withControl<T>(o: { config?: string; dataDir?: string }, fn: (t: Tenancy, cs: ControlStore, catalog: Catalog) => Promise<T>): Promise<T> {
+  const config = o.config
+    ? resolveConfig(readConfigFile(o.config), envOverrides())
+    : resolveConfig({ metastore: sqliteUrl(resolve(o.dataDir ?? DEV_DATA_DIR, 'meta.db')), store: 'memory://' }, envOverrides());
+  const { meta } = await openMetastore(config.metastore);
+  const cs = await controlStoreFor(meta);
+  const catalog = new Catalog(meta);
+  const authz = new BuiltinAuthorizer(cs);
+  const t = new Tenancy({ control: cs, authorizer: authz, catalog, meta, logger: pino({ level: 'silent' }) });
+  try {
+    return await fn(t, cs, catalog);
+  } finally {
+    await cs.close();
+    await meta.close();
+  }
+}
+
+function tenancyCommands(p: Command): void {
+  const where = (c: Command) =>
+    c.option('--config <file>', 'the node config file (its metastore)').option('--data-dir <dir>', `a loam dev data dir (default ${DEV_DATA_DIR})`);
+  const run = (fn: (o: Record<string, string>) => Promise<unknown>) => async (o: Record<string, string>) => {
+    try {
+      const out = await fn(o);
+      if (out !== undefined) console.log(typeof out === 'string' ? out : JSON.stringify(out, null, 2));
+    } catch (e) {
+      if ((e as { code?: string }).code && (e as Error).message) {
+        console.error(`loam: ${(e as Error).message}`);
+        process.exit(1);
+      }
+      fail(e);
+    }
+  };
+  const nsId = async (catalog: Catalog, org: string, ns?: string) => (ns ? (await catalog.namespace(org, ns)).id : undefined);
+
+  const orgs = p.command('orgs').description('Create and list orgs (tenants).');
+  where(orgs.command('create').argument('<org>').description('Create an org and print its first admin key (shown once).')).action((org: string, o: Record<string, string>) =>
+    run(() => withControl(o, async (t, cs) => {
+      await cs.createOrg(org);
+      const k = await t.createKey({ org, role: 'org_admin', createdBy: 'cli' });
+      return `org "${org}" created; its admin key (shown once, store it now):\n${k.token}`;
+    }))(o),
+  );
+  where(orgs.command('list').description('List orgs.')).action(run((o) => withControl(o, async (_t, cs) => (await cs.listOrgs({ limit: 1000 })).items)));
+
+  const keys = p.command('keys').description('Create, list and revoke API keys.');
+  where(
+    keys
+      .command('create')
+      .description('Create an API key (printed once).')
+      .option('--org <org>', 'the org', 'default')
+      .option('--role <role>', 'org_admin, namespace_admin, writer or reader', 'reader')
+      .option('--namespace <ns>', 'grant the role on this namespace only')
+      .option('--scopes <list>', 'comma-separated: *, read, write, admin, ns:<name>', '*')
+      .option('--ttl <seconds>', 'expire after this many seconds'),
+  ).action(
+    run((o) =>
+      withControl(o, async (t, _cs, catalog) => {
+        const ns = await nsId(catalog, o.org!, o.namespace);
+        const k = await t.createKey({
+          org: o.org!,
+          role: o.role as RoleName,
+          ...(ns !== undefined ? { ns } : {}),
+          scopes: o.scopes!.split(',').map((s) => s.trim()),
+          ...(o.ttl ? { ttlS: Number(o.ttl) } : {}),
+          createdBy: 'cli',
+        });
+        return k.token;
+      }),
+    ),
+  );
+  where(keys.command('list').option('--org <org>', 'the org', 'default').description('List an org\'s keys (never their secrets).')).action(
+    run((o) => withControl(o, async (_t, cs) => (await cs.listKeys(o.org!, { limit: 1000 })).items)),
+  );
+  where(keys.command('revoke').argument('<key_id>').option('--org <org>', 'the org', 'default').description('Revoke a key (every node refuses it within a second).')).action(
+    (id: string, o: Record<string, string>) => run(() => withControl(o, async (t) => t.revokeKey(o.org!, id, 'cli').then(() => `revoked ${id}`)))(o),
+  );
+
+  const roles = p.command('roles').description('Grant and revoke roles of keys.');
+  for (const verb of ['grant', 'revoke'] as const) {
+    where(
+      roles
+        .command(verb)
+        .argument('<key_id>')
+        .requiredOption('--role <role>', 'org_admin, namespace_admin, writer or reader')
+        .option('--org <org>', 'the org', 'default')
+        .option('--namespace <ns>', 'on this namespace (default: the whole org)'),
+    ).action((id: string, o: Record<string, string>) =>
+      run(() =>
+        withControl(o, async (_t, cs, catalog) => {
+          const ns = await nsId(catalog, o.org!, o.namespace);
+          const b = { org: o.org!, subject: `key:${id}`, role: o.role as RoleName, target: ns === undefined ? ({ kind: 'org' } as const) : ({ kind: 'namespace', ns } as const) };
+          if (verb === 'grant') return cs.grant(b);
+          await cs.revokeGrant(b);
+          return `revoked ${o.role} of ${id}`;
+        }),
+      )(o),
+    );
+  }
+
+  const quotas = p.command('quotas').description('Show and set quotas (defaults, per-org and per-namespace overrides).');
+  where(quotas.command('show').option('--org <org>', 'the org', 'default').option('--namespace <ns>', 'effective values for this namespace')).action(
+    run((o) =>
+      withControl(o, async (t, cs, catalog) => {
+        const ns = (await nsId(catalog, o.org!, o.namespace)) ?? null;
+        const effective: Record<string, number> = {};
+        for (const n of QUOTA_NAMES) effective[n] = await t.quotas.value(o.org!, ns, n);
+        return { defaults: QUOTA_DEFAULTS, effective, overrides: await cs.quotas(o.org!) };
+      }),
+    ),
+  );
+  where(
+    quotas
+      .command('set')
+      .argument('<name>', QUOTA_NAMES.join(', '))
+      .argument('<value>', 'a number, or "default" to clear the override')
+      .option('--org <org>', 'the org', 'default')
+      .option('--namespace <ns>', 'override for this namespace only'),
+  ).action((name: string, value: string, o: Record<string, string>) =>
+    run(() =>
+      withControl(o, async (_t, cs, catalog) => {
+        const ns = (await nsId(catalog, o.org!, o.namespace)) ?? null;
+        await cs.setQuota(o.org!, ns, name as QuotaName, value === 'default' ? null : Number(value));
+        return `${name} = ${value}`;
+      }),
+    )(o),
+  );
+  where(p.command('usage').description('Show usage rollups of an org.').option('--org <org>', 'the org', 'default')).action(
+    run((o) => withControl(o, async (_t, cs) => cs.usage(o.org!))),
+  );
 }
 
 const invokedDirectly = process.argv[1] !== undefined && /(?:^|[/\\])main\.ts$/.test(process.argv[1]);

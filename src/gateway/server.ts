@@ -19,6 +19,7 @@ import { DEFAULT_TOKEN_WAIT_MS } from '../collection/reader.js';
 import { MAX_BATCH_BYTES, type CollectionWriter } from '../collection/writer.js';
 import type { NodeMetrics } from '../node/metrics.js';
 import { openApiDocument, ROUTES, type RouteDef } from './schemas.js';
+import type { Authorizer } from '../authz/authorizer.js';
 
 /** HTTP body limit: the batch byte limit plus room for JSON syntax. */
 export const BODY_LIMIT_BYTES = MAX_BATCH_BYTES + 4 * 1024 * 1024;
@@ -32,8 +33,12 @@ export const UNAVAILABLE_RETRY_AFTER_S = 1;
 /** Who is calling; set by the admission hook. */
 export interface Principal {
   org: string;
-  /** The API key or user, once authentication exists. */
+  /** The API key ('key:<key_id>'), or null when authentication is off. */
   subject: string | null;
+  /** The key's scopes (spec §6). */
+  scopes?: readonly string[];
+  /** Frees what admission took (a query slot) once the response is sent. */
+  release?: () => void;
 }
 
 declare module 'fastify' {
@@ -56,6 +61,10 @@ export interface GatewayDeps {
   logger: Logger;
   version: string;
   admit?: Admit;
+  /** Filters lists (namespaces) to what the principal may see (spec §7 filterVisible). */
+  authorizer?: Authorizer;
+  /** More routes (the tenancy API), admitted like the others. */
+  routes?: (app: FastifyInstance) => void;
   /** Readiness: resolves when the metastore and the store answer. */
   ready: () => Promise<void>;
 }
@@ -167,6 +176,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
   app.decorateRequest('principal', null as unknown as Principal);
 
   app.addHook('onResponse', async (req, reply) => {
+    req.principal?.release?.();
     const route = req.routeOptions.url ?? 'unmatched';
     const labels = { method: req.method, route, status: String(reply.statusCode) };
     d.metrics.httpRequests.inc(labels);
@@ -174,6 +184,8 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     if (reply.statusCode >= 500) req.log.warn({ route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request failed');
     else req.log.debug({ route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
+
+  app.addHook('onRequestAbort', async (req) => req.principal?.release?.());
 
   app.setErrorHandler((err, req, reply) => {
     const h = toHttp(err);
@@ -238,7 +250,11 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
       ...(req.query.prefix ? { prefix: req.query.prefix } : {}),
       ...(req.query.cursor ? { after: req.query.cursor } : {}),
     });
-    return { items: p.items.map(nsJson), next_cursor: p.next ?? null };
+    const org = req.principal.org;
+    const visible = d.authorizer
+      ? (await d.authorizer.filterVisible(req.principal, 'namespace.read', p.items.map((n) => ({ kind: 'namespace' as const, org, ns: n.id, name: n.name, n })))).map((r) => r.n)
+      : p.items;
+    return { items: visible.map(nsJson), next_cursor: p.next ?? null };
   });
 
   route<NsP, unknown, unknown>(ROUTES.getNamespace, async (req) => nsJson(await d.catalog.namespace(req.principal.org, req.params.ns)));
@@ -252,6 +268,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
       throw e;
     }
     d.catalog.invalidate();
+    await d.authorizer?.onDeleted({ kind: 'namespace', org: n.org, ns: n.id, name: n.name });
     return reply.status(204).send();
   });
 
@@ -332,6 +349,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     return { documents: r.documents, next_cursor: r.nextCursor };
   });
 
+  d.routes?.(app as unknown as FastifyInstance);
   return app as unknown as FastifyInstance;
 }
 

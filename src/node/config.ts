@@ -28,8 +28,10 @@ export type Role = (typeof ROLES)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const DEFAULT_PORT = 7070;
 export const DEFAULT_HOST = '127.0.0.1';
-/** Until authentication lands (the tenancy issue), the API binds only to loopback. */
+/** Without authentication (auth: none) the API binds only to loopback. */
 export const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
+/** api_keys: every request carries an API key (spec §6); none: loopback development only. */
+export const AUTH_MODES = ['none', 'api_keys'] as const;
 
 export interface NodeConfig {
   metastore: string;
@@ -52,6 +54,9 @@ export interface NodeConfig {
   apply_interval_ms: number;
   segment_min_age_ms: number;
   cache_bytes: number;
+  auth: (typeof AUTH_MODES)[number];
+  /** The org `loam dev`/`serve` create on first start with auth api_keys (with one admin key). */
+  bootstrap_org: string;
 }
 
 export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
@@ -72,6 +77,8 @@ export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   apply_interval_ms: DEFAULT_APPLY_INTERVAL_MS,
   segment_min_age_ms: DEFAULT_SEGMENT_MIN_AGE_MS,
   cache_bytes: DEFAULT_CHUNK_CACHE_BYTES,
+  auth: 'none',
+  bootstrap_org: 'default',
 };
 
 export class ConfigError extends Error {
@@ -152,8 +159,14 @@ export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig 
   for (const k of ['metastore', 'store'] as const) {
     if (typeof raw[k] !== 'string' || (raw[k] as string).trim() === '') throw new ConfigError(k, 'is required (a URL; see the README)');
   }
-  if (typeof raw.host !== 'string' || !LOOPBACK_HOSTS.includes(raw.host)) {
-    throw new ConfigError('host', `must be a loopback address (${LOOPBACK_HOSTS.join(', ')}) until authentication lands; got ${JSON.stringify(raw.host)}`);
+  if (!(AUTH_MODES as readonly string[]).includes(raw.auth as string)) {
+    throw new ConfigError('auth', `must be one of ${AUTH_MODES.join(', ')}; got ${JSON.stringify(raw.auth)}`);
+  }
+  if (typeof raw.bootstrap_org !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/.test(raw.bootstrap_org)) {
+    throw new ConfigError('bootstrap_org', `must be 1-63 characters of A-Z a-z 0-9 _ -; got ${JSON.stringify(raw.bootstrap_org)}`);
+  }
+  if (typeof raw.host !== 'string' || (raw.auth === 'none' && !LOOPBACK_HOSTS.includes(raw.host))) {
+    throw new ConfigError('host', `must be a loopback address (${LOOPBACK_HOSTS.join(', ')}) while auth is none (set auth: api_keys to listen elsewhere); got ${JSON.stringify(raw.host)}`);
   }
   let roles = raw.roles;
   if (typeof roles === 'string') roles = roles.split(',').map((s) => s.trim()).filter(Boolean);

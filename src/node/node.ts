@@ -22,6 +22,11 @@ import { buildApp, type Admit } from '../gateway/server.js';
 import { openMetastore } from './backends.js';
 import type { NodeConfig } from './config.js';
 import { NodeMetrics, timedMeta } from './metrics.js';
+import { controlStoreFor } from '../control/index.js';
+import type { ControlStore } from '../control/types.js';
+import { BuiltinAuthorizer, type Authorizer } from '../authz/authorizer.js';
+import { Tenancy } from '../authz/tenancy.js';
+import { tenancyRoutes } from '../authz/routes.js';
 
 /** Readiness checks must answer within this. */
 export const READY_CHECK_DEADLINE_MS = 2_000;
@@ -60,6 +65,11 @@ export interface LoamNode {
   readonly reader: CollectionReader | null;
   readonly workers: Workers | null;
   readonly logger: Logger;
+  /** auth api_keys: the ControlStore, authorizer and gateway tenancy (else null). */
+  readonly control: ControlStore | null;
+  readonly tenancy: Tenancy | null;
+  /** The admin key created on this first start (print it once; never log it), else null. */
+  readonly bootstrapKey: string | null;
   close(): Promise<void>;
 }
 
@@ -186,15 +196,47 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   }
   const reader = roles.has('query') ? new CollectionReader(meta, store, { cacheBytes: config.cache_bytes, manifests, log: logReader }) : null;
 
+  let control: ControlStore | null = null;
+  let tenancy: Tenancy | null = null;
+  let authorizer: Authorizer | null = null;
+  let bootstrapKey: string | null = null;
+  if (config.auth === 'api_keys') {
+    // The ControlStore lives beside the metastore, on the raw backend's connection (spec §6).
+    control = await controlStoreFor(raw);
+    authorizer = new BuiltinAuthorizer(control);
+    tenancy = new Tenancy({
+      control,
+      authorizer,
+      catalog,
+      meta,
+      logger,
+      ...(writer
+        ? {
+            backlog: async (_ns: number, c: string, nsName: string, org: string) => {
+              try {
+                return await writer!.backlogOf(await catalog.collection(org, nsName, c));
+              } catch {
+                return null; // a missing collection is the route's 404
+              }
+            },
+          }
+        : {}),
+    });
+    bootstrapKey = await tenancy.bootstrap(config.bootstrap_org);
+    await tenancy.start();
+  }
+
   const app = buildApp({
     meta,
     catalog,
+    ...(authorizer ? { authorizer } : {}),
+    ...(tenancy && control ? { admit: o.admit ?? tenancy.admit, routes: tenancyRoutes(tenancy, control, catalog) } : {}),
     reader,
     writer,
     metrics,
     logger,
     version: VERSION,
-    ...(o.admit ? { admit: o.admit } : {}),
+    ...(o.admit && !tenancy ? { admit: o.admit } : {}),
     ready: async () => {
       await withDeadline(meta.catalogVersion(), READY_CHECK_DEADLINE_MS, 'the metastore');
       await withDeadline(store.list('wal/', { limit: 1 }), READY_CHECK_DEADLINE_MS, 'the object store');
@@ -222,12 +264,17 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     reader,
     workers,
     logger,
+    control,
+    tenancy,
+    bootstrapKey,
     close() {
       closing ??= (async () => {
         await withDeadline(app.close(), SHUTDOWN_DEADLINE_MS, 'closing the HTTP server').catch(() => undefined);
         await withDeadline(logWriter?.close() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the log writer').catch(() => undefined);
         await withDeadline(workers?.stop() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the workers').catch(() => undefined);
         await thread?.stop();
+        await tenancy?.close().catch(() => undefined);
+        await control?.close().catch(() => undefined);
         if (!o.store) await store.close();
         if (!o.meta) await raw.close();
         logger.info({ id }, 'node stopped');

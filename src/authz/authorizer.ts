@@ -1,0 +1,167 @@
+// Authorization (spec §7): every surface maps a request to (action, resource) and asks an
+// Authorizer. The interface follows Lakekeeper's in Loam's terms, so an OpenFGA
+// implementation (object ids namespace:{org}/{ns_id}, collection:{org}/{ns_id}/{cid}, a
+// tenant fence on every relation) can replace the built-in one without touching callers.
+import type { ControlStore, RoleBinding, RoleName } from '../control/types.js';
+
+/** Who is calling: a key of one org, narrowed by its scopes (spec §6). */
+export interface Principal {
+  org: string;
+  /** 'key:<key_id>', or null when authentication is off (loopback development). */
+  subject: string | null;
+  scopes?: readonly string[];
+}
+
+export const ACTIONS = [
+  'org.read',
+  'org.manage',
+  'namespace.create',
+  'namespace.list',
+  'namespace.read',
+  'namespace.delete',
+  'collection.create',
+  'collection.list',
+  'collection.read',
+  'collection.delete',
+  'documents.read',
+  'documents.write',
+] as const;
+export type Action = (typeof ACTIONS)[number];
+
+export type Resource =
+  | { kind: 'org'; org: string }
+  /** ns is null when the name resolves to nothing in the principal's org (a 404 follows). */
+  | { kind: 'namespace'; org: string; ns: number | null; name: string }
+  | { kind: 'collection'; org: string; ns: number | null; name: string; collection: string };
+
+export type LifecycleEvent =
+  | { kind: 'org'; org: string }
+  | { kind: 'namespace'; org: string; ns: number; name: string }
+  | { kind: 'collection'; org: string; ns: number; collection: number }
+  | { kind: 'key'; org: string; keyId: string; role?: RoleName; ns?: number };
+
+export interface Authorizer {
+  check(p: Principal, action: Action, r: Resource): Promise<boolean>;
+  batchCheck(p: Principal, checks: { action: Action; resource: Resource }[]): Promise<boolean[]>;
+  /** The resources `p` may `action`, in their order. */
+  filterVisible<R extends Resource>(p: Principal, action: Action, rs: R[]): Promise<R[]>;
+  onCreated(e: LifecycleEvent): Promise<void>;
+  onDeleted(e: LifecycleEvent): Promise<void>;
+  /** First start: `subject` becomes the org's admin. */
+  bootstrap(org: string, subject: string): Promise<void>;
+  /** Drops cached decisions of a subject (the change feed calls it). */
+  invalidate(org: string, subject: string | null): void;
+}
+
+/** The action classes roles and scopes are defined by. */
+type Class = 'read' | 'write' | 'ns_admin' | 'org_admin';
+const CLASS: Record<Action, Class> = {
+  'org.read': 'read',
+  'org.manage': 'org_admin',
+  'namespace.create': 'org_admin',
+  'namespace.list': 'read',
+  'namespace.read': 'read',
+  'namespace.delete': 'ns_admin',
+  'collection.create': 'ns_admin',
+  'collection.list': 'read',
+  'collection.read': 'read',
+  'collection.delete': 'ns_admin',
+  'documents.read': 'read',
+  'documents.write': 'write',
+};
+const ROLE_CLASSES: Record<RoleName, ReadonlySet<Class>> = {
+  reader: new Set(['read']),
+  writer: new Set(['read', 'write']),
+  namespace_admin: new Set(['read', 'write', 'ns_admin']),
+  org_admin: new Set(['read', 'write', 'ns_admin', 'org_admin']),
+};
+const SCOPE_CLASSES: Record<string, ReadonlySet<Class>> = {
+  '*': new Set(['read', 'write', 'ns_admin', 'org_admin']),
+  read: new Set(['read']),
+  write: new Set(['write']),
+  admin: new Set(['ns_admin', 'org_admin']),
+};
+
+/** How long a subject's bindings are trusted without a change-feed event (the feed evicts sooner). */
+export const BINDINGS_CACHE_MS = 30_000;
+/** Subjects cached, at most. */
+export const BINDINGS_CACHE_ENTRIES = 100_000;
+
+/**
+ * The built-in authorizer: roles (org admin, namespace admin, writer, reader) granted on an
+ * org or a namespace, narrowed by the key's scopes, behind a tenant fence: a principal of
+ * one org is refused everything in another, whatever any binding says.
+ */
+export class BuiltinAuthorizer implements Authorizer {
+  private readonly cache = new Map<string, { at: number; bindings: Promise<RoleBinding[]> }>();
+  constructor(
+    private readonly cs: ControlStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private bindings(org: string, subject: string): Promise<RoleBinding[]> {
+    const k = `${org}\u0000${subject}`;
+    const e = this.cache.get(k);
+    if (e && this.now() - e.at < BINDINGS_CACHE_MS) return e.bindings;
+    if (this.cache.size >= BINDINGS_CACHE_ENTRIES) this.cache.clear();
+    const p = this.cs.bindings(org, subject);
+    p.catch(() => this.cache.delete(k));
+    this.cache.set(k, { at: this.now(), bindings: p });
+    return p;
+  }
+
+  invalidate(org: string, subject: string | null): void {
+    if (subject === null) this.cache.clear();
+    else this.cache.delete(`${org}\u0000${subject}`);
+  }
+
+  async check(p: Principal, action: Action, r: Resource): Promise<boolean> {
+    // The tenant fence comes first: nothing below can grant across orgs.
+    if (r.org !== p.org) return false;
+    if (p.subject === null) return true; // authentication off: one trusted local user
+    const cls = CLASS[action];
+    const scopes = p.scopes ?? [];
+    if (!scopes.some((s) => SCOPE_CLASSES[s]?.has(cls))) return false;
+    const nsScopes = scopes.filter((s) => s.startsWith('ns:')).map((s) => s.slice(3));
+    if (nsScopes.length > 0) {
+      // A namespace-scoped key reaches only its namespaces, and nothing org-wide but listing.
+      if (r.kind === 'org') {
+        if (action !== 'namespace.list' && action !== 'org.read') return false;
+      } else if (!nsScopes.includes(r.name)) return false;
+    }
+    const bs = await this.bindings(p.org, p.subject);
+    return bs.some((b) => {
+      if (b.org !== p.org || !ROLE_CLASSES[b.role].has(cls)) return false;
+      if (b.target.kind === 'org') return true;
+      return r.kind !== 'org' && r.ns !== null && b.target.ns === r.ns;
+    });
+  }
+
+  async batchCheck(p: Principal, checks: { action: Action; resource: Resource }[]): Promise<boolean[]> {
+    return Promise.all(checks.map((c) => this.check(p, c.action, c.resource)));
+  }
+
+  async filterVisible<R extends Resource>(p: Principal, action: Action, rs: R[]): Promise<R[]> {
+    const ok = await this.batchCheck(p, rs.map((resource) => ({ action, resource })));
+    return rs.filter((_, i) => ok[i]);
+  }
+
+  async onCreated(e: LifecycleEvent): Promise<void> {
+    if (e.kind === 'key' && e.role) {
+      await this.cs.grant({
+        org: e.org,
+        subject: `key:${e.keyId}`,
+        role: e.role,
+        target: e.ns === undefined ? { kind: 'org' } : { kind: 'namespace', ns: e.ns },
+      });
+    }
+  }
+
+  async onDeleted(e: LifecycleEvent): Promise<void> {
+    if (e.kind === 'namespace') await this.cs.dropNamespaceBindings(e.org, e.ns);
+  }
+
+  async bootstrap(org: string, subject: string): Promise<void> {
+    await this.cs.grant({ org, subject, role: 'org_admin', target: { kind: 'org' } });
+  }
+}

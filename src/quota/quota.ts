@@ -1,0 +1,180 @@
+// Quotas (spec §6): defaults as named constants, per-org and per-namespace overrides from the
+// ControlStore, and the local mechanisms that enforce them: token buckets and a cost-weighted
+// semaphore. On one node every bucket is local. In a cluster the spec puts a bucket at the
+// rendezvous owner of the placement key; until the router lands, each gateway keeps its own
+// bucket sized quota ÷ gateways (the spec's per-gateway fallback; `gateways` below).
+import type { ControlStore, QuotaName, QuotaOverride } from '../control/types.js';
+
+/** Requests per second per namespace and surface (burst: one second's worth). */
+export const DEFAULT_REQUEST_RATE = 1_000;
+/** Ingest bytes per second per namespace, at the gateway. */
+export const DEFAULT_INGEST_BYTES_PER_S = 64 * 1024 * 1024;
+/** Query slots per collection (D98: 16); a text/filter query or a get costs 1. */
+export const DEFAULT_CONCURRENT_QUERY_SLOTS = 16;
+/** How long a query waits for a slot before 429 (D98: 800 ms). */
+export const QUERY_SLOT_WAIT_MS = 800;
+/** Unapplied backlog per collection (M1.3 defaults; the writer enforces them on its own too). */
+export const DEFAULT_UNAPPLIED_RECORDS = 1_000_000;
+export const DEFAULT_UNAPPLIED_BYTES = 128 * 1024 * 1024;
+/** Stored bytes per namespace (soft: checked against a periodic measurement). */
+export const DEFAULT_STORAGE_BYTES = 1024 ** 4;
+/** Metadata operations (namespace and collection creates and drops) per second per namespace. */
+export const DEFAULT_METADATA_OPS_RATE = 10;
+
+export const QUOTA_DEFAULTS: Record<QuotaName, number> = {
+  request_rate: DEFAULT_REQUEST_RATE,
+  ingest_bytes_per_s: DEFAULT_INGEST_BYTES_PER_S,
+  concurrent_query_slots: DEFAULT_CONCURRENT_QUERY_SLOTS,
+  unapplied_records: DEFAULT_UNAPPLIED_RECORDS,
+  unapplied_bytes: DEFAULT_UNAPPLIED_BYTES,
+  storage_bytes: DEFAULT_STORAGE_BYTES,
+  metadata_ops_rate: DEFAULT_METADATA_OPS_RATE,
+};
+
+/** How long an org's overrides are trusted without a change-feed event. */
+export const QUOTA_CACHE_MS = 30_000;
+/** Buckets and semaphores kept, at most (idle ones are dropped first when exceeded). */
+export const MAX_LIMITERS = 100_000;
+
+/** A refusal: which quota, and when to retry. */
+export class QuotaExceeded extends Error {
+  constructor(
+    readonly quota: QuotaName,
+    readonly retryAfterMs: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class TokenBucket {
+  private tokens: number;
+  private last: number;
+  constructor(
+    public rate: number,
+    now: number,
+  ) {
+    this.tokens = this.capacity;
+    this.last = now;
+  }
+  get capacity(): number {
+    return Math.max(this.rate, 1);
+  }
+  /** Takes n tokens (a request larger than the bucket needs a full bucket); 0 or ms to wait. */
+  take(n: number, now: number): number {
+    this.tokens = Math.min(this.capacity, this.tokens + ((now - this.last) / 1000) * this.rate);
+    this.last = now;
+    const need = Math.min(n, this.capacity);
+    if (this.tokens >= need) {
+      this.tokens -= need;
+      return 0;
+    }
+    if (this.rate <= 0) return 60_000;
+    return Math.ceil(((need - this.tokens) / this.rate) * 1000);
+  }
+}
+
+/** A cost-weighted semaphore with a bounded wait (D98). */
+export class Semaphore {
+  private used = 0;
+  private readonly waiters: { cost: number; grant: () => void }[] = [];
+  constructor(public slots: number) {}
+  get idle(): boolean {
+    return this.used === 0 && this.waiters.length === 0;
+  }
+  /** Resolves with a release function, or null after `waitMs` without a slot. */
+  acquire(cost: number, waitMs: number): Promise<(() => void) | null> {
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      this.used -= cost;
+      this.pump();
+    };
+    if (this.used + cost <= this.slots && this.waiters.length === 0) {
+      this.used += cost;
+      return Promise.resolve(release);
+    }
+    return new Promise((resolve) => {
+      const w = {
+        cost,
+        grant: () => {
+          clearTimeout(t);
+          this.used += cost;
+          resolve(release);
+        },
+      };
+      const t = setTimeout(() => {
+        const i = this.waiters.indexOf(w);
+        if (i >= 0) this.waiters.splice(i, 1);
+        resolve(null);
+      }, waitMs);
+      this.waiters.push(w);
+    });
+  }
+  private pump(): void {
+    while (this.waiters.length > 0 && this.used + this.waiters[0]!.cost <= this.slots) this.waiters.shift()!.grant();
+  }
+}
+
+/** Effective quotas: namespace override, else org override, else the default. */
+export class Quotas {
+  private readonly overrides = new Map<string, { at: number; rows: Promise<QuotaOverride[]> }>();
+  private readonly buckets = new Map<string, TokenBucket>();
+  private readonly sems = new Map<string, Semaphore>();
+  constructor(
+    private readonly cs: ControlStore,
+    /** Gateways sharing a namespace's traffic (per-gateway fallback: each bucket is quota ÷ gateways). */
+    private readonly gateways = 1,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  invalidate(org: string): void {
+    this.overrides.delete(org);
+  }
+
+  async value(org: string, ns: number | null, name: QuotaName): Promise<number> {
+    let e = this.overrides.get(org);
+    if (!e || this.now() - e.at >= QUOTA_CACHE_MS) {
+      const rows = this.cs.quotas(org);
+      rows.catch(() => this.overrides.delete(org));
+      e = { at: this.now(), rows };
+      if (this.overrides.size >= MAX_LIMITERS) this.overrides.clear();
+      this.overrides.set(org, e);
+    }
+    const rows = await e.rows;
+    const nsRow = ns === null ? undefined : rows.find((r) => r.ns === ns && r.name === name);
+    const orgRow = rows.find((r) => r.ns === null && r.name === name);
+    return nsRow?.value ?? orgRow?.value ?? QUOTA_DEFAULTS[name];
+  }
+
+  /** Takes `n` from the bucket of (name, key) whose rate is the quota; throws QuotaExceeded. */
+  async rate(org: string, ns: number | null, name: QuotaName, key: string, n: number, what: string): Promise<void> {
+    const rate = (await this.value(org, ns, name)) / this.gateways;
+    const k = `${name}\u0000${key}`;
+    let b = this.buckets.get(k);
+    if (!b) {
+      if (this.buckets.size >= MAX_LIMITERS) this.buckets.clear();
+      b = new TokenBucket(rate, this.now());
+      this.buckets.set(k, b);
+    }
+    b.rate = rate;
+    const wait = b.take(n, this.now());
+    if (wait > 0) throw new QuotaExceeded(name, wait, `${what}: over the ${name} quota (${rate} per second); retry later`);
+  }
+
+  /** A query slot of a collection, waiting up to QUERY_SLOT_WAIT_MS; throws QuotaExceeded. */
+  async querySlot(org: string, ns: number, key: string, cost: number): Promise<() => void> {
+    const slots = await this.value(org, ns, 'concurrent_query_slots');
+    let s = this.sems.get(key);
+    if (!s) {
+      if (this.sems.size >= MAX_LIMITERS) for (const [k, v] of this.sems) if (v.idle) this.sems.delete(k);
+      s = new Semaphore(slots);
+      this.sems.set(key, s);
+    }
+    s.slots = slots;
+    const release = await s.acquire(cost, QUERY_SLOT_WAIT_MS);
+    if (!release) throw new QuotaExceeded('concurrent_query_slots', QUERY_SLOT_WAIT_MS, `over the concurrent_query_slots quota (${slots} per collection); retry later`);
+    return release;
+  }
+}
