@@ -130,6 +130,8 @@ export class BuiltinAuthorizer implements Authorizer {
       } else if (!nsScopes.includes(r.name)) return false;
     }
     const bs = await this.bindings(p.org, p.subject);
+    // Listing namespaces and reading the org are open to every member; lists are then filtered.
+    if (r.kind === 'org' && (action === 'namespace.list' || action === 'org.read')) return bs.length > 0;
     return bs.some((b) => {
       if (b.org !== p.org || !ROLE_CLASSES[b.role].has(cls)) return false;
       if (b.target.kind === 'org') return true;

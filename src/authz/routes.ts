@@ -114,7 +114,7 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog) {
         const b = req.body as { name: QuotaName; value: number | null; namespace?: string };
         const ns = await nsIdOf(req.principal.org, b.namespace);
         await cs.setQuota(req.principal.org, ns, b.name, b.value);
-        t.quotas.invalidate(req.principal.org);
+        t.quotaChanged(req.principal.org);
         return { name: b.name, namespace: b.namespace ?? null, value: b.value };
       },
     );

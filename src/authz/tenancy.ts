@@ -139,7 +139,7 @@ export class Tenancy {
           this.cursor = c.version;
           if (c.kind === 'key') this.keys.delete(c.id);
           else if (c.kind === 'binding') this.d.authorizer.invalidate(c.org, c.id);
-          else if (c.kind === 'quota') this.quotas.invalidate(c.org);
+          else if (c.kind === 'quota') this.quotaChanged(c.org);
         }
       } catch (e) {
         this.d.logger.warn({ err: { message: (e as Error).message } }, 'control change feed poll failed; caches expire on their own');
@@ -279,6 +279,12 @@ export class Tenancy {
     this.storage.set(ns, { at: this.now(), bytes });
     await this.d.control.putUsage([{ org, ns, metric: 'storage_bytes', window: 0, value: bytes }]).catch(() => undefined);
     return bytes;
+  }
+
+  /** An org's quotas changed: re-read them, and measure storage afresh against the new values. */
+  quotaChanged(org: string): void {
+    this.quotas.invalidate(org);
+    this.storage.clear();
   }
 
   /** Forget a namespace's measurement (tests, and after this node wrote much). */

@@ -1,0 +1,220 @@
+// Tenancy over HTTP (issue 8's security tests), on the metastore backend LOAM_TEST_BACKEND:
+// 401 for missing, malformed, unknown, wrong-secret, expired and revoked keys; 403 for a
+// wrong role or scope; the tenant fence (another org's key never sees a byte); list
+// filtering; 429 with Retry-After per quota; a revocation reaching a second node through
+// the change feed; and no secret or key hash in the logs.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { backendFactory, type BackendFactory } from '../harness/backends.js';
+import { MemoryStore } from '../../src/store/index.js';
+import { resolveConfig } from '../../src/node/config.js';
+import { startNode, type LoamNode } from '../../src/node/node.js';
+import { hashSecret, parseKey } from '../../src/control/keys.js';
+
+let f: BackendFactory;
+let a: LoamNode;
+let b: LoamNode;
+let admin: string;
+let logs = '';
+const secrets: string[] = [];
+
+function remember(token: string): string {
+  secrets.push(token, parseKey(token)!.secret, hashSecret(parseKey(token)!.secret));
+  return token;
+}
+
+async function call(node: LoamNode, method: string, path: string, key?: string | null, body?: unknown, headers: Record<string, string> = {}) {
+  const h: Record<string, string> = { ...headers };
+  if (key) h.authorization = `Bearer ${key}`;
+  if (body !== undefined) h['content-type'] = 'application/json';
+  const r = await fetch(node.url + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
+  const text = await r.text();
+  return { status: r.status, body: text ? (JSON.parse(text) as any) : null, text, retryAfter: r.headers.get('retry-after') };
+}
+
+async function newKey(node: LoamNode, key: string, body: unknown): Promise<string> {
+  const r = await call(node, 'POST', '/v1/keys', key, body);
+  assert.equal(r.status, 201, r.text);
+  return remember(r.body.key);
+}
+
+before(async () => {
+  f = backendFactory();
+  const meta = await f.open();
+  const store = new MemoryStore();
+  const config = resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, auth: 'api_keys', log_level: 'debug', apply_poll_ms: 100 });
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      logs += chunk.toString();
+      cb();
+    },
+  });
+  a = await startNode(config, { meta, store, logger: pino({ level: 'debug' }, sink) });
+  b = await startNode(config, { meta: await f.connect(meta), store, logger: pino({ level: 'debug' }, sink) });
+  assert.ok(a.bootstrapKey, 'the first node bootstraps an admin key');
+  assert.equal(b.bootstrapKey, null, 'a second node does not');
+  admin = remember(a.bootstrapKey!);
+  for (const ns of ['alpha', 'beta']) assert.equal((await call(a, 'POST', '/v1/namespaces', admin, { name: ns })).status, 201);
+  for (const ns of ['alpha', 'beta']) assert.equal((await call(a, 'POST', `/v1/namespaces/${ns}/collections`, admin, { name: 'docs', primary_key: 'id' })).status, 201);
+  assert.equal((await call(a, 'POST', '/v1/namespaces/alpha/collections/docs/documents', admin, { upserts: [{ id: 'd1', secret: 'alpha-data' }] })).status, 200);
+});
+
+after(async () => {
+  await a?.close();
+  await b?.close();
+  await f?.cleanup();
+});
+
+describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () => {
+  test('401: missing, malformed, unknown, wrong-secret, expired and revoked keys', async () => {
+    const path = '/v1/namespaces';
+    const missing = await call(a, 'GET', path, null);
+    assert.equal(missing.status, 401);
+    assert.match(missing.body.error.message, /missing API key/);
+    for (const bad of ['nope', 'loam_xyz_abc', admin.slice(0, -1)]) assert.equal((await call(a, 'GET', path, bad)).status, 401);
+    const { keyId, secret } = parseKey(admin)!;
+    const unknown = await call(a, 'GET', path, `loam_${'0'.repeat(16)}_${secret}`);
+    const wrong = await call(a, 'GET', path, `loam_${keyId}_${'0'.repeat(64)}`);
+    assert.equal(unknown.status, 401);
+    assert.equal(wrong.status, 401);
+    assert.deepEqual(unknown.body, wrong.body, 'an unknown key id and a wrong secret are indistinguishable');
+    const short = await newKey(a, admin, { role: 'reader', ttl_s: 1 });
+    assert.equal((await call(a, 'GET', path, short)).status, 200);
+    await new Promise((r) => setTimeout(r, 1_100));
+    const expired = await call(a, 'GET', path, short);
+    assert.equal(expired.status, 401);
+    assert.match(expired.body.error.message, /expired/);
+    const doomed = await newKey(a, admin, { role: 'reader' });
+    assert.equal((await call(a, 'GET', path, doomed)).status, 200);
+    assert.equal((await call(a, 'DELETE', `/v1/keys/${parseKey(doomed)!.keyId}`, admin)).status, 204);
+    const revoked = await call(a, 'GET', path, doomed);
+    assert.equal(revoked.status, 401);
+    assert.match(revoked.body.error.message, /revoked/);
+  });
+
+  test('403: a reader cannot write or create; a namespace-scoped key sees only its namespace', async () => {
+    const reader = await newKey(a, admin, { role: 'reader' });
+    assert.equal((await call(a, 'GET', '/v1/namespaces/alpha/collections/docs/documents/d1', reader)).status, 200);
+    const w = await call(a, 'POST', '/v1/namespaces/alpha/collections/docs/documents', reader, { upserts: [{ id: 'x' }] });
+    assert.equal(w.status, 403);
+    assert.equal(w.body.error.code, 'forbidden');
+    assert.equal((await call(a, 'POST', '/v1/namespaces', reader, { name: 'gamma' })).status, 403);
+    assert.equal((await call(a, 'POST', '/v1/keys', reader, { role: 'org_admin' })).status, 403);
+    // A writer on alpha only (role bound on the namespace).
+    const alphaWriter = await newKey(a, admin, { role: 'writer', namespace: 'alpha' });
+    assert.equal((await call(a, 'POST', '/v1/namespaces/alpha/collections/docs/documents', alphaWriter, { upserts: [{ id: 'd2' }] })).status, 200);
+    assert.equal((await call(a, 'GET', '/v1/namespaces/beta/collections/docs/documents/d1', alphaWriter)).status, 403);
+    assert.equal((await call(a, 'POST', '/v1/namespaces/alpha/collections', alphaWriter, { name: 'more', primary_key: 'id' })).status, 403);
+    let list = await call(a, 'GET', '/v1/namespaces', alphaWriter);
+    assert.deepEqual(list.body.items.map((n: { name: string }) => n.name), ['alpha'], 'lists are filtered');
+    // A read-only scope caps an org-wide writer; an ns: scope caps an org-wide reader.
+    const scopedRead = await newKey(a, admin, { role: 'writer', scopes: ['read'] });
+    assert.equal((await call(a, 'POST', '/v1/namespaces/alpha/collections/docs/documents', scopedRead, { upserts: [{ id: 'd3' }] })).status, 403);
+    const betaOnly = await newKey(a, admin, { role: 'reader', scopes: ['read', 'ns:beta'] });
+    assert.equal((await call(a, 'GET', '/v1/namespaces/alpha', betaOnly)).status, 403);
+    assert.equal((await call(a, 'GET', '/v1/namespaces/beta', betaOnly)).status, 200);
+    list = await call(a, 'GET', '/v1/namespaces', betaOnly);
+    assert.deepEqual(list.body.items.map((n: { name: string }) => n.name), ['beta']);
+  });
+
+  test('the tenant fence: another org\'s admin key gets 404 or 403 on every route, never a byte', async () => {
+    await a.control!.createOrg('other');
+    const other = remember((await a.tenancy!.createKey({ org: 'other', role: 'org_admin', createdBy: 'test' })).token);
+    const routes: [string, string, unknown?][] = [
+      ['GET', '/v1/namespaces/alpha'],
+      ['DELETE', '/v1/namespaces/alpha'],
+      ['GET', '/v1/namespaces/alpha/collections'],
+      ['POST', '/v1/namespaces/alpha/collections', { name: 'x', primary_key: 'id' }],
+      ['GET', '/v1/namespaces/alpha/collections/docs'],
+      ['DELETE', '/v1/namespaces/alpha/collections/docs'],
+      ['POST', '/v1/namespaces/alpha/collections/docs/documents', { upserts: [{ id: 'evil' }] }],
+      ['GET', '/v1/namespaces/alpha/collections/docs/documents/d1'],
+      ['POST', '/v1/namespaces/alpha/collections/docs/query', {}],
+      ['DELETE', `/v1/keys/${parseKey(admin)!.keyId}`],
+      ['POST', '/v1/bindings', { key_id: parseKey(admin)!.keyId, role: 'reader' }],
+    ];
+    for (const [m, p, body] of routes) {
+      const r = await call(a, m, p, other, body);
+      assert.ok(r.status === 404 || r.status === 403, `${m} ${p} → ${r.status} ${r.text}`);
+      assert.ok(!r.text.includes('alpha-data'), `${m} ${p} leaks data`);
+    }
+    const list = await call(a, 'GET', '/v1/namespaces', other);
+    assert.deepEqual(list.body.items, []);
+    const keys = await call(a, 'GET', '/v1/keys', other);
+    assert.equal(keys.body.items.length, 1, 'only its own key');
+    // The victim's data and key are untouched.
+    assert.equal((await call(a, 'GET', '/v1/namespaces/alpha/collections/docs/documents/d1', admin)).body.secret, 'alpha-data');
+    assert.equal((await call(a, 'GET', '/v1/namespaces', admin)).status, 200);
+  });
+
+  test('a revocation reaches a second node through the change feed', async () => {
+    const k = await newKey(a, admin, { role: 'reader' });
+    assert.equal((await call(b, 'GET', '/v1/namespaces', k)).status, 200, 'node b caches the key');
+    assert.equal((await call(a, 'DELETE', `/v1/keys/${parseKey(k)!.keyId}`, admin)).status, 204);
+    const t0 = Date.now();
+    let status = 200;
+    while (Date.now() - t0 < 5_000 && status === 200) {
+      status = (await call(b, 'GET', '/v1/namespaces', k)).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(status, 401, 'node b refuses the revoked key');
+    assert.ok(Date.now() - t0 < 5_000, `well before the ${30} s cache expiry (${Date.now() - t0} ms)`);
+  });
+
+  test('429 with Retry-After per quota, naming it; other namespaces unaffected; nothing of a refused write applied', async () => {
+    const q = async (name: string, value: number | null, namespace = 'beta') => assert.equal((await call(a, 'PUT', '/v1/quotas', admin, { name, value, namespace })).status, 200);
+    const over = (r: Awaited<ReturnType<typeof call>>, name: string) => {
+      assert.equal(r.status, 429, r.text);
+      assert.ok(Number(r.retryAfter) >= 1, 'Retry-After');
+      assert.match(r.body.error.message, new RegExp(name));
+    };
+    const doc = '/v1/namespaces/beta/collections/docs/documents';
+    // request rate
+    await q('request_rate', 2);
+    const rs = [];
+    for (let i = 0; i < 5; i++) rs.push(await call(a, 'GET', '/v1/namespaces/beta', admin));
+    over(rs.find((r) => r.status === 429)!, 'request_rate');
+    assert.equal((await call(a, 'GET', '/v1/namespaces/alpha', admin)).status, 200, 'alpha is unaffected');
+    await q('request_rate', null);
+    // ingest bytes/s
+    await q('ingest_bytes_per_s', 10);
+    await call(a, 'POST', doc, admin, { upserts: [{ id: 'i0', pad: 'x'.repeat(50) }] });
+    const big = await call(a, 'POST', doc, admin, { upserts: [{ id: 'refused', pad: 'x'.repeat(50) }] });
+    over(big, 'ingest_bytes_per_s');
+    await q('ingest_bytes_per_s', null);
+    assert.equal((await call(a, 'GET', `${doc}/refused`, admin)).status, 404, 'nothing of a refused write is applied');
+    // concurrent queries: no slots → waits 800 ms, then 429
+    await q('concurrent_query_slots', 0);
+    const t0 = Date.now();
+    over(await call(a, 'POST', '/v1/namespaces/beta/collections/docs/query', admin, {}), 'concurrent_query_slots');
+    assert.ok(Date.now() - t0 >= 700, 'it waited for a slot first');
+    assert.equal((await call(a, 'POST', '/v1/namespaces/alpha/collections/docs/query', admin, {})).status, 200);
+    await q('concurrent_query_slots', null);
+    // unapplied data per collection
+    await q('unapplied_records', 0);
+    over(await call(a, 'POST', doc, admin, { upserts: [{ id: 'u1' }] }), 'unapplied_records');
+    await q('unapplied_records', null);
+    // storage bytes (soft, measured)
+    await q('storage_bytes', 1);
+    over(await call(a, 'POST', doc, admin, { upserts: [{ id: 's1' }] }), 'storage_bytes');
+    await q('storage_bytes', null);
+    // metadata operations
+    await q('metadata_ops_rate', 1);
+    const m1 = await call(a, 'POST', '/v1/namespaces/beta/collections', admin, { name: 'm1', primary_key: 'id' });
+    const m2 = await call(a, 'POST', '/v1/namespaces/beta/collections', admin, { name: 'm2', primary_key: 'id' });
+    assert.ok(m1.status === 201 || m1.status === 429);
+    over(m1.status === 429 ? m1 : m2, 'metadata_ops_rate');
+    await q('metadata_ops_rate', null);
+    const show = await call(a, 'GET', '/v1/quotas?namespace=beta', admin);
+    assert.equal(show.body.effective.concurrent_query_slots, 16);
+  });
+
+  test('no secret or key hash reaches the logs or an error body', async () => {
+    await a.tenancy!.flushTouches();
+    assert.ok(logs.length > 0, 'logs were captured');
+    assert.match(logs, /api key created/);
+    for (const s of secrets) assert.ok(!logs.includes(s), 'a secret or hash is in the logs');
+  });
+});
