@@ -14,6 +14,7 @@ import { txCheck, txPut, txUpdate } from '../src/meta/backends/dynamodb/expr.js'
 import { K } from '../src/meta/backends/dynamodb/keys.js';
 import type { TxItem } from '../src/meta/backends/dynamodb/sdk.js';
 import { DYNAMODB_URL_ENV, TEST_CREDENTIALS, TEST_REGION, freshTable, startDynamoLocal } from '../test/harness/dynamodb.js';
+import { median, pct, round, timed, type Sample } from './_stats.js';
 
 /** Alternating Loam/baseline rounds per metric; the median round is reported. */
 const ROUNDS = 3;
@@ -24,39 +25,10 @@ const PARTITIONS = 4;
 const WARMUP_SECONDS = 3;
 const SCHEMA = { primaryKey: 'id', fields: { id: 'string' as const } };
 
-interface Sample {
-  rate: number;
-  lat: number[];
-}
 
-async function timed(seconds: number, op: (i: number) => Promise<unknown>): Promise<Sample> {
-  const lat: number[] = [];
-  const t0 = performance.now();
-  const end = t0 + seconds * 1000;
-  let i = 0;
-  while (i < MAX_OPS_PER_ROUND) {
-    const a = performance.now();
-    await op(i++);
-    const b = performance.now();
-    lat.push(b - a);
-    if (b >= end) break;
-  }
-  return { rate: i / ((performance.now() - t0) / 1000), lat };
-}
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-}
 
-function median(xs: Sample[]): Sample {
-  return [...xs].sort((a, b) => a.rate - b.rate)[Math.floor(xs.length / 2)]!;
-}
 
-function round(x: number, digits = 2): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-}
 
 /** Bare TransactWriteItems on `table`, as Loam builds them. */
 class Raw {

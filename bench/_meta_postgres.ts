@@ -13,7 +13,6 @@
 //
 // The server: LOAM_BENCH_PG_URL, else a throwaway cluster started here with the durable
 // defaults (fsync on, synchronous_commit on), like production. Target: commitWal ratio ≥ 0.7.
-import { performance } from 'node:perf_hooks';
 import { Command } from 'commander';
 import pg from 'pg';
 import { openPostgres, type PostgresMetaStore } from '../src/meta/backends/postgres/index.js';
@@ -21,6 +20,7 @@ import { migrate } from '../src/meta/backends/postgres/migrations.js';
 import { SQL } from '../src/meta/backends/postgres/sql.js';
 import { TYPES } from '../src/meta/backends/postgres/tx.js';
 import { startCluster, withDatabase, type Cluster } from '../test/harness/postgres.js';
+import { median, medianOf, pct, round, timed, type Sample } from './_stats.js';
 
 /**
  * Alternating Loam/baseline rounds per metric: rates are the median rounds, the ratio is the
@@ -28,8 +28,6 @@ import { startCluster, withDatabase, type Cluster } from '../test/harness/postgr
  * both saw about the same background load: a shared 2-core machine is noisy).
  */
 const ROUNDS = 7;
-/** Upper bound on operations per round, whatever the time budget. */
-const MAX_OPS_PER_ROUND = 200_000;
 const PARTITIONS = 4;
 const WRITERS = [1, 8] as const;
 /** Connections per pool: one per writer and a few spare, the same for Loam and the baseline. */
@@ -37,47 +35,11 @@ const POOL = 10;
 const ACCOUNTS = 100_000;
 const SCHEMA = { primaryKey: 'id', fields: { id: 'string' as const } };
 
-interface Sample {
-  rate: number;
-  lat: number[];
-}
 
-/** `writers` loops running `op` until the time budget is spent; rate over all of them. */
-async function timed(seconds: number, writers: number, op: (i: number, w: number) => Promise<unknown>): Promise<Sample> {
-  const lat: number[] = [];
-  const t0 = performance.now();
-  const end = t0 + seconds * 1000;
-  let i = 0;
-  await Promise.all(
-    Array.from({ length: writers }, async (_, w) => {
-      while (i < MAX_OPS_PER_ROUND && performance.now() < end) {
-        const n = i++;
-        const a = performance.now();
-        await op(n, w);
-        lat.push(performance.now() - a);
-      }
-    }),
-  );
-  return { rate: i / ((performance.now() - t0) / 1000), lat };
-}
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-}
 
-function median(xs: Sample[]): Sample {
-  return [...xs].sort((a, b) => a.rate - b.rate)[Math.floor(xs.length / 2)]!;
-}
 
-function medianOf(xs: number[]): number {
-  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-}
 
-function round(x: number, digits = 2): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-}
 
 /** One bare transaction on a pooled connection. */
 async function bare(pool: pg.Pool, fn: (q: (text: string, values?: unknown[]) => Promise<pg.QueryResult>) => Promise<void>): Promise<void> {
@@ -239,9 +201,8 @@ export async function main(argv: string[]): Promise<void> {
       const rs: Sample[] = [];
       for (let r = 0; r < ROUNDS; r++) {
         rs.push(
-          await timed(seconds, writers, () =>
-            raw.query({ name: 'bench_update', text: 'UPDATE bench_accounts SET abalance = abalance + $1 WHERE aid = $2', values: [1, 1 + Math.floor(Math.random() * ACCOUNTS)] }),
-          ),
+          await timed(seconds, () =>
+            raw.query({ name: 'bench_update', text: 'UPDATE bench_accounts SET abalance = abalance + $1 WHERE aid = $2', values: [1, 1 + Math.floor(Math.random() * ACCOUNTS)] }), writers),
         );
       }
       const b = median(rs);
@@ -289,8 +250,8 @@ export async function main(argv: string[]): Promise<void> {
         const ls: Sample[] = [];
         const rs: Sample[] = [];
         for (let r = 0; r < ROUNDS; r++) {
-          ls.push(await timed(seconds, writers, c.loam));
-          rs.push(await timed(seconds, writers, c.raw));
+          ls.push(await timed(seconds, c.loam, writers));
+          rs.push(await timed(seconds, c.raw, writers));
         }
         const l = median(ls);
         const b = median(rs);
@@ -316,8 +277,8 @@ export async function main(argv: string[]): Promise<void> {
       const plain: Sample[] = [];
       const notified: Sample[] = [];
       for (let r = 0; r < ROUNDS; r++) {
-        plain.push(await timed(seconds, writers, rawCommitWal(raw, 1, (w) => 2 + w)));
-        notified.push(await timed(seconds, writers, rawCommitWal(raw, 1, (w) => 2 + w, true)));
+        plain.push(await timed(seconds, rawCommitWal(raw, 1, (w) => 2 + w), writers));
+        notified.push(await timed(seconds, rawCommitWal(raw, 1, (w) => 2 + w, true), writers));
       }
       const p = median(plain);
       const n = median(notified);
@@ -330,8 +291,8 @@ export async function main(argv: string[]): Promise<void> {
       const silent: Sample[] = [];
       const loud: Sample[] = [];
       for (let r = 0; r < ROUNDS; r++) {
-        silent.push(await timed(seconds, writers, rawCreateCollection(raw, 1, false)));
-        loud.push(await timed(seconds, writers, rawCreateCollection(raw, 1, true)));
+        silent.push(await timed(seconds, rawCreateCollection(raw, 1, false), writers));
+        loud.push(await timed(seconds, rawCreateCollection(raw, 1, true), writers));
       }
       print('q17_catalog_change_per_s', writers, median(silent).rate, 'ops/s');
       print('q17_catalog_change_with_notify_per_s', writers, median(loud).rate, 'ops/s', {

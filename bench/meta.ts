@@ -11,42 +11,15 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { openEmbedded, type EmbeddedMetaStore } from '../src/meta/backends/embedded/index.js';
 import { migrate } from '../src/meta/backends/embedded/migrations.js';
+import { MAX_OPS_PER_ROUND, median, pct, round, timed, type Sample } from './_stats.js';
 
 /** Alternating Loam/baseline rounds per metric; the median round is reported. */
 const ROUNDS = 3;
-/** Upper bound on operations per round, whatever the time budget. */
-const MAX_OPS_PER_ROUND = 200_000;
 const PARTITIONS = 4;
 
-interface Sample {
-  rate: number;
-  lat: number[];
-}
 
-async function timed(seconds: number, op: (i: number) => unknown): Promise<Sample> {
-  const lat: number[] = [];
-  const t0 = performance.now();
-  const end = t0 + seconds * 1000;
-  let i = 0;
-  while (i < MAX_OPS_PER_ROUND) {
-    const a = performance.now();
-    const r = op(i++);
-    if (r instanceof Promise) await r;
-    const b = performance.now();
-    lat.push(b - a);
-    if (b >= end) break;
-  }
-  return { rate: i / ((performance.now() - t0) / 1000), lat };
-}
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-}
 
-function median(xs: Sample[]): Sample {
-  return [...xs].sort((a, b) => a.rate - b.rate)[Math.floor(xs.length / 2)]!;
-}
 
 function openRaw(path: string, synchronous: string): Database.Database {
   const db = new Database(path);
@@ -256,7 +229,3 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-function round(x: number, digits = 2): number {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-}

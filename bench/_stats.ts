@@ -1,0 +1,56 @@
+// Measurement helpers shared by the benchmarks (bench/run.ts skips files starting with '_').
+
+/** Upper bound on operations per round, whatever the time budget. */
+export const MAX_OPS_PER_ROUND = 200_000;
+
+export interface Sample {
+  /** Operations per second over the round. */
+  rate: number;
+  /** Each operation's latency, ms. */
+  lat: number[];
+}
+
+/**
+ * Runs `op` from `writers` concurrent loops until `seconds` are spent (or MAX_OPS_PER_ROUND
+ * operations); the rate is over all loops. `i` numbers the operations of the round.
+ */
+export async function timed(seconds: number, op: (i: number, w: number) => unknown, writers = 1): Promise<Sample> {
+  const lat: number[] = [];
+  const t0 = performance.now();
+  const end = t0 + seconds * 1000;
+  let i = 0;
+  await Promise.all(
+    Array.from({ length: writers }, async (_, w) => {
+      while (i < MAX_OPS_PER_ROUND) {
+        const n = i++;
+        const a = performance.now();
+        const r = op(n, w);
+        if (r instanceof Promise) await r;
+        const b = performance.now();
+        lat.push(b - a);
+        if (b >= end) break;
+      }
+    }),
+  );
+  return { rate: i / ((performance.now() - t0) / 1000), lat };
+}
+
+/** The p-th percentile (0–100) of `xs`; 0 for none. */
+export function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
+}
+
+/** The round with the median rate. */
+export function median(xs: Sample[]): Sample {
+  return [...xs].sort((a, b) => a.rate - b.rate)[Math.floor(xs.length / 2)]!;
+}
+
+export function medianOf(xs: number[]): number {
+  return [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+}
+
+export function round(x: number, digits = 2): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
