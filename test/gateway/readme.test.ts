@@ -68,7 +68,11 @@ test('README: npx loam dev, then the HTTP API walk-through, pasted as is', async
     });
     assert.match(out, /curl -s -X POST http:\/\/127\.0\.0\.1:\d+\/v1\/namespaces/, 'it prints how to call it');
     const SEP = '@@@LOAM-STEP@@@';
-    const script = [`LOAM=${url}`, ...steps.map((s) => `${s.command}\necho; echo '${SEP}'`)].join('\n');
+    // The admin key loam dev printed once on first start stands in for the README's `LOAM_KEY=loam_…`.
+    const key = /export LOAM_KEY=(loam_[0-9a-f_]+)/.exec(out)?.[1];
+    assert.ok(key, 'loam dev prints an admin API key on first start');
+    const withKey = (c: string) => (c.startsWith('LOAM_KEY=') ? `LOAM_KEY=${key}` : c);
+    const script = [`LOAM=${url}`, ...steps.map((s) => `${withKey(s.command)}\necho; echo '${SEP}'`)].join('\n');
     const output = execFileSync('bash', ['-c', script], { encoding: 'utf8', timeout: 60_000 });
     const outs = output.split(`${SEP}\n`);
     steps.forEach((s, i) => {
