@@ -32,7 +32,7 @@ interface Child {
 async function startChild(dir: string): Promise<Child> {
   const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'dev', '--data-dir', dir, '--port', '0', '--log-level', 'warn'], {
     cwd: ROOT,
-    env: { ...process.env, LOAM_LEASE_TTL_MS: '1000', LOAM_GC_GRACE_MS: '120000', LOAM_MAINTENANCE_INTERVAL_MS: '200', LOAM_APPLY_POLL_MS: '100' },
+    env: { ...process.env, LOAM_AUTH: 'none', LOAM_LEASE_TTL_MS: '1000', LOAM_GC_GRACE_MS: '120000', LOAM_MAINTENANCE_INTERVAL_MS: '200', LOAM_APPLY_POLL_MS: '100' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
