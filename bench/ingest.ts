@@ -63,6 +63,9 @@ export async function startChildNode(dir: string, env: Record<string, string> = 
       const m = /listening: (http:\/\/127\.0\.0\.1:(\d+))/.exec(out);
       if (m) {
         clearTimeout(t);
+        // `loam dev` creates an admin API key on first start and prints it (before the
+        // address): the benchmark authenticates with it like any client.
+        authKey = /LOAM_KEY=(\S+)/.exec(out)?.[1] ?? null;
         resolve(m[1]!);
       }
     });
@@ -81,12 +84,18 @@ export async function startChildNode(dir: string, env: Record<string, string> = 
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+/** The API key requests carry (set from the node's first-start banner). */
+let authKey: string | null = null;
 
 /** One HTTP request with a keep-alive agent; resolves with status and body. */
 export function request(port: number, method: string, path: string, body?: string | Buffer): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, method, path, agent, timeout: REQUEST_DEADLINE_MS, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      { host: '127.0.0.1', port, method, path, agent, timeout: REQUEST_DEADLINE_MS, headers: {
+          ...(authKey ? { authorization: `Bearer ${authKey}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
