@@ -29,6 +29,9 @@ interface Child {
   exited: Promise<number | null>;
 }
 
+/** Every node this file started: a failed assertion must not leave one running (the test would never end). */
+const children = new Set<ChildProcess>();
+
 async function startChild(dir: string): Promise<Child> {
   const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'dev', '--data-dir', dir, '--port', '0', '--log-level', 'warn'], {
     cwd: ROOT,
@@ -36,6 +39,8 @@ async function startChild(dir: string): Promise<Child> {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((r) => proc.on('exit', (code) => r(code)));
+  children.add(proc);
+  void exited.then(() => children.delete(proc));
   let out = '';
   let err = '';
   proc.stderr!.on('data', (b: Buffer) => (err += b.toString()));
@@ -127,6 +132,7 @@ async function verifyAcked(url: string, base: string, acked: Acked[]): Promise<v
 describe('crash gate', () => {
   const dirs: string[] = [];
   after(() => {
+    for (const p of children) p.kill('SIGKILL');
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
