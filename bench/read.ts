@@ -16,7 +16,7 @@ import { openEmbedded } from '../src/meta/backends/embedded/index.js';
 import { CountingStore, FileStore } from '../src/store/index.js';
 import { resolveConfig } from '../src/node/config.js';
 import { startNode, type LoamNode } from '../src/node/node.js';
-import { batchMaker, line, pct, request, round, startChildNode } from './ingest.js';
+import { batchMaker, line, pct, raiseQuotas, request, round, startChildNode } from './ingest.js';
 
 export const TARGET_COLD_ROUND_TRIPS = 3;
 /** Waiting for the applier to catch up. */
@@ -102,6 +102,7 @@ export async function main(argv: string[]): Promise<void> {
   const node = await startChildNode(dir);
   try {
     const port = node.port;
+    await raiseQuotas(port);
     await request(port, 'POST', '/v1/namespaces', JSON.stringify({ name: 'bench' }));
     await request(port, 'POST', '/v1/namespaces/bench/collections', JSON.stringify({ name: 'docs', primary_key: 'id', partitions: 8 }));
     const make = batchMaker(100, 1024);
