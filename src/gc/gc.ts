@@ -29,6 +29,8 @@ export const GC_LIST_PAGE = 1_000;
 export const MAX_CHAIN_WALK = 10_000;
 /** Deletions one pass makes at most. */
 export const MAX_GC_DELETES_PER_PASS = 5_000;
+/** Janitor calls per dropped collection per pass (each deletes a bounded batch of entries). */
+export const MAX_JANITOR_CALLS_PER_PASS = 50;
 
 export interface GcDeps {
   meta: MetaStore;
@@ -148,6 +150,13 @@ export async function gcCollection(d: GcDeps, c: Collection, r: GcReport, now = 
  * the grace (claims refuse anything still referenced). True when nothing is left.
  */
 export async function gcDropped(d: GcDeps, c: Collection, r: GcReport, now = Date.now()): Promise<boolean> {
+  // First the metastore's janitor: it deletes the dropped stream's index entries, releasing
+  // their objects (WAL objects retire, segments become claimable), then the records.
+  if (d.meta.capabilities().transactions === 'multi-item') {
+    let done = false;
+    for (let i = 0; i < MAX_JANITOR_CALLS_PER_PASS && !done; i++) done = (await d.meta.janitor(c.ns)).done;
+    if (!done) return false;
+  }
   let left = 0;
   for (const prefix of [manifestPrefix(c.ns, c.id), dataPrefix(c.ns, c.id), segmentPrefix(c.ns, c.streamId)]) {
     for await (const path of listAll(d.store, prefix)) {

@@ -12,6 +12,7 @@ export const WRITE_CONTEXT_ARG = {
   dropNamespace: 1,
   createCollection: 1,
   dropCollection: 2,
+  janitor: 1,
   updateCollectionSchema: 4,
   updateAliases: 3,
   createStream: 1,

@@ -124,6 +124,15 @@ export interface MetaStore {
    */
   dropCollection(ns: NamespaceId, collection: CollectionId, w?: WriteContext): Promise<void>;
 
+  /**
+   * The janitor of dropped collections and streams (spec §2.3): deletes, in a bounded batch,
+   * what `dropCollection`/`dropStream` left in a namespace — index entries (releasing their
+   * objects' references, so WAL objects retire), heads, tags, pointer history, then the
+   * records themselves. Idempotent and resumable: `done: false` means call it again.
+   * Counts are what this call finished removing. Not on single-item backends.
+   */
+  janitor(ns: NamespaceId, w?: WriteContext): Promise<{ collections: number; streams: number; done: boolean }>;
+
   collection(ns: NamespaceId, collection: CollectionId, opts?: ReadOptions): Promise<Collection>;
   collectionByName(ns: NamespaceId, name: string): Promise<Collection>;
   listCollections(ns: NamespaceId, page?: PageRequest): Promise<Page<Collection>>;

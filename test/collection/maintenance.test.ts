@@ -94,5 +94,9 @@ describe('maintenance: segmenter, retention, GC', () => {
       await n.workers!.gc();
       return (await n.rawStore.list(prefix, { limit: 10 })).items.length === 0;
     }, 15_000, 200);
+    // The metastore's janitor ran too: no record of the collection or its stream is left,
+    // and its index no longer holds its WAL objects live.
+    await assert.rejects(n.meta.collection(d.ns, d.id, { includeDropping: true }), (e: Error & { code?: string }) => e.code === 'NotFound');
+    await assert.rejects(n.meta.stream(d.ns, d.streamId, { includeDropping: true }), (e: Error & { code?: string }) => e.code === 'NotFound');
   });
 });

@@ -1868,14 +1868,14 @@ export class DynamoMetaStore implements MetaStore {
     }
   }
 
-  // ------------------------------------------------------------ janitor (not part of the contract)
+  // ------------------------------------------------------------ janitor
 
   /**
    * Deletes what dropped collections and streams of a namespace leave behind (spec §2.3):
    * index entries (releasing their objects' counts), heads, tags, pointer history, then the
    * records themselves. Idempotent and resumable: run it again after any failure.
    */
-  async janitor(ns: number, w?: WriteContext): Promise<{ collections: number; streams: number }> {
+  async janitor(ns: number, w?: WriteContext): Promise<{ collections: number; streams: number; done: boolean }> {
     v.id('ns', ns);
     this.needTx('janitor');
     return this.write('janitor', w, async (ctx) => {
@@ -1913,7 +1913,8 @@ export class DynamoMetaStore implements MetaStore {
       }
       // Records last, so a janitor that stops half-way finds its work again.
       await this.deleteAll(rows.filter((x) => /^(stream|coll)#/.test(String(x.sk))).map((x) => ({ pk: String(x.pk), sk: String(x.sk) })));
-      return { collections, streams };
+      // Sweeps run in idempotent chunks until done, so one call finishes the namespace.
+      return { collections, streams, done: true };
     });
   }
 

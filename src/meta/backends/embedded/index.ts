@@ -80,6 +80,8 @@ export const MAX_ALIASES = 1_000;
 export const DEFAULT_MAX_CHUNKS_PER_GROUP = 256;
 /** Default entries one swapSegment may replace. */
 export const DEFAULT_MAX_SWAP_ENTRIES = 1_000;
+/** Index entries one janitor call deletes at most (one transaction stays short). */
+export const JANITOR_BATCH_ENTRIES = 2_000;
 /** Upper bound on a collection's manifest retention (10 years). */
 export const MAX_MANIFEST_RETENTION_MS = 10 * 365 * 86_400_000;
 
@@ -485,6 +487,45 @@ export class EmbeddedMetaStore implements MetaStore {
         this.recordChange(ns, 'collection.dropped', collection, stamp);
       }),
     );
+  }
+
+  async janitor(ns: number, w?: WriteContext): Promise<{ collections: number; streams: number; done: boolean }> {
+    v.id('ns', ns);
+    return this.write('janitor', w, ({ stamp }) => {
+      let budget = JANITOR_BATCH_ENTRIES;
+      let streams = 0;
+      const dropping = this.all<{ id: number }>("SELECT id FROM streams WHERE ns = ? AND state = 'dropping' ORDER BY id", ns);
+      for (const { id } of dropping) {
+        const entries = this.all<{ partition: number; start: number; path: string }>(
+          'SELECT partition, start, path FROM index_entries WHERE ns = ? AND stream = ? ORDER BY partition, start LIMIT ?',
+          ns,
+          id,
+          budget + 1,
+        );
+        const batch = entries.slice(0, budget);
+        for (const e of batch) {
+          this.dropRef(e.path, 1, stamp);
+          this.run('DELETE FROM index_entries WHERE ns = ? AND stream = ? AND partition = ? AND start = ?', ns, id, e.partition, e.start);
+        }
+        budget -= batch.length;
+        if (entries.length > batch.length) return { collections: 0, streams, done: false };
+        this.run('DELETE FROM heads WHERE ns = ? AND stream = ?', ns, id);
+        this.run('DELETE FROM streams WHERE ns = ? AND id = ?', ns, id);
+        streams++;
+      }
+      // Collections last: their implicit streams are gone by now, so a janitor stopped half-way
+      // finds its work again.
+      let collections = 0;
+      for (const c of this.all<Row>("SELECT * FROM collections WHERE ns = ? AND state = 'dropping' ORDER BY id", ns).map(toCollection)) {
+        for (const t of this.all<{ path: string }>('SELECT path FROM tags WHERE ns = ? AND collection = ?', ns, c.id)) this.dropRef(t.path, 1, stamp);
+        this.run('DELETE FROM tags WHERE ns = ? AND collection = ?', ns, c.id);
+        this.run('DELETE FROM pointer_history WHERE ns = ? AND key = ?', ns, linkPointerKey(c.linkId));
+        this.run('DELETE FROM links WHERE ns = ? AND id = ?', ns, c.linkId);
+        this.run('DELETE FROM collections WHERE ns = ? AND id = ?', ns, c.id);
+        collections++;
+      }
+      return { collections, streams, done: true };
+    });
   }
 
   async collection(ns: number, collection: number, opts?: ReadOptions): Promise<Collection> {

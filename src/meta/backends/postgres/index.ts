@@ -154,6 +154,9 @@ export interface PostgresOptions {
  * applied at the first call (or `await store.ready()`, which a node should do at startup so a
  * bad URL or a too-new schema stops it there).
  */
+/** Index entries one janitor call deletes at most (one transaction stays short). */
+export const JANITOR_BATCH_ENTRIES = 2_000;
+
 export function openPostgres(opts: PostgresOptions): PostgresMetaStore {
   return new PostgresMetaStore(opts);
 }
@@ -1173,6 +1176,49 @@ export class PostgresMetaStore implements MetaStore {
         partition,
       ]);
       return { ...h, logStart, bytes: h.bytes - bytes };
+    });
+  }
+
+  async janitor(ns: number, w?: WriteContext): Promise<{ collections: number; streams: number; done: boolean }> {
+    v.id('ns', ns);
+    return this.write('janitor', w, async (tx) => {
+      await tx.beforeWrite();
+      let budget = JANITOR_BATCH_ENTRIES;
+      let streams = 0;
+      const dropping = await tx.q<{ id: number }>("SELECT id FROM streams WHERE ns = $1 AND state = 'dropping' ORDER BY id FOR UPDATE", [ns]);
+      for (const { id } of dropping) {
+        const gone = await tx.q<{ path: string }>(
+          `DELETE FROM index_entries WHERE (ns, stream, partition, start) IN (
+             SELECT ns, stream, partition, start FROM index_entries WHERE ns = $1 AND stream = $2
+             ORDER BY partition, start LIMIT $3) RETURNING path`,
+          [ns, id, budget],
+        );
+        await this.adjustRefs(tx, gone.map((e) => ({ path: e.path, kind: 'unknown', delta: -1 })));
+        budget -= gone.length;
+        if (budget === 0) {
+          const more = await tx.one('SELECT 1 FROM index_entries WHERE ns = $1 AND stream = $2 LIMIT 1', [ns, id]);
+          if (more) return { collections: 0, streams, done: false };
+        }
+        await tx.q('DELETE FROM heads WHERE ns = $1 AND stream = $2', [ns, id]);
+        await tx.q('DELETE FROM streams WHERE ns = $1 AND id = $2', [ns, id]);
+        streams++;
+      }
+      // Collections last: their implicit streams are gone by now, so a janitor stopped
+      // half-way finds its work again.
+      let collections = 0;
+      const colls = await tx.q<{ id: number; link_id: number }>(
+        "SELECT id, link_id FROM collections WHERE ns = $1 AND state = 'dropping' ORDER BY id FOR UPDATE",
+        [ns],
+      );
+      for (const c of colls) {
+        const tags = await tx.q<{ path: string }>('DELETE FROM tags WHERE ns = $1 AND collection = $2 RETURNING path', [ns, c.id]);
+        await this.adjustRefs(tx, tags.map((t) => ({ path: t.path, kind: 'manifest', delta: -1 })));
+        await tx.q('DELETE FROM pointer_history WHERE ns = $1 AND key = $2', [ns, linkPointerKey(c.link_id)]);
+        await tx.q('DELETE FROM links WHERE ns = $1 AND id = $2', [ns, c.link_id]);
+        await tx.q('DELETE FROM collections WHERE ns = $1 AND id = $2', [ns, c.id]);
+        collections++;
+      }
+      return { collections, streams, done: true };
     });
   }
 
