@@ -169,9 +169,10 @@ export async function main(argv: string[]): Promise<void> {
     .option('--rounds <n>', 'measured rounds per mode and route (on and off alternate)', '5')
     .option('--seconds <n>', 'seconds per round', '1.5')
     .option('--clients <n>', 'concurrent keep-alive clients', '16')
-    .option('--probes <n>', '401 answers timed per kind (unknown key id, wrong secret)', '2000')
+    .option('--probes <n>', '401 answers timed per kind (unknown key id, wrong secret)', '3000')
+    .option('--aa', 'calibration: both nodes with auth none (the ratio shows the harness\'s own bias; no 401 figures)')
     .parse(['node', 'gateway', ...argv])
-    .opts<{ rounds: string; seconds: string; clients: string; probes: string }>();
+    .opts<{ rounds: string; seconds: string; clients: string; probes: string; aa?: boolean }>();
   const rounds = Math.max(1, Number(o.rounds));
   const seconds = Math.max(0.2, Number(o.seconds));
   const clients = Math.max(1, Number(o.clients));
@@ -182,11 +183,11 @@ export async function main(argv: string[]): Promise<void> {
   const http1 = client(clients);
   const nodes: Node[] = [];
   try {
-    const started = await Promise.allSettled([startNode(dirs[0]!, {}), startNode(dirs[1]!, { LOAM_AUTH: 'none' })]);
+    const started = await Promise.allSettled([startNode(dirs[0]!, o.aa ? { LOAM_AUTH: 'none' } : {}), startNode(dirs[1]!, { LOAM_AUTH: 'none' })]);
     for (const s of started) if (s.status === 'fulfilled') nodes.push(s.value);
     for (const s of started) if (s.status === 'rejected') throw s.reason;
     const [on, off] = nodes as [Node, Node];
-    if (!on.key) throw new Error('the auth node printed no admin key (is LOAM_AUTH set in the environment?)');
+    if (!on.key && !o.aa) throw new Error('the auth node printed no admin key (is LOAM_AUTH set in the environment?)');
     if (off.key) throw new Error('the baseline node runs with authentication');
     await Promise.all([prepare(http1.send, on), prepare(http1.send, off)]);
 
@@ -225,6 +226,7 @@ export async function main(argv: string[]): Promise<void> {
         target: TARGET_RATIO,
         meets_target: ratio >= TARGET_RATIO,
         baseline_is: 'auth none, same route, data and concurrency, alternating rounds',
+        ...(o.aa ? { calibration: 'A/A: both nodes with auth none' } : {}),
         median_of_round_ratios: round(medianBy(pairRatios), 3),
         rounds,
         seconds_per_round: seconds,
@@ -237,6 +239,7 @@ export async function main(argv: string[]): Promise<void> {
       }
     }
 
+    if (o.aa || !on.key) return;
     // Timing of 401s: a well-formed key whose id does not exist vs the known id with a wrong
     // secret. Both ids are cached by the gateway after the warm-up (unknown ids are cached too).
     const keyId = /^loam_([0-9a-f]{16})_/.exec(on.key)![1]!;
