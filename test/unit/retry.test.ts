@@ -97,6 +97,6 @@ function isPrivateHelper(m: string): boolean {
   return [
     'q', 'get', 'all', 'run', 'checkOpen', 'write', 'read', 'prune', 'nextId', 'recordChange', 'wake', 'liveNamespace',
     'liveCollection', 'liveStream', 'head', 'heads', 'addRef', 'dropRef', 'commitGroup', 'leaseRow', 'putLease',
-    'checkScope', 'currentVersion', 'waitForChange', 'checkChunk',
+    'checkScope', 'currentVersion', 'waitForChange', 'checkChunk', 'listLiveByName',
   ].includes(m);
 }

@@ -551,22 +551,7 @@ export class EmbeddedMetaStore implements MetaStore {
   async listCollections(ns: number, page?: PageRequest): Promise<Page<Collection>> {
     v.id('ns', ns);
     const p = v.page(page);
-    return this.read(() => {
-      this.liveNamespace(ns);
-      return paged(
-        this.all<Row>(
-          `SELECT * FROM collections WHERE ns = ? AND state = 'live' AND substr(name, 1, ?) = ? AND name > ?
-           ORDER BY name LIMIT ?`,
-          ns,
-          p.prefix.length,
-          p.prefix,
-          p.after ?? '',
-          p.limit + 1,
-        ).map(toCollection),
-        p.limit,
-        (c) => c.name,
-      );
-    });
+    return this.read(() => this.listLiveByName('collections', ns, p, toCollection));
   }
 
   async updateCollectionSchema(
@@ -695,22 +680,7 @@ export class EmbeddedMetaStore implements MetaStore {
   async listStreams(ns: number, page?: PageRequest): Promise<Page<Stream>> {
     v.id('ns', ns);
     const p = v.page(page);
-    return this.read(() => {
-      this.liveNamespace(ns);
-      return paged(
-        this.all<Row>(
-          `SELECT * FROM streams WHERE ns = ? AND state = 'live' AND substr(name, 1, ?) = ? AND name > ?
-           ORDER BY name LIMIT ?`,
-          ns,
-          p.prefix.length,
-          p.prefix,
-          p.after ?? '',
-          p.limit + 1,
-        ).map(toStream),
-        p.limit,
-        (s) => s.name,
-      );
-    });
+    return this.read(() => this.listLiveByName('streams', ns, p, toStream));
   }
 
   async setRetention(ns: number, stream: number, retention: Retention, w?: WriteContext): Promise<Stream> {
@@ -804,6 +774,25 @@ export class EmbeddedMetaStore implements MetaStore {
     this.addRef(commit.object, 'wal', chunks.length);
     this.run('INSERT INTO wal_commits (object, grp, result, stamp) VALUES (?, ?, ?, ?)', commit.object, g, JSON.stringify(ranges), stamp);
     return ranges;
+  }
+
+  /** Live collections or streams of a live namespace, one page by name (spec §5.4). */
+  private listLiveByName<T extends { name: string }>(
+    table: 'collections' | 'streams',
+    ns: number,
+    p: { prefix: string; after: string | null; limit: number },
+    map: (r: Row) => T,
+  ): Page<T> {
+    this.liveNamespace(ns);
+    const rows = this.all<Row>(
+      `SELECT * FROM ${table} WHERE ns = ? AND state = 'live' AND substr(name, 1, ?) = ? AND name > ? ORDER BY name LIMIT ?`,
+      ns,
+      p.prefix.length,
+      p.prefix,
+      p.after ?? '',
+      p.limit + 1,
+    );
+    return paged(rows.map(map), p.limit, (t) => t.name);
   }
 
   /** A chunk's stream is live and its partition in range; `cache` holds partition counts. */
