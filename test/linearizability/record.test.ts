@@ -24,9 +24,10 @@ const backend = backendName();
 const factory = backendFactory(backend, { maxChunksPerGroup: 2 });
 const keep = mkdtempSync(join(tmpdir(), 'loam-histories-'));
 /** Selected by capabilities, never by backend name: a single-item backend cannot create a
- * collection or fence a pointer, so only the scenarios its calls allow run on it. */
+ * collection or fence a pointer, so only the scenarios its calls allow run on it (pointer
+ * runs: its fenced casPointers are refused with InvalidArgument, which constrains nothing). */
 const multiItem = (await factory.open()).capabilities().transactions === 'multi-item';
-const NEEDS_MULTI_ITEM = new Set(['pointer', 'log', 'names', 'collectionHead']);
+const NEEDS_MULTI_ITEM = new Set(['log', 'names', 'collectionHead']);
 const LACKS = "backend lacks capability: transactions 'multi-item'";
 
 async function setup(s: MetaStore): Promise<SetupCtx> {
@@ -68,7 +69,7 @@ describe(`linearizability: ${backend}, ${CLIENTS} clients × ${OPS_PER_CLIENT} o
     });
   }
 
-  test('the harness catches a broken backend: stale pointer reads are not linearizable', { skip: multiItem ? false : LACKS }, async () => {
+  test('the harness catches a broken backend: stale pointer reads are not linearizable', async () => {
     const store = await factory.open();
     const ctx = await setup(store);
     const events = await record({ model: 'pointer', location: factory.location(store), ctx, clients: CLIENTS, opsPerClient: OPS_PER_CLIENT, seed: 7, staleReads: true });
