@@ -93,6 +93,14 @@ export class Tenancy {
   readonly quotas: Quotas;
   private readonly keys = new Map<string, { at: number; rec: Promise<ApiKeyRecord | null> }>();
   private readonly touches = new Map<string, number>();
+  /**
+   * Presented keys already verified against their record, by the exact key string, so a
+   * cached key costs no hash per request. Only a correct secret gets here: an unknown id and
+   * a wrong secret both miss and take the same hashing path. Valid only while the key's
+   * cached record is the very one it was verified against: a revocation (local or through
+   * the feed) or a refresh of the record after KEY_CACHE_MS ends it.
+   */
+  private readonly verified = new Map<string, { entry: unknown; keyId: string; principal: Principal; expiry: number | null }>();
   private readonly storage = new Map<number, { at: number; bytes: number; pending?: Promise<number> }>();
   private cursor = 0;
   private gapSince: number | null = null;
@@ -137,7 +145,7 @@ export class Tenancy {
           }
           this.gapSince = null;
           this.cursor = c.version;
-          if (c.kind === 'key') this.keys.delete(c.id);
+          if (c.kind === 'key') this.forgetKey(c.id);
           else if (c.kind === 'binding') this.d.authorizer.invalidate(c.org, c.id);
           else if (c.kind === 'quota') this.quotaChanged(c.org);
         }
@@ -154,6 +162,12 @@ export class Tenancy {
     const all = [...this.touches].map(([keyId, at]) => ({ keyId, at }));
     this.touches.clear();
     for (let i = 0; i < all.length; i += MAX_TOUCH_BATCH) await this.d.control.touchKeys(all.slice(i, i + MAX_TOUCH_BATCH));
+  }
+
+  /** A key changed (revoked, expired, scopes): drop its record and every verified string of it. */
+  private forgetKey(keyId: string): void {
+    this.keys.delete(keyId);
+    for (const [k, v] of this.verified) if (v.keyId === keyId) this.verified.delete(k);
   }
 
   private lookup(keyId: string): Promise<ApiKeyRecord | null> {
@@ -174,6 +188,13 @@ export class Tenancy {
   async authenticate(header: string | undefined): Promise<Principal> {
     if (!header) throw unauthenticated('missing API key: send Authorization: Bearer loam_<key_id>_<secret>');
     const m = /^Bearer\s+(\S+)$/i.exec(header.trim());
+    const hit = m ? this.verified.get(m[1]!) : undefined;
+    const entry = hit ? this.keys.get(hit.keyId) : undefined;
+    if (hit && entry !== undefined && entry === hit.entry && this.now() - entry.at < KEY_CACHE_MS) {
+      if (hit.expiry !== null && hit.expiry <= this.now()) throw unauthenticated(`API key ${hit.keyId} expired`);
+      if (this.touches.size < MAX_PENDING_TOUCHES || this.touches.has(hit.keyId)) this.touches.set(hit.keyId, this.now());
+      return hit.principal;
+    }
     const parsed = m ? parseKey(m[1]!) : null;
     if (!parsed) throw unauthenticated('malformed API key: expected Authorization: Bearer loam_<key_id>_<secret>');
     const rec = await this.lookup(parsed.keyId);
@@ -182,7 +203,10 @@ export class Tenancy {
     if (rec.revoked !== null) throw unauthenticated(`API key ${rec.keyId} was revoked`);
     if (rec.expiry !== null && rec.expiry <= this.now()) throw unauthenticated(`API key ${rec.keyId} expired`);
     if (this.touches.size < MAX_PENDING_TOUCHES || this.touches.has(rec.keyId)) this.touches.set(rec.keyId, this.now());
-    return { org: rec.org, subject: `key:${rec.keyId}`, scopes: rec.scopes };
+    const principal: Principal = { org: rec.org, subject: `key:${rec.keyId}`, scopes: rec.scopes };
+    if (this.verified.size >= KEY_CACHE_ENTRIES) this.verified.clear();
+    this.verified.set(m![1]!, { entry: this.keys.get(rec.keyId), keyId: rec.keyId, principal, expiry: rec.expiry });
+    return principal;
   }
 
   private async nsId(org: string, name: string): Promise<number | null> {
@@ -323,7 +347,7 @@ export class Tenancy {
 
   async revokeKey(org: string, keyId: string, by: string): Promise<void> {
     await this.d.control.revokeKey(org, keyId);
-    this.keys.delete(keyId);
+    this.forgetKey(keyId);
     this.d.logger.info({ org, key_id: keyId, revoked_by: by }, 'api key revoked');
   }
 

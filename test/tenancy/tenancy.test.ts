@@ -96,6 +96,7 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
     const revoked = await call(a, 'GET', path, doomed);
     assert.equal(revoked.status, 401);
     assert.match(revoked.body.error.message, /revoked/);
+    assert.equal((await call(a, 'GET', path, doomed)).status, 401, 'and stays refused (no cached verification survives)');
   });
 
   test('403: a reader cannot write or create; a namespace-scoped key sees only its namespace', async (t) => {
