@@ -40,6 +40,12 @@ export const WAL_COMMIT_RECORD_TTL_MS = 2 * WAL_COMMIT_WINDOW_MS + MAX_CLOCK_SKE
 export const REQUEST_TOKEN_TTL_MS = WAL_COMMIT_RECORD_TTL_MS;
 /** Superseded manifests stay retained this long by default (D38: 24 h of time travel). */
 export const DEFAULT_MANIFEST_RETENTION_MS = 24 * 3_600_000;
+/** Upper bound on a collection's manifest retention (10 years). */
+export const MAX_MANIFEST_RETENTION_MS = 10 * 365 * 86_400_000;
+/** Aliases per namespace: the map is one row, one DynamoDB item (spec §2.3). */
+export const MAX_ALIASES = 1_000;
+/** Index entries one janitor call deletes at most, so one transaction stays short. */
+export const JANITOR_BATCH_ENTRIES = 2_000;
 /** Lease time-to-live bounds: long enough to renew, short enough to take over. */
 export const MIN_LEASE_TTL_MS = 100;
 export const MAX_LEASE_TTL_MS = 3_600_000;

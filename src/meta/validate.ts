@@ -4,10 +4,12 @@ import { errors } from './errors.js';
 import {
   DEFAULT_PAGE_LIMIT,
   KEY_PATTERN,
+  DEFAULT_MANIFEST_RETENTION_MS,
   MAX_ALIAS_ACTIONS,
   MAX_CLOCK_SKEW_MS,
   MAX_KEY_LENGTH,
   MAX_LEASE_TTL_MS,
+  MAX_MANIFEST_RETENTION_MS,
   MAX_NAME_LENGTH,
   MAX_PAGE_LIMIT,
   MAX_PARTITIONS,
@@ -106,6 +108,11 @@ export function schema(field: string, v: CollectionSchema): CollectionSchema {
     throw errors.invalid(`${field}.primaryKey`, `must name a string or number field, got ${show(v.primaryKey)}`);
   }
   return { primaryKey: v.primaryKey, fields: { ...v.fields } };
+}
+
+/** A collection's manifest retention; absent means the default (D38). */
+export function manifestRetention(v: number | undefined): number {
+  return nonNegInt('manifestRetentionMs', v ?? DEFAULT_MANIFEST_RETENTION_MS, MAX_MANIFEST_RETENTION_MS);
 }
 
 export function page(v: PageRequest | undefined): { prefix: string; after: string | null; limit: number } {

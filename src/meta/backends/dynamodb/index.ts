@@ -29,6 +29,7 @@ import type { FaultHook } from '../../faults.js';
 import { planGroups } from '../../groups.js';
 import {
   DEFAULT_MANIFEST_RETENTION_MS,
+  MAX_ALIASES,
   MAX_CLOCK_SKEW_MS,
   MAX_INDEX_PAGE,
   MAX_PAGE_LIMIT,
@@ -92,10 +93,6 @@ export const MAX_INTERNAL_ATTEMPTS = 12;
 /** watch() polls between these intervals (spec §2.3: 100–500 ms), waking at once on own writes. */
 export const WATCH_POLL_MIN_MS = 100;
 export const WATCH_POLL_MAX_MS = 500;
-/** Aliases per namespace: the map is one item (spec §2.3). */
-export const MAX_ALIASES = 1_000;
-/** Upper bound on a collection's manifest retention (10 years). */
-export const MAX_MANIFEST_RETENTION_MS = 10 * 365 * 86_400_000;
 /** Sort keys hold object paths: DynamoDB allows 1,024 bytes. */
 export const MAX_KEY_PATH_BYTES = 1_024;
 /** Cached partition heads and stream shapes per handle, at most (cleared when exceeded). */
@@ -648,8 +645,7 @@ export class DynamoMetaStore implements MetaStore {
     const schema = v.schema('schema', req.schema);
     const partitions = v.partitions('partitions', req.partitions);
     const retention = v.retention('retention', req.retention);
-    const mret = req.manifestRetentionMs ?? DEFAULT_MANIFEST_RETENTION_MS;
-    v.nonNegInt('manifestRetentionMs', mret, MAX_MANIFEST_RETENTION_MS);
+    const mret = v.manifestRetention(req.manifestRetentionMs);
     this.needTx('createCollection');
     return this.write('createCollection', w, async (ctx) => {
       const ids = await this.nextIds(['collection', 'stream', 'link'] as const);

@@ -21,6 +21,8 @@ import type { FaultHook } from '../../faults.js';
 import { planGroups } from '../../groups.js';
 import {
   DEFAULT_MANIFEST_RETENTION_MS,
+  JANITOR_BATCH_ENTRIES,
+  MAX_ALIASES,
   MAX_INDEX_PAGE,
   MAX_PAGE_LIMIT,
   MAX_WATCH_MS,
@@ -74,16 +76,10 @@ export const WATCH_POLL_MS = 100;
 export const PRUNE_BATCH = 64;
 /** Prune once every this many writes (pruning is bounded, so it never stalls a write). */
 export const PRUNE_EVERY_WRITES = 256;
-/** Aliases per namespace: the map is one row (one DynamoDB item on that backend). */
-export const MAX_ALIASES = 1_000;
 /** Default chunks per commit group: large enough that one flush is usually one group. */
 export const DEFAULT_MAX_CHUNKS_PER_GROUP = 256;
 /** Default entries one swapSegment may replace. */
 export const DEFAULT_MAX_SWAP_ENTRIES = 1_000;
-/** Index entries one janitor call deletes at most (one transaction stays short). */
-export const JANITOR_BATCH_ENTRIES = 2_000;
-/** Upper bound on a collection's manifest retention (10 years). */
-export const MAX_MANIFEST_RETENTION_MS = 10 * 365 * 86_400_000;
 
 export interface EmbeddedOptions {
   /** A file path, or ':memory:' (unit tests only: nothing survives the process). */
@@ -408,8 +404,7 @@ export class EmbeddedMetaStore implements MetaStore {
     const schema = v.schema('schema', req.schema);
     const partitions = v.partitions('partitions', req.partitions);
     const retention = v.retention('retention', req.retention);
-    const mret = req.manifestRetentionMs ?? DEFAULT_MANIFEST_RETENTION_MS;
-    v.nonNegInt('manifestRetentionMs', mret, MAX_MANIFEST_RETENTION_MS);
+    const mret = v.manifestRetention(req.manifestRetentionMs);
     return this.wake(
       this.write('createCollection', w, ({ stamp }) => {
         this.liveNamespace(ns);

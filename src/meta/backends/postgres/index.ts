@@ -35,6 +35,8 @@ import type { FaultHook } from '../../faults.js';
 import { planGroups } from '../../groups.js';
 import {
   DEFAULT_MANIFEST_RETENTION_MS,
+  JANITOR_BATCH_ENTRIES,
+  MAX_ALIASES,
   MAX_CLOCK_SKEW_MS,
   MAX_INDEX_PAGE,
   MAX_PAGE_LIMIT,
@@ -109,14 +111,10 @@ export const PRUNE_BATCH = 256;
 export const PRUNE_EVERY_WRITES = 256;
 /** The advisory lock that makes pruning a cluster singleton. */
 export const PRUNE_LOCK = 'loam:prune';
-/** Aliases per namespace: the map is one row (one DynamoDB item on that backend). */
-export const MAX_ALIASES = 1_000;
 /** Default chunks per commit group: large enough that one flush is usually one group. */
 export const DEFAULT_MAX_CHUNKS_PER_GROUP = 256;
 /** Default entries one swapSegment may replace. */
 export const DEFAULT_MAX_SWAP_ENTRIES = 1_000;
-/** Upper bound on a collection's manifest retention (10 years). */
-export const MAX_MANIFEST_RETENTION_MS = 10 * 365 * 86_400_000;
 /** How often a watcher re-reads even without a notification (a missed NOTIFY costs at most this). */
 export const WATCH_POLL_MS = 1_000;
 /** …and while the LISTEN connection is down. */
@@ -154,8 +152,6 @@ export interface PostgresOptions {
  * applied at the first call (or `await store.ready()`, which a node should do at startup so a
  * bad URL or a too-new schema stops it there).
  */
-/** Index entries one janitor call deletes at most (one transaction stays short). */
-export const JANITOR_BATCH_ENTRIES = 2_000;
 
 export function openPostgres(opts: PostgresOptions): PostgresMetaStore {
   return new PostgresMetaStore(opts);
@@ -593,8 +589,7 @@ export class PostgresMetaStore implements MetaStore {
     const schema = v.schema('schema', req.schema);
     const partitions = v.partitions('partitions', req.partitions);
     const retention = v.retention('retention', req.retention);
-    const mret = req.manifestRetentionMs ?? DEFAULT_MANIFEST_RETENTION_MS;
-    v.nonNegInt('manifestRetentionMs', mret, MAX_MANIFEST_RETENTION_MS);
+    const mret = v.manifestRetention(req.manifestRetentionMs);
     return this.write('createCollection', w, async (tx) => {
       const pre = (await tx.one<{ ns_state: string | null; existing: number | null }>(SQL.CREATE_COLLECTION_PRE, [ns, name]))!;
       if (pre.ns_state !== 'live') throw errors.notFound(`namespace ${ns}`);
