@@ -14,12 +14,10 @@ import { txCheck, txPut, txUpdate } from '../src/meta/backends/dynamodb/expr.js'
 import { K } from '../src/meta/backends/dynamodb/keys.js';
 import type { TxItem } from '../src/meta/backends/dynamodb/sdk.js';
 import { DYNAMODB_URL_ENV, TEST_CREDENTIALS, TEST_REGION, freshTable, startDynamoLocal } from '../test/harness/dynamodb.js';
-import { median, pct, round, timed, type Sample } from './_stats.js';
+import { compareCases, timed, type Case } from './_stats.js';
 
 /** Alternating Loam/baseline rounds per metric; the median round is reported. */
 const ROUNDS = 3;
-/** Upper bound on operations per round, whatever the time budget. */
-const MAX_OPS_PER_ROUND = 50_000;
 const PARTITIONS = 4;
 /** Warm-up before measuring: DynamoDB Local's JIT needs a few hundred requests. */
 const WARMUP_SECONDS = 3;
@@ -111,7 +109,7 @@ export async function main(argv: string[]): Promise<void> {
     const rawHeads = new Array<number>(PARTITIONS).fill(0);
     let ptrVersion: number | null = null;
     let rawPtr: { version: number; value: string } | null = null;
-    const cases: Array<{ metric: string; loam: (i: number) => Promise<unknown>; raw: (i: number) => Promise<unknown> }> = [
+    const cases: Case[] = [
       {
         metric: 'commitWal',
         loam: (i) =>
@@ -187,33 +185,7 @@ export async function main(argv: string[]): Promise<void> {
       await timed(WARMUP_SECONDS / cases.length, (i) => c.loam(10_000_000 + i));
       await timed(WARMUP_SECONDS / cases.length, (i) => c.raw(10_000_000 + i));
     }
-    let base = 0;
-    for (const c of cases) {
-      const ls: Sample[] = [];
-      const rs: Sample[] = [];
-      for (let r = 0; r < ROUNDS; r++) {
-        const off = base + r * MAX_OPS_PER_ROUND;
-        ls.push(await timed(seconds, (i) => c.loam(off + i)));
-        rs.push(await timed(seconds, (i) => c.raw(off + i)));
-      }
-      base += ROUNDS * MAX_OPS_PER_ROUND;
-      const l = median(ls);
-      const b = median(rs);
-      const line = (metric: string, value: number, unit: string, baseline?: number) =>
-        console.log(
-          JSON.stringify({
-            bench: 'meta',
-            backend: `dynamodb(${service ? 'DynamoDB Local, started here' : endpoint})`,
-            metric,
-            value: round(value),
-            unit,
-            ...(baseline !== undefined ? { baseline: round(baseline), ratio: round(value / baseline, 3) } : {}),
-          }),
-        );
-      line(`${c.metric}_per_s`, l.rate, 'ops/s', b.rate);
-      line(`${c.metric}_p50_ms`, pct(l.lat, 50), 'ms', pct(b.lat, 50));
-      line(`${c.metric}_p99_ms`, pct(l.lat, 99), 'ms', pct(b.lat, 99));
-    }
+    await compareCases(cases, { bench: 'meta', backend: `dynamodb(${service ? 'DynamoDB Local, started here' : endpoint})`, rounds: ROUNDS, seconds });
   } finally {
     await loam.deleteTable().catch(() => undefined);
     await rawStore.deleteTable().catch(() => undefined);

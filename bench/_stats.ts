@@ -54,3 +54,37 @@ export function round(x: number, digits = 2): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
 }
+
+/** One metric measured through Loam and through the raw statements it needs. */
+export interface Case {
+  metric: string;
+  loam: (i: number) => unknown;
+  raw: (i: number) => unknown;
+}
+
+/**
+ * Alternating Loam/baseline rounds per case; prints the median round's rate and its
+ * p50/p99 as `<metric>_per_s`, `_p50_ms`, `_p99_ms`, each with the baseline and the ratio.
+ */
+export async function compareCases(cases: Case[], o: { bench: string; backend: string; rounds: number; seconds: number }): Promise<void> {
+  let base = 0;
+  for (const c of cases) {
+    const ls: Sample[] = [];
+    const rs: Sample[] = [];
+    for (let r = 0; r < o.rounds; r++) {
+      const off = base + r * MAX_OPS_PER_ROUND; // operation numbers never repeat across rounds
+      ls.push(await timed(o.seconds, (i) => c.loam(off + i)));
+      rs.push(await timed(o.seconds, (i) => c.raw(off + i)));
+    }
+    base += o.rounds * MAX_OPS_PER_ROUND;
+    const l = median(ls);
+    const b = median(rs);
+    const line = (metric: string, value: number, unit: string, baseline: number) =>
+      console.log(
+        JSON.stringify({ bench: o.bench, backend: o.backend, metric, value: round(value), unit, baseline: round(baseline), ratio: round(value / baseline, 3) }),
+      );
+    line(`${c.metric}_per_s`, l.rate, 'ops/s', b.rate);
+    line(`${c.metric}_p50_ms`, pct(l.lat, 50), 'ms', pct(b.lat, 50));
+    line(`${c.metric}_p99_ms`, pct(l.lat, 99), 'ms', pct(b.lat, 99));
+  }
+}

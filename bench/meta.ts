@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { openEmbedded, type EmbeddedMetaStore } from '../src/meta/backends/embedded/index.js';
 import { migrate } from '../src/meta/backends/embedded/migrations.js';
-import { MAX_OPS_PER_ROUND, median, pct, round, timed, type Sample } from './_stats.js';
+import { compareCases, type Case } from './_stats.js';
 
 /** Alternating Loam/baseline rounds per metric; the median round is reported. */
 const ROUNDS = 3;
@@ -163,7 +163,7 @@ export async function main(argv: string[]): Promise<void> {
 
     const objectStamp = Date.now();
     let ptrVersion: number | null = null;
-    const cases: Array<{ metric: string; loam: (i: number) => Promise<unknown>; raw: (i: number) => unknown }> = [
+    const cases: Case[] = [
       {
         metric: 'commitWal',
         loam: (i) =>
@@ -195,33 +195,7 @@ export async function main(argv: string[]): Promise<void> {
         raw: rawCreateCollection(raw, 1),
       },
     ];
-    let base = 0;
-    for (const c of cases) {
-      const ls: Sample[] = [];
-      const rs: Sample[] = [];
-      for (let r = 0; r < ROUNDS; r++) {
-        const off = base + r * MAX_OPS_PER_ROUND;
-        ls.push(await timed(seconds, (i) => c.loam(off + i)));
-        rs.push(await timed(seconds, (i) => c.raw(off + i)));
-      }
-      base += ROUNDS * MAX_OPS_PER_ROUND;
-      const l = median(ls);
-      const b = median(rs);
-      const line = (metric: string, value: number, unit: string, baseline?: number) =>
-        console.log(
-          JSON.stringify({
-            bench: 'meta',
-            backend: `embedded(synchronous=${sync})`,
-            metric,
-            value: round(value),
-            unit,
-            ...(baseline !== undefined ? { baseline: round(baseline), ratio: round(value / baseline, 3) } : {}),
-          }),
-        );
-      line(`${c.metric}_per_s`, l.rate, 'ops/s', b.rate);
-      line(`${c.metric}_p50_ms`, pct(l.lat, 50), 'ms', pct(b.lat, 50));
-      line(`${c.metric}_p99_ms`, pct(l.lat, 99), 'ms', pct(b.lat, 99));
-    }
+    await compareCases(cases, { bench: 'meta', backend: `embedded(synchronous=${sync})`, rounds: ROUNDS, seconds });
   } finally {
     await loam.close();
     raw.close();
