@@ -1,7 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { linkPointerKey } from '../../src/meta/index.js';
 import { http, testNode, until, type TestNode } from '../node/helpers.js';
+import { storedBytes } from '../../src/collection/usage.js';
 
 const C = '/v1/namespaces/shop/collections/items';
 
@@ -118,5 +120,42 @@ describe('collections through the node', () => {
     assert.ok(m.files.length <= 9, `files: ${m.files.length}`);
     for (let round = 0; round < 11; round++) assert.equal((await http(n.url, 'GET', `${C}/documents/c${round}?consistency=eventual`)).status, 404);
     assert.equal((await http(n.url, 'GET', `${C}/documents/c11`)).status, 200);
+  });
+});
+
+describe('stored bytes (the storage quota\'s measure)', () => {
+  let n: TestNode;
+  before(async () => {
+    n = await testNode();
+    assert.equal((await http(n.url, 'POST', '/v1/namespaces', { name: 'store' })).status, 201);
+    assert.equal((await http(n.url, 'POST', '/v1/namespaces/store/collections', { name: 'docs', primary_key: 'id' })).status, 201);
+  });
+  after(async () => n.cleanup());
+
+  test('counts the log, the current manifest and its files, and what only a tag keeps', async () => {
+    const D = '/v1/namespaces/store/collections/docs/documents';
+    const c = (await n.meta.collectionByName((await n.meta.namespaceByName('default', 'store')).id, 'docs'))!;
+    const measure = () => storedBytes(n.meta, n.reader!.manifests, c);
+    const empty = await measure();
+    assert.equal(empty.total, 0, 'an empty collection stores nothing');
+    const pad = randomBytes(1_500).toString('base64'); // 2,000 characters that do not compress
+    assert.equal((await http(n.url, 'POST', D, { upserts: [{ id: 'a', pad }] })).status, 200);
+    await until(async () => (await http(n.url, 'GET', `${D}/a?consistency=eventual`)).status === 200);
+    const first = await measure();
+    assert.ok(first.log >= 2_000, `the log holds the write (${first.log})`);
+    assert.ok(first.files >= 1_500, `a data file holds the applied document (${first.files})`);
+    assert.ok(first.manifest > 0);
+    assert.equal(first.tagOnly, 0);
+    assert.equal(first.total, first.log + first.files + first.manifest);
+
+    const v1 = (await n.meta.pointer(c.ns, linkPointerKey(c.linkId)))!.version;
+    await n.meta.createTag(c.ns, c.id, 'before-b', v1);
+    assert.equal((await measure()).tagOnly, 0, 'a tag on the current manifest adds nothing');
+    assert.equal((await http(n.url, 'POST', D, { upserts: [{ id: 'b', pad }], deletes: ['a'] })).status, 200);
+    await until(async () => (await n.meta.pointer(c.ns, linkPointerKey(c.linkId)))!.version > v1);
+    const tagged = await measure();
+    assert.ok(tagged.tagOnly > 0, 'the tagged manifest is no longer current: its bytes count as the tag\'s');
+    await n.meta.dropTag(c.ns, c.id, 'before-b');
+    assert.equal((await measure()).tagOnly, 0, 'dropping the tag drops its bytes from the count');
   });
 });
