@@ -136,6 +136,7 @@ async function prepare(send: Send, n: Node): Promise<void> {
       ['request_rate', BENCH_QUOTA],
       ['ingest_bytes_per_s', BENCH_QUOTA],
       ['concurrent_query_slots', BENCH_QUERY_SLOTS],
+      ['namespace_query_slots', BENCH_QUERY_SLOTS],
     ] as const) {
       await must(send(n.port, 'PUT', '/v1/quotas', n.key, JSON.stringify({ name, value })), `raising the ${name} quota`);
     }
@@ -166,7 +167,7 @@ function medianBy(xs: number[]): number {
 export async function main(argv: string[]): Promise<void> {
   const o = new Command()
     .name('bench gateway')
-    .option('--rounds <n>', 'measured rounds per mode and route (on and off alternate)', '5')
+    .option('--rounds <n>', 'measured rounds per mode and route (on and off alternate)', '9')
     .option('--seconds <n>', 'seconds per round', '1.5')
     .option('--clients <n>', 'concurrent keep-alive clients', '16')
     .option('--probes <n>', '401 answers timed per kind (unknown key id, wrong secret)', '3000')

@@ -65,8 +65,12 @@ export class Catalog {
     }
   }
 
+  /** Bumped by every invalidate(): what was derived from a resolved name is stale then. */
+  generation = 0;
+
   /** Forget names after this node changed them (create, drop). */
   invalidate(): void {
+    this.generation++;
     this.ns.clear();
     this.colls.clear();
   }

@@ -51,6 +51,7 @@ export const QUOTA_NAMES = [
   'request_rate',
   'ingest_bytes_per_s',
   'concurrent_query_slots',
+  'namespace_query_slots',
   'unapplied_records',
   'unapplied_bytes',
   'storage_bytes',

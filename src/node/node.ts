@@ -26,6 +26,7 @@ import { controlStoreFor } from '../control/index.js';
 import type { ControlStore } from '../control/types.js';
 import { BuiltinAuthorizer, type Authorizer } from '../authz/authorizer.js';
 import { Tenancy } from '../authz/tenancy.js';
+import { storedBytes } from '../collection/usage.js';
 import { tenancyRoutes } from '../authz/routes.js';
 
 /** Readiness checks must answer within this. */
@@ -210,6 +211,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       catalog,
       meta,
       logger,
+      storedBytes: async (c) => (await storedBytes(meta, manifests, c)).total,
       ...(writer
         ? {
             backlog: async (_ns: number, c: string, nsName: string, org: string) => {

@@ -11,7 +11,13 @@ export const DEFAULT_REQUEST_RATE = 1_000;
 export const DEFAULT_INGEST_BYTES_PER_S = 64 * 1024 * 1024;
 /** Query slots per collection (D98: 16); a text/filter query or a get costs 1. */
 export const DEFAULT_CONCURRENT_QUERY_SLOTS = 16;
-/** How long a query waits for a slot before 429 (D98: 800 ms). */
+/**
+ * Query slots per namespace at each gateway (spec §6: "a namespace-wide semaphore at the
+ * gateway"), so one tenant's many collections cannot take every query a gateway can run:
+ * four collections' worth.
+ */
+export const DEFAULT_NAMESPACE_QUERY_SLOTS = 4 * DEFAULT_CONCURRENT_QUERY_SLOTS;
+/** How long a query waits for its slots before 429 (D98: 800 ms). */
 export const QUERY_SLOT_WAIT_MS = 800;
 /** Unapplied backlog per collection (M1.3 defaults; the writer enforces them on its own too). */
 export const DEFAULT_UNAPPLIED_RECORDS = 1_000_000;
@@ -25,6 +31,7 @@ export const QUOTA_DEFAULTS: Record<QuotaName, number> = {
   request_rate: DEFAULT_REQUEST_RATE,
   ingest_bytes_per_s: DEFAULT_INGEST_BYTES_PER_S,
   concurrent_query_slots: DEFAULT_CONCURRENT_QUERY_SLOTS,
+  namespace_query_slots: DEFAULT_NAMESPACE_QUERY_SLOTS,
   unapplied_records: DEFAULT_UNAPPLIED_RECORDS,
   unapplied_bytes: DEFAULT_UNAPPLIED_BYTES,
   storage_bytes: DEFAULT_STORAGE_BYTES,
@@ -35,6 +42,12 @@ export const QUOTA_DEFAULTS: Record<QuotaName, number> = {
 export const QUOTA_CACHE_MS = 30_000;
 /** Buckets and semaphores kept, at most (idle ones are dropped first when exceeded). */
 export const MAX_LIMITERS = 100_000;
+
+function releaseAll(held: (() => void)[]): () => void {
+  return held.length === 1 ? held[0]! : () => {
+    for (const r of held) r();
+  };
+}
 
 /** A refusal: which quota, and when to retry. */
 export class QuotaExceeded extends Error {
@@ -82,26 +95,23 @@ export class Semaphore {
   get idle(): boolean {
     return this.used === 0 && this.waiters.length === 0;
   }
+  /** A slot now (its release function), or null when none is free or others wait first. */
+  tryAcquire(cost: number): (() => void) | null {
+    if (this.used + cost > this.slots || this.waiters.length > 0) return null;
+    this.used += cost;
+    return this.releaser(cost);
+  }
   /** Resolves with a release function, or null after `waitMs` without a slot. */
   acquire(cost: number, waitMs: number): Promise<(() => void) | null> {
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      this.used -= cost;
-      this.pump();
-    };
-    if (this.used + cost <= this.slots && this.waiters.length === 0) {
-      this.used += cost;
-      return Promise.resolve(release);
-    }
+    const now = this.tryAcquire(cost);
+    if (now) return Promise.resolve(now);
     return new Promise((resolve) => {
       const w = {
         cost,
         grant: () => {
           clearTimeout(t);
           this.used += cost;
-          resolve(release);
+          resolve(this.releaser(cost));
         },
       };
       const t = setTimeout(() => {
@@ -111,6 +121,16 @@ export class Semaphore {
       }, waitMs);
       this.waiters.push(w);
     });
+  }
+  /** Frees `cost` slots once, however often it is called. */
+  private releaser(cost: number): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.used -= cost;
+      this.pump();
+    };
   }
   private pump(): void {
     while (this.waiters.length > 0 && this.used + this.waiters[0]!.cost <= this.slots) this.waiters.shift()!.grant();
@@ -129,8 +149,12 @@ export class Quotas {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** Bumped whenever a limiter handle may have gone stale (quota change, eviction). */
+  generation = 0;
+
   invalidate(org: string): void {
     this.overrides.delete(org);
+    this.generation++;
   }
 
   async value(org: string, ns: number | null, name: QuotaName): Promise<number> {
@@ -148,33 +172,97 @@ export class Quotas {
     return nsRow?.value ?? orgRow?.value ?? QUOTA_DEFAULTS[name];
   }
 
-  /** Takes `n` from the bucket of (name, key) whose rate is the quota; throws QuotaExceeded. */
-  async rate(org: string, ns: number | null, name: QuotaName, key: string, n: number, what: string): Promise<void> {
+  /**
+   * The bucket of (name, key) at the quota's current rate. Callers may keep the handle while
+   * `generation` is unchanged (a quota change or an eviction bumps it).
+   */
+  async rateLimiter(org: string, ns: number | null, name: QuotaName, key: string, what: string): Promise<RateLimiter> {
     const rate = (await this.value(org, ns, name)) / this.gateways;
     const k = `${name}\u0000${key}`;
-    let b = this.buckets.get(k);
-    if (!b) {
-      if (this.buckets.size >= MAX_LIMITERS) this.buckets.clear();
-      b = new TokenBucket(rate, this.now());
-      this.buckets.set(k, b);
+    let bucket = this.buckets.get(k);
+    if (!bucket) {
+      if (this.buckets.size >= MAX_LIMITERS) {
+        this.buckets.clear();
+        this.generation++;
+      }
+      bucket = new TokenBucket(rate, this.now());
+      this.buckets.set(k, bucket);
     }
-    b.rate = rate;
-    const wait = b.take(n, this.now());
-    if (wait > 0) throw new QuotaExceeded(name, wait, `${what}: over the ${name} quota (${rate} per second); retry later`);
+    bucket.rate = rate;
+    return { name, rate, bucket, what };
   }
 
-  /** A query slot of a collection, waiting up to QUERY_SLOT_WAIT_MS; throws QuotaExceeded. */
-  async querySlot(org: string, ns: number, key: string, cost: number): Promise<() => void> {
-    const slots = await this.value(org, ns, 'concurrent_query_slots');
-    let s = this.sems.get(key);
-    if (!s) {
-      if (this.sems.size >= MAX_LIMITERS) for (const [k, v] of this.sems) if (v.idle) this.sems.delete(k);
-      s = new Semaphore(slots);
-      this.sems.set(key, s);
-    }
-    s.slots = slots;
-    const release = await s.acquire(cost, QUERY_SLOT_WAIT_MS);
-    if (!release) throw new QuotaExceeded('concurrent_query_slots', QUERY_SLOT_WAIT_MS, `over the concurrent_query_slots quota (${slots} per collection); retry later`);
-    return release;
+  /** Takes `n` from a limiter's bucket; throws QuotaExceeded when it is short. */
+  take(l: RateLimiter, n: number): void {
+    const wait = l.bucket.take(n, this.now());
+    if (wait > 0) throw new QuotaExceeded(l.name, wait, `${l.what}: over the ${l.name} quota (${l.rate} per second); retry later`);
   }
+
+  /**
+   * A query-slot semaphore sized by its quota: a collection's (`concurrent_query_slots`) or a
+   * namespace's (`namespace_query_slots`), by `key`; kept like a RateLimiter.
+   */
+  async slotLimiter(org: string, ns: number, name: SlotQuota, key: string): Promise<SlotLimiter> {
+    const slots = await this.value(org, ns, name);
+    const k = `${name}\u0000${key}`;
+    let sem = this.sems.get(k);
+    if (!sem) {
+      if (this.sems.size >= MAX_LIMITERS) {
+        for (const [k, v] of this.sems) if (v.idle) this.sems.delete(k);
+        this.generation++;
+      }
+      sem = new Semaphore(slots);
+      this.sems.set(k, sem);
+    }
+    sem.slots = slots;
+    return { name, sem, slots };
+  }
+
+  /**
+   * A query's slots in each semaphore, in the order given (always namespace, then collection,
+   * so two queries never hold one each and wait for the other's): at once when all are free
+   * (no promise on the hot path), else waiting up to QUERY_SLOT_WAIT_MS in all (D98). Throws
+   * or rejects with QuotaExceeded naming the quota that had no slot; nothing stays held then.
+   */
+  slots(ls: readonly SlotLimiter[], cost: number): (() => void) | Promise<() => void> {
+    const held: (() => void)[] = [];
+    for (const l of ls) {
+      const got = l.sem.tryAcquire(cost);
+      if (!got) return this.waitSlots(ls, cost, held);
+      held.push(got);
+    }
+    return releaseAll(held);
+  }
+
+  private async waitSlots(ls: readonly SlotLimiter[], cost: number, held: (() => void)[]): Promise<() => void> {
+    const deadline = this.now() + QUERY_SLOT_WAIT_MS;
+    for (let i = held.length; i < ls.length; i++) {
+      const l = ls[i]!;
+      const got = await l.sem.acquire(cost, Math.max(0, deadline - this.now()));
+      if (!got) {
+        for (const r of held) r();
+        const per = l.name === 'namespace_query_slots' ? 'per namespace on this gateway' : 'per collection';
+        throw new QuotaExceeded(l.name, QUERY_SLOT_WAIT_MS, `over the ${l.name} quota (${l.slots} ${per}); retry later`);
+      }
+      held.push(got);
+    }
+    return releaseAll(held);
+  }
+}
+
+export interface RateLimiter {
+  name: QuotaName;
+  /** Per second, on this gateway. */
+  rate: number;
+  bucket: TokenBucket;
+  /** What is counted, for the refusal's message. */
+  what: string;
+}
+
+export type SlotQuota = 'concurrent_query_slots' | 'namespace_query_slots';
+
+export interface SlotLimiter {
+  name: SlotQuota;
+  sem: Semaphore;
+  slots: number;
 }

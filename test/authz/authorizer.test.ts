@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BuiltinAuthorizer, type Principal, type Resource } from '../../src/authz/authorizer.js';
 import type { ControlStore, RoleBinding } from '../../src/control/types.js';
-import { Semaphore, TokenBucket } from '../../src/quota/quota.js';
+import { DEFAULT_REQUEST_RATE, QuotaExceeded, Quotas, Semaphore, TokenBucket } from '../../src/quota/quota.js';
 
 function authz(bindings: RoleBinding[]) {
   // Returns every binding of the subject, whatever org is asked: the fence must hold anyway.
@@ -51,4 +51,39 @@ test('token bucket and semaphore', async () => {
   const waiting = s.acquire(1, 1_000);
   r1();
   assert.ok(await waiting);
+});
+
+test('query slots: at once when free, queued in order otherwise, released once', async () => {
+  const s = new Semaphore(2);
+  const r1 = s.tryAcquire(1);
+  assert.ok(r1, 'a free slot is granted without waiting');
+  const waiting = s.acquire(2, 1_000); // needs both slots: queues behind r1
+  assert.equal(s.tryAcquire(1), null, 'nobody jumps the queue, though a slot is free');
+  r1!();
+  r1!(); // a second release of the same grant frees nothing more
+  const r2 = await waiting;
+  assert.ok(r2);
+  assert.equal(s.tryAcquire(1), null, 'both slots are held by the waiter');
+  r2!();
+  assert.ok(s.idle);
+});
+
+test('limiter handles: a quota change bumps the generation and the next handle has the new rate', async () => {
+  let rows: { org: string; ns: number | null; name: string; value: number }[] = [];
+  const cs = { quotas: async () => rows } as unknown as ControlStore;
+  let now = 0;
+  const q = new Quotas(cs, 2, () => now);
+  const l = await q.rateLimiter('a', 1, 'request_rate', 'a/1/rest', 'requests');
+  assert.equal(l.rate, DEFAULT_REQUEST_RATE / 2, 'per-gateway fallback: quota ÷ gateways');
+  const g = q.generation;
+  rows = [{ org: 'a', ns: 1, name: 'request_rate', value: 2 }];
+  q.invalidate('a');
+  assert.notEqual(q.generation, g);
+  const l2 = await q.rateLimiter('a', 1, 'request_rate', 'a/1/rest', 'requests');
+  assert.equal(l2.rate, 1);
+  assert.equal(l2.bucket, l.bucket, 'the same bucket, at the new rate');
+  q.take(l2, 1);
+  assert.throws(() => q.take(l2, 1), (e: unknown) => e instanceof QuotaExceeded && e.quota === 'request_rate' && e.retryAfterMs > 0);
+  now += 1_000;
+  q.take(l2, 1);
 });

@@ -170,6 +170,43 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
     assert.ok(Date.now() - t0 < 5_000, `well before the ${30} s cache expiry (${Date.now() - t0} ms)`);
   });
 
+  test('a revoked grant and a lowered quota reach requests the gateways already admitted', async () => {
+    // Both gateways cache the admission decision of a key for a route after its first use;
+    // the change feed must end it on each of them (spec §6).
+    const until = async (node: LoamNode, path: string, key: string, want: number) => {
+      const t0 = Date.now();
+      let r = await call(node, 'GET', path, key);
+      while (r.status !== want && Date.now() - t0 < 5_000) {
+        await new Promise((res) => setTimeout(res, 50));
+        r = await call(node, 'GET', path, key);
+      }
+      assert.equal(r.status, want, `${path} on the ${node === a ? 'first' : 'second'} node: ${r.text}`);
+      return r;
+    };
+    const k = await newKey(a, admin, { role: 'reader', namespace: 'alpha' });
+    for (const node of [a, b]) for (let i = 0; i < 3; i++) assert.equal((await call(node, 'GET', '/v1/namespaces/alpha', k)).status, 200);
+    const del = await fetch(a.url + '/v1/bindings', {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ key_id: parseKey(k)!.keyId, role: 'reader', namespace: 'alpha' }),
+      signal: AbortSignal.timeout(15_000),
+    });
+    assert.equal(del.status, 204, await del.text());
+    for (const node of [a, b]) await until(node, '/v1/namespaces/alpha', k, 403);
+
+    for (const node of [a, b]) for (let i = 0; i < 3; i++) assert.equal((await call(node, 'GET', '/v1/namespaces/alpha', admin)).status, 200);
+    assert.equal((await call(a, 'PUT', '/v1/quotas', admin, { name: 'request_rate', value: 0, namespace: 'alpha' })).status, 200);
+    try {
+      for (const node of [a, b]) {
+        const r = await until(node, '/v1/namespaces/alpha', admin, 429);
+        assert.match(r.body.error.message, /request_rate/);
+      }
+    } finally {
+      assert.equal((await call(a, 'PUT', '/v1/quotas', admin, { name: 'request_rate', value: null, namespace: 'alpha' })).status, 200);
+    }
+    for (const node of [a, b]) await until(node, '/v1/namespaces/alpha', admin, 200);
+  });
+
   test('429 with Retry-After per quota, naming it; other namespaces unaffected; nothing of a refused write applied', async (t) => {
     if (!dataPlane) return t.skip('needs collections (multi-item transactions)');
     const q = async (name: string, value: number | null, namespace = 'beta') => assert.equal((await call(a, 'PUT', '/v1/quotas', admin, { name, value, namespace })).status, 200);
@@ -200,6 +237,12 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
     assert.ok(Date.now() - t0 >= 700, 'it waited for a slot first');
     assert.equal((await call(a, 'POST', '/v1/namespaces/alpha/collections/docs/query', admin, {})).status, 200);
     await q('concurrent_query_slots', null);
+    // the namespace-wide semaphore at the gateway
+    await q('namespace_query_slots', 0);
+    over(await call(a, 'GET', `${doc}/i0`, admin), 'namespace_query_slots');
+    assert.equal((await call(a, 'GET', '/v1/namespaces/alpha/collections/docs/documents/d1', admin)).status, 200, 'alpha is unaffected');
+    await q('namespace_query_slots', null);
+    assert.equal((await call(a, 'GET', `${doc}/i0`, admin)).status, 200, 'a slot refused earlier is not held');
     // unapplied data per collection
     await q('unapplied_records', 0);
     over(await call(a, 'POST', doc, admin, { upserts: [{ id: 'u1' }] }), 'unapplied_records');
