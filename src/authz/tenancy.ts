@@ -469,7 +469,14 @@ export class Tenancy {
   async revokeKey(org: string, keyId: string, by: string): Promise<void> {
     await this.d.control.revokeKey(org, keyId);
     this.forgetKey(keyId);
+    await this.d.authorizer.onDeleted({ kind: 'key', org, keyId });
     this.d.logger.info({ org, key_id: keyId, revoked_by: by }, 'api key revoked');
+  }
+
+  /** Creates an org and tells the authorizer (spec §7 lifecycle hooks). */
+  async createOrg(org: string): Promise<void> {
+    await this.d.control.createOrg(org);
+    await this.d.authorizer.onCreated({ kind: 'org', org });
   }
 
   /**
@@ -480,12 +487,11 @@ export class Tenancy {
     const existing = await this.d.control.listOrgs({ limit: 1 });
     if (existing.items.length > 0) return null;
     try {
-      await this.d.control.createOrg(org);
+      await this.createOrg(org);
     } catch (e) {
       if (isMetaError(e, 'AlreadyExists')) return null; // another node bootstrapped first
       throw e;
     }
-    await this.d.authorizer.onCreated({ kind: 'org', org });
     const k = await this.createKey({ org, role: 'org_admin', createdBy: 'bootstrap' });
     return k.token;
   }

@@ -180,8 +180,8 @@ function tenancyCommands(p: Command): void {
 
   const orgs = p.command('orgs').description('Create and list orgs (tenants).');
   where(orgs.command('create').argument('<org>').description('Create an org and print its first admin key (shown once).')).action((org: string, o: Record<string, string>) =>
-    run(() => withControl(o, async (t, cs) => {
-      await cs.createOrg(org);
+    run(() => withControl(o, async (t) => {
+      await t.createOrg(org);
       const k = await t.createKey({ org, role: 'org_admin', createdBy: 'cli' });
       return `org "${org}" created; its admin key (shown once, store it now):\n${k.token}`;
     }))(o),

@@ -263,6 +263,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
   route<unknown, unknown, { name: string }>(ROUTES.createNamespace, async (req, reply) => {
     const n = await d.meta.createNamespace({ org: req.principal.org, name: req.body.name });
     d.catalog.invalidate();
+    await d.authorizer?.onCreated({ kind: 'namespace', org: n.org, ns: n.id, name: n.name });
     return reply.status(201).send(nsJson(n));
   });
 
@@ -315,6 +316,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
         throw e;
       }
       d.catalog.invalidate();
+      await d.authorizer?.onCreated({ kind: 'collection', org: n.org, ns: n.id, collection: c.id });
       return reply.status(201).send(collJson(c, n.name));
     },
   );
@@ -335,6 +337,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     const c = await d.catalog.collection(req.principal.org, req.params.ns, req.params.c);
     await d.meta.dropCollection(c.ns, c.id);
     d.catalog.invalidate();
+    await d.authorizer?.onDeleted({ kind: 'collection', org: req.principal.org, ns: c.ns, collection: c.id });
     return reply.status(204).send();
   });
 

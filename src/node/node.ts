@@ -49,6 +49,8 @@ export interface NodeOverrides {
   meta?: MetaStore;
   logger?: Logger;
   admit?: Admit;
+  /** With auth api_keys: this authorizer instead of the built-in one (spec §7's seam). */
+  authorizer?: (control: ControlStore) => Authorizer;
 }
 
 export interface LoamNode {
@@ -204,7 +206,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   if (config.auth === 'api_keys') {
     // The ControlStore lives beside the metastore, on the raw backend's connection (spec §6).
     control = await controlStoreFor(raw);
-    authorizer = new BuiltinAuthorizer(control);
+    authorizer = o.authorizer ? o.authorizer(control) : new BuiltinAuthorizer(control);
     tenancy = new Tenancy({
       control,
       authorizer,

@@ -1,0 +1,85 @@
+// The authorizer's lifecycle hooks (spec §7) are called for every org, namespace, collection
+// and key the API creates or deletes, so an authorizer that keeps its own relations (OpenFGA)
+// stays in step. A recording wrapper around the built-in authorizer, through a real node.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BuiltinAuthorizer, type Authorizer, type LifecycleEvent } from '../../src/authz/authorizer.js';
+import { parseKey } from '../../src/control/keys.js';
+import { resolveConfig } from '../../src/node/config.js';
+import { startNode, type LoamNode } from '../../src/node/node.js';
+
+const events: string[] = [];
+const show = (e: LifecycleEvent) => {
+  switch (e.kind) {
+    case 'org':
+      return `org ${e.org}`;
+    case 'namespace':
+      return `namespace ${e.org}/${e.name}`;
+    case 'collection':
+      return `collection ${e.org}/${e.ns}/${e.collection}`;
+    case 'key':
+      return `key ${e.org}/${e.keyId}${e.role ? ` ${e.role}` : ''}`;
+  }
+};
+
+function recording(inner: Authorizer): Authorizer {
+  return {
+    check: (p, a, r) => inner.check(p, a, r),
+    batchCheck: (p, cs) => inner.batchCheck(p, cs),
+    filterVisible: (p, a, rs) => inner.filterVisible(p, a, rs),
+    invalidate: (o, s) => inner.invalidate(o, s),
+    bootstrap: (o, s) => inner.bootstrap(o, s),
+    onCreated: async (e) => {
+      events.push(`created ${show(e)}`);
+      await inner.onCreated(e);
+    },
+    onDeleted: async (e) => {
+      events.push(`deleted ${show(e)}`);
+      await inner.onDeleted(e);
+    },
+  };
+}
+
+let node: LoamNode;
+let admin: string;
+const call = async (method: string, path: string, body?: unknown) => {
+  const r = await fetch(node.url + path, {
+    method,
+    headers: { authorization: `Bearer ${admin}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await r.text();
+  return { status: r.status, body: text ? JSON.parse(text) : null };
+};
+
+before(async () => {
+  const config = resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, auth: 'api_keys', log_level: 'silent' });
+  node = await startNode(config, { authorizer: (cs) => recording(new BuiltinAuthorizer(cs)) });
+  admin = node.bootstrapKey!;
+});
+after(async () => node?.close());
+
+test('every create and delete through the API reaches the authorizer', async () => {
+  const adminId = parseKey(admin)!.keyId;
+  assert.deepEqual(events, ['created org default', `created key default/${adminId} org_admin`], 'bootstrap: the org and its admin key');
+  events.length = 0;
+  const ns = await call('POST', '/v1/namespaces', { name: 'life' });
+  assert.equal(ns.status, 201);
+  const c = await call('POST', '/v1/namespaces/life/collections', { name: 'docs', primary_key: 'id' });
+  assert.equal(c.status, 201);
+  const k = await call('POST', '/v1/keys', { role: 'reader', namespace: 'life' });
+  assert.equal(k.status, 201);
+  const keyId = parseKey(k.body.key)!.keyId;
+  assert.equal((await call('DELETE', `/v1/keys/${keyId}`)).status, 204);
+  assert.equal((await call('DELETE', '/v1/namespaces/life/collections/docs')).status, 204);
+  assert.equal((await call('DELETE', '/v1/namespaces/life')).status, 204);
+  assert.deepEqual(events, [
+    'created namespace default/life',
+    `created collection default/${ns.body.id}/${c.body.id}`,
+    `created key default/${keyId} reader`,
+    `deleted key default/${keyId}`,
+    `deleted collection default/${ns.body.id}/${c.body.id}`,
+    'deleted namespace default/life',
+  ]);
+});
