@@ -226,6 +226,11 @@ function tenancyCommands(p: Command): void {
     where(
       roles
         .command(verb)
+        .description(
+          verb === 'grant'
+            ? 'Grant a role to a key, on the org or on one namespace (every node sees it within a second).'
+            : 'Revoke a role a key was granted (every node refuses what it allowed within a second).',
+        )
         .argument('<key_id>')
         .requiredOption('--role <role>', 'org_admin, namespace_admin, writer or reader')
         .option('--org <org>', 'the org', 'default')
@@ -244,9 +249,10 @@ function tenancyCommands(p: Command): void {
   }
 
   const quotas = p.command('quotas').description('Show and set quotas (defaults, per-org and per-namespace overrides).');
-  where(quotas.command('show').option('--org <org>', 'the org', 'default').option('--namespace <ns>', 'effective values for this namespace')).action(
+  where(quotas.command('show').description('Show the defaults, the overrides and the effective values of an org (or one namespace).').option('--org <org>', 'the org', 'default').option('--namespace <ns>', 'effective values for this namespace')).action(
     run((o) =>
       withControl(o, async (t, cs, catalog) => {
+        await cs.org(o.org!); // an unknown org is an error, not a page of defaults
         const ns = (await nsId(catalog, o.org!, o.namespace)) ?? null;
         const effective: Record<string, number> = {};
         for (const n of QUOTA_NAMES) effective[n] = await t.quotas.value(o.org!, ns, n);
@@ -257,6 +263,7 @@ function tenancyCommands(p: Command): void {
   where(
     quotas
       .command('set')
+      .description('Override a quota for an org, or for one namespace with --namespace ("default" clears the override).')
       .argument('<name>', QUOTA_NAMES.join(', '))
       .argument('<value>', 'a number, or "default" to clear the override')
       .option('--org <org>', 'the org', 'default')
@@ -264,6 +271,7 @@ function tenancyCommands(p: Command): void {
   ).action((name: string, value: string, o: Record<string, string>) =>
     run(() =>
       withControl(o, async (_t, cs, catalog) => {
+        await cs.org(o.org!); // no override for an org that does not exist
         const ns = (await nsId(catalog, o.org!, o.namespace)) ?? null;
         await cs.setQuota(o.org!, ns, name as QuotaName, value === 'default' ? null : Number(value));
         return `${name} = ${value}`;
@@ -271,7 +279,12 @@ function tenancyCommands(p: Command): void {
     )(o),
   );
   where(p.command('usage').description('Show usage rollups of an org.').option('--org <org>', 'the org', 'default')).action(
-    run((o) => withControl(o, async (_t, cs) => cs.usage(o.org!))),
+    run((o) =>
+      withControl(o, async (_t, cs) => {
+        await cs.org(o.org!);
+        return cs.usage(o.org!);
+      }),
+    ),
   );
 }
 

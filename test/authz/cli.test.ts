@@ -1,0 +1,78 @@
+// The operator's tenancy commands (`loam orgs|keys|roles|quotas|usage`), run as a user runs
+// them: the real CLI in a child process against a `loam dev` data dir.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULT_REQUEST_RATE } from '../../src/quota/quota.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+/** One CLI run (a process start compiles the TypeScript): generous, but bounded. */
+const RUN_DEADLINE_MS = 60_000;
+let dir: string;
+
+function loam(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('LOAM_')));
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(ROOT, 'src/cli/loam.mjs'), ...args], { cwd: ROOT, env, timeout: RUN_DEADLINE_MS }, (e, out, err) => {
+      resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, out, err });
+    });
+  });
+}
+const at = () => ['--data-dir', dir];
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'loam-cli-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('orgs, keys, roles, quotas and usage from the command line', async () => {
+  const org = await loam('orgs', 'create', 'acme', ...at());
+  assert.equal(org.code, 0, org.err);
+  const adminKey = /loam_[0-9a-f]{16}_[0-9a-f]{64}/.exec(org.out)?.[0];
+  assert.ok(adminKey, `the admin key is printed once: ${org.out}`);
+  assert.equal((await loam('orgs', 'create', 'acme', ...at())).code, 1, 'an org name is taken once');
+  assert.deepEqual(JSON.parse((await loam('orgs', 'list', ...at())).out).map((o: { id: string }) => o.id), ['acme']);
+
+  const created = await loam('keys', 'create', '--org', 'acme', '--role', 'writer', '--ttl', '3600', ...at());
+  assert.equal(created.code, 0, created.err);
+  const writerKey = /loam_([0-9a-f]{16})_([0-9a-f]{64})/.exec(created.out);
+  assert.ok(writerKey);
+  const keyId = writerKey[1]!;
+  const list = await loam('keys', 'list', '--org', 'acme', ...at());
+  const keys = JSON.parse(list.out) as { keyId: string; expiry: number | null; revoked: number | null }[];
+  assert.equal(keys.length, 2);
+  assert.ok(keys.find((k) => k.keyId === keyId)!.expiry! > Date.now(), 'the ttl became an expiry');
+  for (const secret of [writerKey[2]!, adminKey.slice(22)]) assert.ok(!list.out.includes(secret), 'a list never shows a secret');
+
+  assert.equal((await loam('roles', 'grant', keyId, '--org', 'acme', '--role', 'reader', ...at())).code, 0);
+  const revokeRole = await loam('roles', 'revoke', keyId, '--org', 'acme', '--role', 'reader', ...at());
+  assert.equal(revokeRole.code, 0, revokeRole.err);
+
+  assert.equal((await loam('quotas', 'set', 'request_rate', '50', '--org', 'acme', ...at())).code, 0);
+  const shown = JSON.parse((await loam('quotas', 'show', '--org', 'acme', ...at())).out);
+  assert.equal(shown.effective.request_rate, 50);
+  assert.equal(shown.defaults.request_rate, DEFAULT_REQUEST_RATE, 'the default is shown beside the override');
+  assert.deepEqual(shown.overrides.map((o: { name: string; value: number }) => [o.name, o.value]), [['request_rate', 50]]);
+  const bad = await loam('quotas', 'set', 'request_rate', 'lots', '--org', 'acme', ...at());
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /value: must be a number/);
+  const unknown = await loam('usage', '--org', 'nobody', ...at());
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.err, /org "nobody" not found/);
+
+  assert.equal((await loam('keys', 'revoke', keyId, '--org', 'acme', ...at())).code, 0);
+  const after = JSON.parse((await loam('keys', 'list', '--org', 'acme', ...at())).out) as { keyId: string; revoked: number | null }[];
+  assert.ok(after.find((k) => k.keyId === keyId)!.revoked !== null, 'the key is marked revoked');
+});
+
+test('every tenancy command has help text', async () => {
+  for (const cmd of [['orgs'], ['orgs', 'create'], ['orgs', 'list'], ['keys', 'create'], ['keys', 'list'], ['keys', 'revoke'], ['roles', 'grant'], ['roles', 'revoke'], ['quotas', 'show'], ['quotas', 'set'], ['usage']]) {
+    const h = await loam(...cmd, '--help');
+    assert.equal(h.code, 0, cmd.join(' '));
+    const description = h.out.split('\n').slice(1).find((l) => l.trim() !== '');
+    assert.ok(description && !description.startsWith('Options'), `"loam ${cmd.join(' ')} --help" describes the command: ${h.out}`);
+  }
+});
