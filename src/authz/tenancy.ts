@@ -88,7 +88,6 @@ interface Decision {
   principal: Principal;
   org: string;
   ns: number | null;
-  ra: RouteAuth;
   /** Charged one unit per request: the request rate, and metadata operations on their routes. */
   perRequest: RateLimiter[];
   /** Charged the body's bytes (writes). */
@@ -129,6 +128,12 @@ export interface CreatedKey {
 }
 
 const unauthenticated = (m: string) => new HttpError(401, 'unauthenticated', m);
+
+/** A write's size for the ingest quota: its Content-Length, or its parsed body re-serialised when it came chunked (none). */
+function bodyBytes(req: FastifyRequest): number {
+  const declared = Number(req.headers['content-length']);
+  return Number.isSafeInteger(declared) && declared >= 0 ? declared : Buffer.byteLength(JSON.stringify(req.body ?? null));
+}
 
 function withRelease(p: Principal, release: () => void): GatewayPrincipal {
   return p.scopes === undefined ? { org: p.org, subject: p.subject, release } : { org: p.org, subject: p.subject, scopes: p.scopes, release };
@@ -338,7 +343,7 @@ export class Tenancy {
     const nsKey = `${p.org}/${ns ?? '-'}`;
     const perRequest = [await q.rateLimiter(p.org, ns, 'request_rate', `${nsKey}/${SURFACE}`, 'requests')];
     if (ra.quota === 'metadata') perRequest.push(await q.rateLimiter(p.org, ns, 'metadata_ops_rate', nsKey, 'metadata operations'));
-    const d: Decision = { at: this.now(), generation, principal: p, org: p.org, ns, ra, perRequest };
+    const d: Decision = { at: this.now(), generation, principal: p, org: p.org, ns, perRequest };
     if (ra.quota === 'ingest' && ns !== null) d.ingest = await q.rateLimiter(p.org, ns, 'ingest_bytes_per_s', nsKey, 'ingest bytes');
     if (ra.quota === 'query' && ns !== null) {
       d.slots = [await q.slotLimiter(p.org, ns, 'namespace_query_slots', `${ns}`), await q.slotLimiter(p.org, ns, 'concurrent_query_slots', `${ns}/${params.c}`)];
@@ -357,7 +362,7 @@ export class Tenancy {
     try {
       for (const l of d.perRequest) this.quotas.take(l, 1);
       if (d.ingest) {
-        this.quotas.take(d.ingest, Number(req.headers['content-length'] ?? 0) || 0);
+        this.quotas.take(d.ingest, bodyBytes(req));
         return this.admitWrite(d.org, d.ns!, params).then(() => d.principal, tooMany);
       }
       if (d.slots) {

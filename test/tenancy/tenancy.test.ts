@@ -228,6 +228,17 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
     await call(a, 'POST', doc, admin, { upserts: [{ id: 'i0', pad: 'x'.repeat(50) }] });
     const big = await call(a, 'POST', doc, admin, { upserts: [{ id: 'refused', pad: 'x'.repeat(50) }] });
     over(big, 'ingest_bytes_per_s');
+    // A chunked body (no Content-Length) is counted too.
+    const body = new TextEncoder().encode(JSON.stringify({ upserts: [{ id: 'chunked', pad: 'x'.repeat(50) }] }));
+    const chunked = await fetch(a.url + doc, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body: new ReadableStream({ start: (c) => (c.enqueue(body), c.close()) }),
+      duplex: 'half',
+      signal: AbortSignal.timeout(15_000),
+    } as RequestInit);
+    const chunkedText = await chunked.text();
+    over({ status: chunked.status, body: JSON.parse(chunkedText), text: chunkedText, retryAfter: chunked.headers.get('retry-after') }, 'ingest_bytes_per_s');
     await q('ingest_bytes_per_s', null);
     assert.equal((await call(a, 'GET', `${doc}/refused`, admin)).status, 404, 'nothing of a refused write is applied');
     // concurrent queries: no slots → waits 800 ms, then 429
