@@ -96,7 +96,8 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog) {
       const ns = await nsIdOf(req.principal.org, q.namespace);
       const out: Record<string, number> = {};
       for (const n of QUOTA_NAMES) out[n] = await t.quotas.value(req.principal.org, ns, n);
-      return { defaults: QUOTA_DEFAULTS, effective: out, overrides: await cs.quotas(req.principal.org) };
+      // Rate quotas are split among the live gateways until the router places them (spec §6).
+      return { defaults: QUOTA_DEFAULTS, effective: out, overrides: await cs.quotas(req.principal.org), gateways: t.quotas.gatewayCount };
     });
     app.put(
       '/v1/quotas',

@@ -40,6 +40,10 @@ export const MAX_MEASURED_COLLECTIONS = 1_000;
 export const DECISION_CACHE_MS = CATALOG_CACHE_MS;
 /** Decisions kept per verified key (routes × namespaces × collections it used), at most. */
 export const MAX_DECISIONS_PER_KEY = 1_024;
+/** A gateway renews its membership this often… */
+export const MEMBER_HEARTBEAT_MS = 2_000;
+/** …and is counted this long after its last renewal (a few missed beats, then its share returns to the others). */
+export const MEMBER_TTL_MS = 10_000;
 /** Key lifetime, at most (a year): keys should be rotated. */
 export const MAX_KEY_TTL_S = 366 * 86_400;
 /** The request surface of this API (spec §6: request rate per namespace and surface). */
@@ -116,8 +120,8 @@ export interface TenancyDeps {
   backlog?: (ns: number, collection: string, nsName: string, org: string) => Promise<{ records: number; bytes: number } | null>;
   /** A collection's stored bytes (log, manifests, data files, tag-only bytes), when this node can read manifests. */
   storedBytes?: (c: Collection) => Promise<number>;
-  /** Gateways sharing traffic (per-gateway quota fallback). */
-  gateways?: number;
+  /** This node's id in the gateway membership (per-gateway quota shares); none: counted as the only gateway. */
+  node?: string;
   now?: () => number;
 }
 
@@ -164,12 +168,13 @@ export class Tenancy {
   private gapSince: number | null = null;
   private timers: NodeJS.Timeout[] = [];
   private polling: Promise<void> | null = null;
+  private beating: Promise<void> | null = null;
   private closed = false;
   private readonly now: () => number;
 
   constructor(private readonly d: TenancyDeps) {
     this.now = d.now ?? Date.now;
-    this.quotas = new Quotas(d.control, d.gateways ?? 1, this.now);
+    this.quotas = new Quotas(d.control, 1, this.now);
   }
 
   /** Starts the change-feed watcher and the last_used batches. */
@@ -180,13 +185,40 @@ export class Tenancy {
     feed.unref();
     touch.unref();
     this.timers.push(feed, touch);
+    if (this.d.node) {
+      await this.beat();
+      const beat = setInterval(() => void this.beat(), MEMBER_HEARTBEAT_MS);
+      beat.unref();
+      this.timers.push(beat);
+    }
   }
 
   async close(): Promise<void> {
     this.closed = true;
     for (const t of this.timers) clearInterval(t);
     await this.polling;
+    await this.beating;
     await this.flushTouches().catch(() => undefined);
+    if (this.d.node) await this.d.control.leave(this.d.node).catch(() => undefined); // the others take its share at once
+  }
+
+  /** Renews this gateway's membership and sizes the quota shares by the gateways alive. */
+  beat(): Promise<void> {
+    if (this.beating || this.closed || !this.d.node) return this.beating ?? Promise.resolve();
+    const node = this.d.node;
+    this.beating = (async () => {
+      try {
+        await this.d.control.heartbeat(node, MEMBER_TTL_MS, this.now());
+        const live = await this.d.control.members(this.now());
+        this.quotas.setGateways(live.length);
+      } catch (e) {
+        // The shares stay as they were; a gateway that cannot beat keeps enforcing its last share.
+        this.d.logger.warn({ err: { message: (e as Error).message } }, 'gateway membership heartbeat failed');
+      } finally {
+        this.beating = null;
+      }
+    })();
+    return this.beating;
   }
 
   /** One pass over the change feed: drops exactly what changed from the caches. */

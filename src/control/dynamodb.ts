@@ -6,6 +6,7 @@
 //   pk ctl#bind#<org>   sk <subject>#<target>#<role>     subject, target, role, created
 //   pk ctl#quota#<org>  sk <ns|->#<name>                  ns, name, value
 //   pk ctl#usage#<org>  sk <ns|->#<metric>#<window>       ns, metric, win, value, updated
+//   pk ctl#member       sk <node>                        expires (gateway membership; no feed entry)
 //   pk ctl#ctr          sk ver                           v (the change feed's counter, ADD 1)
 //   pk ctl#chg          sk <version, 16 digits>          kind, org, id, at
 //
@@ -33,6 +34,7 @@ import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../meta/limits.js';
 import { keyInfo, parseTarget, targetKey } from './sql.js';
 import {
   MAX_CHANGES_PAGE,
+  MAX_MEMBERS,
   MAX_TOUCH_BATCH,
   MAX_USAGE_ROWS,
   type ApiKeyInfo,
@@ -41,6 +43,7 @@ import {
   type ControlChange,
   type ControlChangeKind,
   type ControlStore,
+  type Member,
   type Org,
   type Page,
   type PageRequest,
@@ -50,10 +53,12 @@ import {
   type RoleName,
   type UsageRollup,
 } from './types.js';
-import { checkBinding, checkKey, checkOrg, checkQuota } from './validate.js';
+import { checkBinding, checkHeartbeat, checkKey, checkNode, checkOrg, checkQuota } from './validate.js';
 
 /** Query pages followed per call, at most (every loop over input has a bound). */
 export const MAX_CONTROL_QUERY_PAGES = 100;
+/** Expired members one heartbeat deletes, at most. */
+export const MAX_EXPIRED_PER_BEAT = 10;
 /** Parallel last_used updates. */
 const TOUCH_PARALLEL = 10;
 
@@ -378,6 +383,43 @@ export class DynamoControlStore implements ControlStore {
     const max = Math.min(o.limit ?? MAX_USAGE_ROWS, MAX_USAGE_ROWS);
     const rows = await this.query(`ctl#usage#${org}`, { after: '', max, keep: (r) => (!o.metric || r.metric === o.metric) && Number(r.win) >= (o.since ?? 0) });
     return rows.map((r) => ({ org, ns: num(r.ns), metric: String(r.metric), window: Number(r.win), value: Number(r.value), updated: Number(r.updated) }));
+  }
+
+  async heartbeat(node: string, ttlMs: number, at = Date.now()): Promise<void> {
+    checkHeartbeat(node, ttlMs, at);
+    const expires = at + ttlMs;
+    try {
+      // Never backwards: a late, older heartbeat leaves a newer one standing.
+      await this.one({
+        Put: {
+          TableName: this.table,
+          Item: enc({ pk: 'ctl#member', sk: node, expires }),
+          ConditionExpression: 'attribute_not_exists(pk) OR expires < :e',
+          ExpressionAttributeValues: enc({ ':e': expires }),
+        },
+      });
+    } catch (e) {
+      if (!(e instanceof ConditionalCheckFailedException)) throw e;
+    }
+    // Expired members are nobody's: whoever beats next clears them (bounded per beat).
+    const expired = await this.query('ctl#member', { max: MAX_EXPIRED_PER_BEAT, keep: (it) => Number(it.expires) <= at });
+    for (const it of expired) {
+      try {
+        await this.one({ Delete: { TableName: this.table, Key: enc({ pk: 'ctl#member', sk: String(it.sk) }), ConditionExpression: 'expires <= :at', ExpressionAttributeValues: enc({ ':at': at }) } });
+      } catch (e) {
+        if (!(e instanceof ConditionalCheckFailedException)) throw e; // it beat meanwhile
+      }
+    }
+  }
+
+  async members(at = Date.now()): Promise<Member[]> {
+    const items = await this.query('ctl#member', { max: MAX_MEMBERS, keep: (it) => Number(it.expires) > at });
+    return items.map((it) => ({ node: String(it.sk), expires: Number(it.expires) }));
+  }
+
+  async leave(node: string): Promise<void> {
+    checkNode(node);
+    await this.one({ Delete: { TableName: this.table, Key: enc({ pk: 'ctl#member', sk: node }) } });
   }
 
   async controlVersion(): Promise<number> {

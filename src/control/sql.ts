@@ -6,6 +6,7 @@ import { errors, isMetaError } from '../meta/errors.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../meta/limits.js';
 import {
   MAX_CHANGES_PAGE,
+  MAX_MEMBERS,
   MAX_TOUCH_BATCH,
   MAX_USAGE_ROWS,
   type ApiKeyInfo,
@@ -15,6 +16,7 @@ import {
   type ControlChange,
   type ControlChangeKind,
   type ControlStore,
+  type Member,
   type Org,
   type Page,
   type PageRequest,
@@ -24,7 +26,7 @@ import {
   type RoleName,
   type UsageRollup,
 } from './types.js';
-import { checkBinding, checkKey, checkOrg, checkQuota } from './validate.js';
+import { checkBinding, checkHeartbeat, checkKey, checkNode, checkOrg, checkQuota } from './validate.js';
 
 /** Change-feed rows kept; a watcher further behind reloads its caches whole. */
 export const MAX_RETAINED_CHANGES = 10_000;
@@ -58,6 +60,7 @@ export const CONTROL_DDL: readonly string[] = [
      PRIMARY KEY (org, ns, name))`,
   `CREATE TABLE IF NOT EXISTS control_usage (org TEXT NOT NULL, ns BIGINT NOT NULL, metric TEXT NOT NULL, win BIGINT NOT NULL,
      value DOUBLE PRECISION NOT NULL, updated BIGINT NOT NULL, PRIMARY KEY (org, ns, metric, win))`,
+  `CREATE TABLE IF NOT EXISTS control_members (node TEXT PRIMARY KEY, expires BIGINT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS control_changes (version BIGINT PRIMARY KEY, kind TEXT NOT NULL, org TEXT NOT NULL, id TEXT NOT NULL, at BIGINT NOT NULL)`,
 ];
 
@@ -309,6 +312,31 @@ export class SqlControlStore implements ControlStore {
       value: n(r.value),
       updated: n(r.updated),
     }));
+  }
+
+  async heartbeat(node: string, ttlMs: number, at = Date.now()): Promise<void> {
+    checkHeartbeat(node, ttlMs, at);
+    await this.d.tx(async (q) => {
+      await q(
+        `INSERT INTO control_members (node, expires) VALUES ($1, $2)
+         ON CONFLICT (node) DO UPDATE SET expires = CASE WHEN excluded.expires > control_members.expires THEN excluded.expires ELSE control_members.expires END`,
+        [node, at + ttlMs],
+      );
+      // Expired members are nobody's: whoever beats next clears them.
+      await q(`DELETE FROM control_members WHERE expires <= $1`, [at]);
+    });
+  }
+
+  async members(at = Date.now()): Promise<Member[]> {
+    const rows = await this.d.query(`SELECT node, expires FROM control_members WHERE expires > $1 ORDER BY node LIMIT $2`, [at, MAX_MEMBERS]);
+    return rows.map((r) => ({ node: String(r.node), expires: n(r.expires) }));
+  }
+
+  async leave(node: string): Promise<void> {
+    checkNode(node);
+    await this.d.tx(async (q) => {
+      await q(`DELETE FROM control_members WHERE node = $1`, [node]);
+    });
   }
 
   async controlVersion(): Promise<number> {

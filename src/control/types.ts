@@ -150,11 +150,35 @@ export interface ControlStore {
   putUsage(rows: Omit<UsageRollup, 'updated'>[], at?: number): Promise<void>;
   usage(org: string, opts?: { metric?: string; since?: number; limit?: number }): Promise<UsageRollup[]>;
 
+  /**
+   * Gateway membership (spec §6: each gateway's share of a quota is quota ÷ gateways until
+   * the router places buckets at their owner): records that `node` is alive until at + ttlMs.
+   * Later heartbeats extend it; none moves it backwards. No change-feed entry.
+   */
+  heartbeat(node: string, ttlMs: number, at?: number): Promise<void>;
+  /** The nodes alive at `at` (heartbeat not expired), by id, at most MAX_MEMBERS. */
+  members(at?: number): Promise<Member[]>;
+  /** Ends a node's membership at once (a clean shutdown); idempotent. */
+  leave(node: string): Promise<void>;
+
   /** The latest change-feed version (0 before any change). */
   controlVersion(): Promise<number>;
   /** Changes with version > `after`, in version order, at most `limit`. */
   changesSince(after: number, limit?: number): Promise<ControlChange[]>;
 }
+
+/** A live node: its id and when its membership ends unless renewed (ms since the epoch). */
+export interface Member {
+  node: string;
+  expires: number;
+}
+
+/** Members listed at most (every loop a bound): a cluster larger than this counts as this. */
+export const MAX_MEMBERS = 1_000;
+/** A heartbeat's lifetime, at most: a node silent longer than this is gone. */
+export const MAX_MEMBER_TTL_MS = 600_000;
+/** Node ids: what `loam` names nodes (node_id or host, and a per-start suffix). */
+export const NODE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Changes per changesSince page. */
 export const MAX_CHANGES_PAGE = 1_000;

@@ -1,7 +1,7 @@
 // Argument checks of the ControlStore, the same on every backend (InvalidArgument naming the field).
 import { errors } from '../meta/errors.js';
 import { NAME_PATTERN, MAX_NAME_LENGTH, NAME_RULE } from '../meta/limits.js';
-import { MAX_SCOPES, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type RoleBinding } from './types.js';
+import { MAX_MEMBER_TTL_MS, MAX_SCOPES, NODE_ID_PATTERN, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type RoleBinding } from './types.js';
 
 /** Largest quota value (a safe integer: counters and bytes). */
 export const MAX_QUOTA_VALUE = Number.MAX_SAFE_INTEGER;
@@ -42,4 +42,14 @@ export function checkQuota(org: string, ns: number | null, name: string, value: 
   if (value !== null && !(typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_QUOTA_VALUE)) {
     throw errors.invalid('value', 'must be a number ≥ 0, or null to clear the override');
   }
+}
+
+export function checkHeartbeat(node: string, ttlMs: number, at: number): void {
+  checkNode(node);
+  if (!(Number.isSafeInteger(ttlMs) && ttlMs > 0 && ttlMs <= MAX_MEMBER_TTL_MS)) throw errors.invalid('ttlMs', `must be an integer in 1..${MAX_MEMBER_TTL_MS}`);
+  if (!Number.isSafeInteger(at) || at < 0) throw errors.invalid('at', 'must be epoch ms');
+}
+
+export function checkNode(node: string): void {
+  if (typeof node !== 'string' || !NODE_ID_PATTERN.test(node)) throw errors.invalid('node', 'must be 1-64 characters of A-Z a-z 0-9 _ -');
 }

@@ -57,11 +57,6 @@ export interface NodeConfig {
   auth: (typeof AUTH_MODES)[number];
   /** The org `loam dev`/`serve` create on first start with auth api_keys (with one admin key). */
   bootstrap_org: string;
-  /**
-   * Gateways sharing the cluster's traffic. Until the router places quota buckets at their
-   * rendezvous owner, each gateway enforces a rate quota ÷ gateways (spec §6's fallback).
-   */
-  gateways: number;
 }
 
 export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
@@ -84,7 +79,6 @@ export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   cache_bytes: DEFAULT_CHUNK_CACHE_BYTES,
   auth: 'none',
   bootstrap_org: 'default',
-  gateways: 1,
 };
 
 export class ConfigError extends Error {
@@ -96,9 +90,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
-
-/** Gateways a cluster may declare: beyond this a per-gateway share of a quota rounds to nothing. */
-export const MAX_GATEWAYS = 1_000;
 
 type IntRange = [number, number];
 const INTS: Partial<Record<keyof NodeConfig, IntRange>> = {
@@ -115,7 +106,6 @@ const INTS: Partial<Record<keyof NodeConfig, IntRange>> = {
   apply_interval_ms: [0, 3_600_000],
   segment_min_age_ms: [0, 86_400_000],
   cache_bytes: [0, 1024 ** 4],
-  gateways: [1, MAX_GATEWAYS],
 };
 
 const KEYS = ['metastore', 'store', ...Object.keys(DEFAULTS)] as (keyof NodeConfig)[];

@@ -214,7 +214,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       meta,
       logger,
       storedBytes: async (c) => (await storedBytes(meta, manifests, c)).total,
-      gateways: config.gateways,
+      node: id,
       ...(writer
         ? {
             backlog: async (_ns: number, c: string, nsName: string, org: string) => {

@@ -2,7 +2,8 @@
 // ControlStore, and the local mechanisms that enforce them: token buckets and a cost-weighted
 // semaphore. On one node every bucket is local. In a cluster the spec puts a bucket at the
 // rendezvous owner of the placement key; until the router lands, each gateway keeps its own
-// bucket sized quota ÷ gateways (the spec's per-gateway fallback; `gateways` below).
+// bucket sized quota ÷ gateways (the spec's per-gateway fallback), the count of gateways
+// alive in the ControlStore's membership (`setGateways`).
 import type { ControlStore, QuotaName, QuotaOverride } from '../control/types.js';
 
 /** Requests per second per namespace and surface (burst: one second's worth). */
@@ -145,12 +146,24 @@ export class Quotas {
   constructor(
     private readonly cs: ControlStore,
     /** Gateways sharing a namespace's traffic (per-gateway fallback: each bucket is quota ÷ gateways). */
-    private readonly gateways = 1,
+    private gateways = 1,
     private readonly now: () => number = Date.now,
   ) {}
 
   /** Bumped whenever a limiter handle may have gone stale (quota change, eviction). */
   generation = 0;
+
+  /** The live gateway count changed: rate shares change with it. */
+  setGateways(n: number): void {
+    const g = Math.max(1, Math.floor(n));
+    if (g === this.gateways) return;
+    this.gateways = g;
+    this.generation++;
+  }
+
+  get gatewayCount(): number {
+    return this.gateways;
+  }
 
   invalidate(org: string): void {
     this.overrides.delete(org);

@@ -120,6 +120,26 @@ describe(`ControlStore on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () =>
     assert.deepEqual(await cs.quotas('beta'), []);
   });
 
+  test('membership: heartbeats keep a node alive until they expire; never backwards; leave ends it', async () => {
+    const t0 = 1_700_000_000_000;
+    await cs.heartbeat('gw-a', 10_000, t0);
+    await cs2.heartbeat('gw-b', 10_000, t0 + 1_000);
+    assert.deepEqual(await cs2.members(t0 + 5_000), [
+      { node: 'gw-a', expires: t0 + 10_000 },
+      { node: 'gw-b', expires: t0 + 11_000 },
+    ]);
+    assert.deepEqual((await cs.members(t0 + 10_500)).map((m) => m.node), ['gw-b'], 'gw-a expired');
+    // A late heartbeat with an older clock does not shorten a newer one.
+    await cs.heartbeat('gw-b', 10_000, t0 + 20_000);
+    await cs2.heartbeat('gw-b', 1_000, t0 + 2_000);
+    assert.deepEqual(await cs.members(t0 + 25_000), [{ node: 'gw-b', expires: t0 + 30_000 }]);
+    await cs.leave('gw-b');
+    await cs.leave('gw-b');
+    assert.deepEqual(await cs2.members(t0 + 25_000), []);
+    await assert.rejects(cs.heartbeat('bad node', 1_000, t0), (e) => isMetaError(e, 'InvalidArgument'));
+    await assert.rejects(cs.heartbeat('gw-c', 0, t0), (e) => isMetaError(e, 'InvalidArgument'));
+  });
+
   test('usage rollups: upsert by (org, ns, metric, window)', async () => {
     await cs.putUsage([
       { org: 'acme', ns: 3, metric: 'storage_bytes', window: 0, value: 10 },

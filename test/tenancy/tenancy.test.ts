@@ -279,4 +279,31 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
     assert.match(logs, /api key created/);
     for (const s of secrets) assert.ok(!logs.includes(s), 'a secret or hash is in the logs');
   });
+  test('two live gateways split a rate quota; when one leaves, the other enforces all of it', async () => {
+    const gateways = async (node: LoamNode) => (await call(node, 'GET', '/v1/quotas', admin)).body.gateways as number;
+    const t0 = Date.now();
+    while ((await gateways(a)) !== 2 && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(await gateways(a), 2, 'both nodes are counted');
+    assert.equal(await gateways(b), 2);
+    const burst = async () => {
+      let ok = 0;
+      for (let i = 0; i < 30; i++) if ((await call(a, 'GET', '/v1/namespaces/alpha', admin)).status === 200) ok++;
+      return ok;
+    };
+    assert.equal((await call(a, 'PUT', '/v1/quotas', admin, { name: 'request_rate', value: 20, namespace: 'alpha' })).status, 200);
+    try {
+      await new Promise((r) => setTimeout(r, 1_100)); // the bucket refills to its capacity
+      const shared = await burst();
+      assert.ok(shared < 20, `with two gateways, one admits its half of 20/s (${shared} of 30 in a burst)`);
+      await b.close();
+      const t1 = Date.now();
+      while ((await gateways(a)) !== 1 && Date.now() - t1 < 10_000) await new Promise((r) => setTimeout(r, 100));
+      assert.equal(await gateways(a), 1, 'the node that left is no longer counted');
+      await new Promise((r) => setTimeout(r, 1_100));
+      const whole = await burst();
+      assert.ok(whole >= 20, `alone, it admits the whole quota (${whole} of 30 in a burst)`);
+    } finally {
+      assert.equal((await call(a, 'PUT', '/v1/quotas', admin, { name: 'request_rate', value: null, namespace: 'alpha' })).status, 200);
+    }
+  });
 });
