@@ -7,7 +7,8 @@
 //          by the gateway after its first use), the org's quotas raised through PUT /v1/quotas
 //          so admission never refuses;
 //   - off: auth none (LOAM_AUTH=none), the baseline.
-// Same data, same routes (a strong point GET of an existing document; listing collections),
+// Same data, same routes (a strong point GET of an existing document; listing collections;
+// writing one small document, which also passes the ingest checks),
 // same concurrency; on and off rounds alternate (the order flips every pair) and the rates are
 // medians over the rounds. Prints gateway_rps (baseline = off, ratio = on ÷ off, target ≥ 0.9)
 // and the p50/p99 latency of both, per route.
@@ -154,10 +155,25 @@ async function prepare(send: Send, n: Node): Promise<void> {
   }
 }
 
-const ROUTES = [
-  { name: 'get_document_strong', path: (i: number) => `/v1/namespaces/bench/collections/docs/documents/d${i % DOCS}` },
-  { name: 'list_collections', path: () => '/v1/namespaces/bench/collections' },
-] as const;
+interface BenchRoute {
+  name: string;
+  method: 'GET' | 'POST';
+  path: (i: number) => string;
+  body?: (i: number) => string;
+}
+
+const ROUTES: readonly BenchRoute[] = [
+  { name: 'get_document_strong', method: 'GET', path: (i) => `/v1/namespaces/bench/collections/docs/documents/d${i % DOCS}` },
+  { name: 'list_collections', method: 'GET', path: () => '/v1/namespaces/bench/collections' },
+  // A write passes every ingest check (bytes/s, the collection's backlog, stored bytes) and
+  // waits for its WAL flush; one small document, overwritten in turn.
+  {
+    name: 'write_document',
+    method: 'POST',
+    path: () => '/v1/namespaces/bench/collections/docs/documents',
+    body: (i) => JSON.stringify({ upserts: [{ id: `w${i % DOCS}`, n: i }] }),
+  },
+];
 
 function medianBy(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -192,17 +208,17 @@ export async function main(argv: string[]): Promise<void> {
     if (off.key) throw new Error('the baseline node runs with authentication');
     await Promise.all([prepare(http1.send, on), prepare(http1.send, off)]);
 
-    const op = (n: Node, path: (i: number) => string) => async (i: number) => {
-      const r = await http1.send(n.port, 'GET', path(i), n.key);
-      if (r.status !== 200) throw new Error(`GET ${path(i)} (auth ${n.key ? 'on' : 'off'}): ${r.status} ${r.body}`);
+    const op = (n: Node, r: BenchRoute) => async (i: number) => {
+      const got = await http1.send(n.port, r.method, r.path(i), n.key, r.body?.(i));
+      if (got.status !== 200) throw new Error(`${r.method} ${r.path(i)} (auth ${n.key ? 'on' : 'off'}): ${got.status} ${got.body}`);
     };
     // timed() bounds a round by time and by MAX_OPS_PER_ROUND requests.
-    const round1 = (n: Node, path: (i: number) => string, s: number): Promise<Sample> => timed(s, op(n, path), clients);
+    const round1 = (n: Node, r: BenchRoute, s: number): Promise<Sample> => timed(s, op(n, r), clients);
 
     for (const r of ROUTES) {
       // Warm-up: JIT, connections, caches (the key, the catalog, the quota values).
-      await round1(on, r.path, 0.5);
-      await round1(off, r.path, 0.5);
+      await round1(on, r, 0.5);
+      await round1(off, r, 0.5);
       const rates = { on: [] as number[], off: [] as number[] };
       const lat = { on: [] as number[], off: [] as number[] };
       const pairRatios: number[] = [];
@@ -210,7 +226,7 @@ export async function main(argv: string[]): Promise<void> {
         const order = k % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const);
         const got: Record<string, number> = {};
         for (const mode of order) {
-          const s = await round1(mode === 'on' ? on : off, r.path, seconds);
+          const s = await round1(mode === 'on' ? on : off, r, seconds);
           rates[mode].push(s.rate);
           lat[mode].push(...s.lat);
           got[mode] = s.rate;
@@ -252,7 +268,7 @@ export async function main(argv: string[]): Promise<void> {
       wrong_secret: () => `loam_${keyId}_${wrongSecret()}`,
     };
     const probe = client(1);
-    const path = ROUTES[0].path(0);
+    const path = ROUTES[0]!.path(0);
     const times = { unknown_key_id: [] as number[], wrong_secret: [] as number[] };
     try {
       const once = async (kind: keyof typeof kinds): Promise<number> => {
