@@ -151,6 +151,34 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
     assert.deepEqual(list.body.items, []);
     const keys = await call(a, 'GET', '/v1/keys', other);
     assert.equal(keys.body.items.length, 1, 'only its own key');
+    for (const p of ['/v1/bindings', '/v1/usage', '/v1/quotas']) {
+      const r = await call(a, 'GET', p, other);
+      assert.equal(r.status, 200, `${p}: ${r.text}`);
+      assert.ok(!r.text.includes(parseKey(admin)!.keyId) && !r.text.includes('"default"'), `${p} shows nothing of the other org: ${r.text}`);
+    }
+    assert.equal((await call(a, 'GET', '/v1/quotas?namespace=alpha', other)).status, 404, 'namespace names resolve in the caller\'s org');
+
+    // The same names in the other org are its own; the victim's tokens and cursors open nothing there.
+    assert.equal((await call(a, 'POST', '/v1/namespaces', other, { name: 'alpha' })).status, 201);
+    assert.equal((await call(a, 'POST', '/v1/namespaces/alpha/collections', other, { name: 'docs', primary_key: 'id' })).status, 201);
+    const w = await call(a, 'POST', '/v1/namespaces/alpha/collections/docs/documents', admin, { upserts: [{ id: 'd9', secret: 'alpha-data' }] });
+    assert.equal(w.status, 200);
+    const q1 = await call(a, 'POST', '/v1/namespaces/alpha/collections/docs/query', admin, { limit: 1 });
+    assert.equal(q1.status, 200);
+    assert.ok(q1.body.next_cursor, 'the victim has a cursor');
+    const probes: [string, string, unknown?][] = [
+      ['GET', '/v1/namespaces/alpha/collections/docs/documents/d1'],
+      ['GET', `/v1/namespaces/alpha/collections/docs/documents/d9?token=${w.body.token}`],
+      ['POST', '/v1/namespaces/alpha/collections/docs/query', { token: w.body.token }],
+      ['POST', '/v1/namespaces/alpha/collections/docs/query', { cursor: q1.body.next_cursor }],
+      ['POST', '/v1/namespaces/alpha/collections/docs/query', {}],
+    ];
+    for (const [m, p, body] of probes) {
+      const r = await call(a, m, p, other, body);
+      assert.ok(!r.text.includes('alpha-data'), `${m} ${p} ${JSON.stringify(body)} leaks data: ${r.text}`);
+      assert.ok([200, 400, 404].includes(r.status), `${m} ${p} → ${r.status} ${r.text}`);
+      if (r.status === 200 && r.body.documents) assert.deepEqual(r.body.documents, [], 'its own collection is empty');
+    }
     // The victim's data and key are untouched.
     assert.equal((await call(a, 'GET', '/v1/namespaces/alpha/collections/docs/documents/d1', admin)).body.secret, 'alpha-data');
     assert.equal((await call(a, 'GET', '/v1/namespaces', admin)).status, 200);
