@@ -57,7 +57,7 @@ const nsParams = { type: 'object', required: ['ns'], properties: { ns: name } } 
 const collParams = { type: 'object', required: ['ns', 'c'], properties: { ns: name, c: name } } as const;
 
 export interface RouteDef {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   summary: string;
   /** Which role serves it (a node without the role answers 503). */
@@ -207,10 +207,18 @@ export const ROUTES = {
   },
 } satisfies Record<string, RouteDef>;
 
-/** OpenAPI 3.1 generated from ROUTES. */
-export function openApiDocument(version: string): object {
+/** What every route may answer when authentication is on (spec §6): its errors are documented once, here. */
+const AUTH_RESPONSES: Record<number, object> = { 401: errorBody, 403: errorBody, 429: errorBody };
+
+/**
+ * OpenAPI 3.1 generated from ROUTES and any more routes the node serves (the tenancy API).
+ * With authentication on, every operation requires the API key (bearer) and may answer 401,
+ * 403 or 429.
+ */
+export function openApiDocument(version: string, o: { routes?: Record<string, RouteDef>; auth?: boolean } = {}): object {
   const paths: Record<string, Record<string, object>> = {};
-  for (const [id, r] of Object.entries(ROUTES) as [string, RouteDef][]) {
+  for (const [id, r0] of Object.entries({ ...ROUTES, ...o.routes }) as [string, RouteDef][]) {
+    const r = o.auth ? { ...r0, schema: { ...r0.schema, response: { ...AUTH_RESPONSES, ...r0.schema.response } } } : r0;
     const path = r.url.replace(/:([A-Za-z_]+)/g, '{$1}');
     const parameters: object[] = [];
     const params = r.schema.params as { properties?: Record<string, object>; required?: string[] } | undefined;
@@ -233,5 +241,11 @@ export function openApiDocument(version: string): object {
     openapi: '3.1.0',
     info: { title: 'Loam HTTP API', version, description: 'Namespaces, collections and documents. Errors are {"error": {"code", "message"}}.' },
     paths,
+    ...(o.auth
+      ? {
+          components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: Authorization: Bearer loam_<key_id>_<secret>' } } },
+          security: [{ apiKey: [] }],
+        }
+      : {}),
   };
 }

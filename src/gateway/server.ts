@@ -68,8 +68,12 @@ export interface GatewayDeps {
   admit?: Admit;
   /** Filters lists (namespaces) to what the principal may see (spec §7 filterVisible). */
   authorizer?: Authorizer;
-  /** More routes (the tenancy API), admitted like the others. */
+  /** More routes (the tenancy API), admitted like the others… */
   routes?: (app: FastifyInstance) => void;
+  /** …and their definitions, for the OpenAPI document. */
+  routeDefs?: Record<string, RouteDef>;
+  /** Requests carry an API key (the OpenAPI document says so, with its 401/403/429). */
+  authenticated?: boolean;
   /** Readiness: resolves when the metastore and the store answer. */
   ready: () => Promise<void>;
 }
@@ -240,7 +244,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     void reply.type(d.metrics.registry.contentType);
     return d.metrics.registry.metrics();
   });
-  const openapi = openApiDocument(d.version);
+  const openapi = openApiDocument(d.version, { ...(d.routeDefs ? { routes: d.routeDefs } : {}), auth: d.authenticated === true });
   app.get('/v1/openapi.json', async () => openapi);
 
   const route = <P, Q, B>(r: RouteDef, handler: (req: FastifyRequest<{ Params: P; Querystring: Q; Body: B }>, reply: FastifyReply) => Promise<unknown>) => {

@@ -27,7 +27,7 @@ import type { ControlStore } from '../control/types.js';
 import { BuiltinAuthorizer, type Authorizer } from '../authz/authorizer.js';
 import { Tenancy } from '../authz/tenancy.js';
 import { storedBytes } from '../collection/usage.js';
-import { tenancyRoutes } from '../authz/routes.js';
+import { TENANCY_ROUTES, tenancyRoutes } from '../authz/routes.js';
 
 /** Readiness checks must answer within this. */
 export const READY_CHECK_DEADLINE_MS = 2_000;
@@ -235,7 +235,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     meta,
     catalog,
     ...(authorizer ? { authorizer } : {}),
-    ...(tenancy && control ? { admit: o.admit ?? tenancy.admit, routes: tenancyRoutes(tenancy, control, catalog) } : {}),
+    ...(tenancy && control ? { admit: o.admit ?? tenancy.admit, routes: tenancyRoutes(tenancy, control, catalog), routeDefs: TENANCY_ROUTES, authenticated: true } : {}),
     reader,
     writer,
     metrics,
