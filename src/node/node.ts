@@ -278,7 +278,8 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
         await withDeadline(logWriter?.close() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the log writer').catch(() => undefined);
         await withDeadline(workers?.stop() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the workers').catch(() => undefined);
         await thread?.stop();
-        await tenancy?.close().catch(() => undefined);
+        // Flushes last_used and leaves the gateway membership (the others take its quota share).
+        await withDeadline(tenancy?.close() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'tenancy').catch(() => undefined);
         await control?.close().catch(() => undefined);
         if (!o.store) await store.close();
         if (!o.meta) await raw.close();
