@@ -35,7 +35,8 @@ export const MAX_MEASURED_COLLECTIONS = 1_000;
 /**
  * An admission decision (the resolved namespace, the authorizer's allow, the quota limiters)
  * is reused for this long, or until anything it read changes (a change-feed event, a quota
- * change, a name this node created or dropped). No longer than names are trusted (the catalog).
+ * change, a name this node created or dropped). Spec §7 allows a gateway decision cache of
+ * at most 5 s; this one lives no longer than names are trusted (the catalog's 1 s).
  */
 export const DECISION_CACHE_MS = CATALOG_CACHE_MS;
 /** Decisions kept per verified key (routes × namespaces × collections it used), at most. */
