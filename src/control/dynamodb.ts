@@ -51,9 +51,10 @@ import {
   type QuotaOverride,
   type RoleBinding,
   type RoleName,
+  type UsageDelta,
   type UsageRollup,
 } from './types.js';
-import { checkBinding, checkHeartbeat, checkKey, checkNode, checkOrg, checkQuota } from './validate.js';
+import { checkBinding, checkHeartbeat, checkKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
 
 /** Query pages followed per call, at most (every loop over input has a bound). */
 export const MAX_CONTROL_QUERY_PAGES = 100;
@@ -372,6 +373,27 @@ export class DynamoControlStore implements ControlStore {
             Put: {
               TableName: this.table,
               Item: enc({ pk: `ctl#usage#${u.org}`, sk: `${u.ns === null ? '-' : P16(u.ns)}#${u.metric}#${P16(u.window)}`, ns: u.ns, metric: u.metric, win: u.window, value: u.value, updated: at }),
+            },
+          }),
+        ),
+      );
+    }
+  }
+
+  async addUsage(rows: UsageDelta[], at = Date.now()): Promise<void> {
+    if (rows.length > MAX_USAGE_ROWS) throw errors.limitExceeded('MAX_USAGE_ROWS', MAX_USAGE_ROWS, rows.length);
+    for (const u of rows) checkUsageDelta(u);
+    for (let i = 0; i < rows.length; i += TOUCH_PARALLEL) {
+      await Promise.all(
+        rows.slice(i, i + TOUCH_PARALLEL).map((u) =>
+          // ADD is atomic on the item: gateways counting into one window never lose an increment.
+          this.one({
+            Update: {
+              TableName: this.table,
+              Key: enc({ pk: `ctl#usage#${u.org}`, sk: `${u.ns === null ? '-' : P16(u.ns)}#${u.metric}#${P16(u.window)}` }),
+              UpdateExpression: 'SET ns = :ns, metric = :m, win = :w, updated = :u ADD #v :d',
+              ExpressionAttributeNames: { '#v': 'value' },
+              ExpressionAttributeValues: enc({ ':ns': u.ns, ':m': u.metric, ':w': u.window, ':u': at, ':d': u.delta }),
             },
           }),
         ),

@@ -7,6 +7,8 @@ import { SqlControlStore, type Query, type Row, type SqlDriver } from './sql.js'
 
 /** How long a statement waits for another connection's write lock (every wait a deadline). */
 export const CONTROL_BUSY_TIMEOUT_MS = 5_000;
+/** Longest pause between two tries for the write lock. */
+export const BEGIN_RETRY_MAX_PAUSE_MS = 50;
 
 /** `$1`-style SQL → SQLite's `?` with the parameters in occurrence order. */
 function bind(sql: string, params: unknown[]): { sql: string; args: unknown[] } {
@@ -50,9 +52,34 @@ class SqliteDriver implements SqlDriver {
 
   query: Query = (sql, params) => this.serial(async () => this.run(sql, params));
 
+  /**
+   * Takes the write lock without blocking the thread: SQLite's own busy wait sleeps
+   * synchronously, which would stall every other connection of this process, including one
+   * holding the lock across an await. So: try at once, and wait between tries here, bounded.
+   */
+  private async begin(): Promise<void> {
+    const deadline = Date.now() + CONTROL_BUSY_TIMEOUT_MS;
+    const saved = this.db.pragma('busy_timeout', { simple: true }) as number;
+    for (let pause = 1; ; pause = Math.min(pause * 2, BEGIN_RETRY_MAX_PAUSE_MS)) {
+      this.db.pragma('busy_timeout = 0');
+      try {
+        this.db.prepare('BEGIN IMMEDIATE').run();
+        return;
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() + pause > deadline) throw e;
+      } finally {
+        this.db.pragma(`busy_timeout = ${saved}`);
+      }
+      await new Promise((r) => setTimeout(r, pause));
+    }
+  }
+
   tx<T>(fn: (q: Query) => Promise<T>): Promise<T> {
     return this.serial(async () => {
-      this.db.prepare('BEGIN IMMEDIATE').run();
+      await this.begin().catch((e: unknown) => {
+        if ((e as { code?: string }).code === 'SQLITE_BUSY') throw errors.retryable('busy', 'the control tables are locked by another writer', true);
+        throw e;
+      });
       try {
         const out = await fn(async (sql, params) => this.run(sql, params));
         this.db.prepare('COMMIT').run();

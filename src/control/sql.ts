@@ -24,9 +24,10 @@ import {
   type QuotaOverride,
   type RoleBinding,
   type RoleName,
+  type UsageDelta,
   type UsageRollup,
 } from './types.js';
-import { checkBinding, checkHeartbeat, checkKey, checkNode, checkOrg, checkQuota } from './validate.js';
+import { checkBinding, checkHeartbeat, checkKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
 
 /** Change-feed rows kept; a watcher further behind reloads its caches whole. */
 export const MAX_RETAINED_CHANGES = 10_000;
@@ -294,6 +295,21 @@ export class SqlControlStore implements ControlStore {
           `INSERT INTO control_usage (org, ns, metric, win, value, updated) VALUES ($1, $2, $3, $4, $5, $6)
            ON CONFLICT (org, ns, metric, win) DO UPDATE SET value = excluded.value, updated = excluded.updated`,
           [u.org, u.ns ?? NS_NONE, u.metric, u.window, u.value, at],
+        );
+      }
+    });
+  }
+
+  async addUsage(rows: UsageDelta[], at = Date.now()): Promise<void> {
+    if (rows.length > MAX_USAGE_ROWS) throw errors.limitExceeded('MAX_USAGE_ROWS', MAX_USAGE_ROWS, rows.length);
+    for (const u of rows) checkUsageDelta(u);
+    if (rows.length === 0) return;
+    await this.d.tx(async (q) => {
+      for (const u of rows) {
+        await q(
+          `INSERT INTO control_usage (org, ns, metric, win, value, updated) VALUES ($1, $2, $3, $4, $5, $6)
+           ON CONFLICT (org, ns, metric, win) DO UPDATE SET value = control_usage.value + excluded.value, updated = excluded.updated`,
+          [u.org, u.ns ?? NS_NONE, u.metric, u.window, u.delta, at],
         );
       }
     });

@@ -78,6 +78,15 @@ export interface UsageRollup {
   updated: number;
 }
 
+/** An increment of one counter rollup. */
+export interface UsageDelta {
+  org: string;
+  ns: number | null;
+  metric: string;
+  window: number;
+  delta: number;
+}
+
 export type ControlChangeKind = 'org' | 'key' | 'binding' | 'quota';
 
 /** One change-feed entry: what changed, so caches drop exactly that (spec §6: revocations pushed). */
@@ -146,8 +155,13 @@ export interface ControlStore {
   /** Every override of an org (org-wide and per namespace). */
   quotas(org: string): Promise<QuotaOverride[]>;
 
-  /** Writes rollups (upsert by org, ns, metric, window). */
+  /** Writes rollups (upsert by org, ns, metric, window): gauges, such as stored bytes. */
   putUsage(rows: Omit<UsageRollup, 'updated'>[], at?: number): Promise<void>;
+  /**
+   * Adds to rollups (a missing one starts at 0): counters, such as requests, that several
+   * gateways count into the same window. Each row's add is atomic; a batch is not.
+   */
+  addUsage(rows: UsageDelta[], at?: number): Promise<void>;
   usage(org: string, opts?: { metric?: string; since?: number; limit?: number }): Promise<UsageRollup[]>;
 
   /**

@@ -1,7 +1,7 @@
 // Argument checks of the ControlStore, the same on every backend (InvalidArgument naming the field).
 import { errors } from '../meta/errors.js';
 import { NAME_PATTERN, MAX_NAME_LENGTH, NAME_RULE } from '../meta/limits.js';
-import { MAX_MEMBER_TTL_MS, MAX_SCOPES, NODE_ID_PATTERN, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type RoleBinding } from './types.js';
+import { MAX_MEMBER_TTL_MS, MAX_SCOPES, NODE_ID_PATTERN, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type RoleBinding, type UsageDelta } from './types.js';
 
 /** Largest quota value (a safe integer: counters and bytes). */
 export const MAX_QUOTA_VALUE = Number.MAX_SAFE_INTEGER;
@@ -52,4 +52,15 @@ export function checkHeartbeat(node: string, ttlMs: number, at: number): void {
 
 export function checkNode(node: string): void {
   if (typeof node !== 'string' || !NODE_ID_PATTERN.test(node)) throw errors.invalid('node', 'must be 1-64 characters of A-Z a-z 0-9 _ -');
+}
+
+/** Usage metric names: short identifiers (requests, ingest_bytes, storage_bytes). */
+export const USAGE_METRIC_PATTERN = /^[a-z][a-z0-9_]{0,62}$/;
+
+export function checkUsageDelta(u: UsageDelta): void {
+  checkOrg(u.org);
+  if (u.ns !== null && !(Number.isSafeInteger(u.ns) && u.ns >= 0)) throw errors.invalid('ns', 'must be a namespace id or null');
+  if (typeof u.metric !== 'string' || !USAGE_METRIC_PATTERN.test(u.metric)) throw errors.invalid('metric', 'must be 1-63 characters of a-z 0-9 _, starting with a letter');
+  if (!Number.isSafeInteger(u.window) || u.window < 0) throw errors.invalid('window', 'must be epoch ms');
+  if (!(typeof u.delta === 'number' && Number.isFinite(u.delta) && u.delta >= 0 && u.delta <= MAX_QUOTA_VALUE)) throw errors.invalid('delta', 'must be a number ≥ 0');
 }

@@ -140,6 +140,23 @@ describe(`ControlStore on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () =>
     await assert.rejects(cs.heartbeat('gw-c', 0, t0), (e) => isMetaError(e, 'InvalidArgument'));
   });
 
+  test('usage counters: concurrent adds from two handles into one window lose nothing', async () => {
+    const w = 3_600_000 * 100;
+    const add = (h: ControlStore, n: number) => h.addUsage([{ org: 'counting', ns: 4, metric: 'requests', window: w, delta: n }]);
+    await Promise.all([...Array.from({ length: 10 }, () => add(cs, 1)), ...Array.from({ length: 10 }, () => add(cs2, 2))]);
+    await cs.addUsage([
+      { org: 'counting', ns: 4, metric: 'ingest_bytes', window: w, delta: 500 },
+      { org: 'counting', ns: null, metric: 'requests', window: w, delta: 0 },
+    ]);
+    const u = await cs2.usage('counting', { since: w });
+    const got = Object.fromEntries(u.map((x) => [`${x.ns}/${x.metric}`, x.value]));
+    assert.equal(got['4/requests'], 30);
+    assert.equal(got['4/ingest_bytes'], 500);
+    assert.equal(got['null/requests'], 0);
+    await assert.rejects(cs.addUsage([{ org: 'acme', ns: 4, metric: 'Bad Metric', window: w, delta: 1 }]), (e) => isMetaError(e, 'InvalidArgument'));
+    await assert.rejects(cs.addUsage([{ org: 'acme', ns: 4, metric: 'requests', window: w, delta: -1 }]), (e) => isMetaError(e, 'InvalidArgument'));
+  });
+
   test('usage rollups: upsert by (org, ns, metric, window)', async () => {
     await cs.putUsage([
       { org: 'acme', ns: 3, metric: 'storage_bytes', window: 0, value: 10 },
