@@ -7,7 +7,7 @@ import { errorBody, type RouteDef } from '../gateway/schemas.js';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from '../meta/limits.js';
 import { MAX_SCOPES, QUOTA_NAMES, ROLES, type QuotaName, type RoleName } from '../control/types.js';
 import { QUOTA_DEFAULTS } from '../quota/quota.js';
-import type { Tenancy } from './tenancy.js';
+import { USAGE_METRICS, type Tenancy } from './tenancy.js';
 import type { ControlStore } from '../control/types.js';
 import type { Catalog } from '../collection/catalog.js';
 
@@ -141,8 +141,16 @@ export const TENANCY_ROUTES = {
   getUsage: {
     method: 'GET',
     url: '/v1/usage',
-    summary: "The org's usage rollups (stored bytes per namespace, measured periodically)",
+    summary: "The org's usage: requests and ingest bytes per namespace and hour (counted by the gateways), stored bytes per namespace (measured)",
     schema: {
+      querystring: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          metric: { type: 'string', enum: [...USAGE_METRICS] },
+          since: { type: 'integer', minimum: 0, description: 'Only windows starting at or after this (epoch ms)' },
+        },
+      },
       response: {
         200: {
           type: 'object',
@@ -234,6 +242,9 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog) {
       return { name: b.name, namespace: b.namespace ?? null, value: b.value };
     });
 
-    route(R.getUsage, async (req) => ({ items: await cs.usage(req.principal.org) }));
+    route(R.getUsage, async (req) => {
+      const q = req.query as { metric?: string; since?: number };
+      return { items: await cs.usage(req.principal.org, { ...(q.metric ? { metric: q.metric } : {}), ...(q.since !== undefined ? { since: q.since } : {}) }) };
+    });
   };
 }

@@ -3,7 +3,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { ConfigError, envOverrides, readConfigFile, resolveConfig, sqliteUrl, type NodeConfig } from '../node/config.js';
 import { startNode, VERSION, type LoamNode } from '../node/node.js';
 import { openMetastore } from '../node/backends.js';
@@ -12,7 +12,7 @@ import { Catalog } from '../collection/catalog.js';
 import { controlStoreFor } from '../control/index.js';
 import { QUOTA_NAMES, type ControlStore, type QuotaName, type RoleName } from '../control/types.js';
 import { BuiltinAuthorizer } from '../authz/authorizer.js';
-import { Tenancy } from '../authz/tenancy.js';
+import { Tenancy, USAGE_METRICS } from '../authz/tenancy.js';
 import { QUOTA_DEFAULTS } from '../quota/quota.js';
 
 /** Where `loam dev` keeps its data unless --data-dir says otherwise. */
@@ -278,11 +278,20 @@ function tenancyCommands(p: Command): void {
       }),
     )(o),
   );
-  where(p.command('usage').description('Show usage rollups of an org.').option('--org <org>', 'the org', 'default')).action(
+  where(
+    p
+      .command('usage')
+      .description('Show usage rollups of an org: requests and ingest bytes per namespace and hour, stored bytes per namespace.')
+      .option('--org <org>', 'the org', 'default')
+      .addOption(new Option('--metric <metric>', 'only this metric').choices([...USAGE_METRICS]))
+      .option('--since <ms>', 'only windows starting at or after this (epoch ms)'),
+  ).action(
     run((o) =>
       withControl(o, async (_t, cs) => {
         await cs.org(o.org!);
-        return cs.usage(o.org!);
+        const since = o.since === undefined ? undefined : Number(o.since);
+        if (since !== undefined && !(Number.isSafeInteger(since) && since >= 0)) throw Object.assign(new Error(`--since must be epoch milliseconds; got ${o.since}`), { code: 'InvalidArgument' });
+        return cs.usage(o.org!, { ...(o.metric ? { metric: o.metric } : {}), ...(since !== undefined ? { since } : {}) });
       }),
     ),
   );

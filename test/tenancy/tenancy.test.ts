@@ -301,6 +301,32 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
     assert.equal(show.body.effective.concurrent_query_slots, 16);
   });
 
+  test('usage: both gateways count admitted requests and ingest bytes per namespace', async (t) => {
+    if (!dataPlane) return t.skip('needs collections (multi-item transactions)');
+    const alpha = (await call(a, 'GET', '/v1/namespaces/alpha', admin)).body.id as number;
+    const total = async (metric: string) => {
+      await Promise.all([a.tenancy!.flushUsage(), b.tenancy!.flushUsage()]);
+      const r = await call(a, 'GET', `/v1/usage?metric=${metric}`, admin);
+      assert.equal(r.status, 200, r.text);
+      return (r.body.items as { ns: number | null; value: number }[]).filter((u) => u.ns === alpha).reduce((x, u) => x + u.value, 0);
+    };
+    const requests0 = await total('requests');
+    const bytes0 = await total('ingest_bytes');
+    for (let i = 0; i < 5; i++) assert.equal((await call(a, 'GET', '/v1/namespaces/alpha', admin)).status, 200);
+    for (let i = 0; i < 3; i++) assert.equal((await call(b, 'GET', '/v1/namespaces/alpha', admin)).status, 200);
+    const body = JSON.stringify({ upserts: [{ id: 'counted', pad: 'y'.repeat(100) }] });
+    const w = await fetch(a.url + '/v1/namespaces/alpha/collections/docs/documents', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+      body,
+      signal: AbortSignal.timeout(15_000),
+    });
+    assert.equal(w.status, 200, await w.text());
+    assert.equal((await total('requests')) - requests0, 9, 'eight reads on two gateways and one write');
+    assert.equal((await total('ingest_bytes')) - bytes0, Buffer.byteLength(body), 'the write\'s bytes');
+    assert.equal((await call(a, 'GET', '/v1/usage?metric=bogus', admin)).status, 400);
+  });
+
   test('no secret or key hash reaches the logs or an error body', async () => {
     await a.tenancy!.flushTouches();
     assert.ok(logs.length > 0, 'logs were captured');
