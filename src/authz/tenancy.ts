@@ -41,6 +41,8 @@ export const MAX_MEASURED_COLLECTIONS = 1_000;
 export const DECISION_CACHE_MS = CATALOG_CACHE_MS;
 /** Decisions kept per verified key (routes × namespaces × collections it used), at most. */
 export const MAX_DECISIONS_PER_KEY = 1_024;
+/** A background task that keeps failing (the metastore is down) logs at most this often. */
+export const FAILURE_LOG_INTERVAL_MS = 30_000;
 /** The usage metrics: counted by the gateways (requests, ingest_bytes) or measured (storage_bytes, a gauge in window 0). */
 export const USAGE_METRICS = ['requests', 'ingest_bytes', 'storage_bytes'] as const;
 /** Usage counters (requests, ingest bytes) roll up into windows this long (spec §6 usage rollups). */
@@ -194,10 +196,27 @@ export class Tenancy {
   private beating: Promise<void> | null = null;
   private closed = false;
   private readonly now: () => number;
+  /** Per background task: when its failure was last logged, and failures since. */
+  private readonly failures = new Map<string, { at: number; since: number }>();
 
   constructor(private readonly d: TenancyDeps) {
     this.now = d.now ?? Date.now;
     this.quotas = new Quotas(d.control, 1, this.now);
+  }
+
+  /**
+   * Logs a background task's failure, at most every FAILURE_LOG_INTERVAL_MS per task (with the
+   * count of failures since), so an outage is visible without flooding the log.
+   */
+  private failed(task: string, what: string, e: unknown): void {
+    const f = this.failures.get(task);
+    const now = this.now();
+    if (f && now - f.at < FAILURE_LOG_INTERVAL_MS) {
+      f.since++;
+      return;
+    }
+    this.failures.set(task, { at: now, since: 0 });
+    this.d.logger.warn({ task, err: { message: (e as Error).message }, ...(f?.since ? { failures_since_last_log: f.since } : {}) }, what);
   }
 
   /** Starts the change-feed watcher and the last_used batches. */
@@ -205,7 +224,7 @@ export class Tenancy {
     this.cursor = await this.d.control.controlVersion();
     const feed = setInterval(() => void this.pollFeed(), FEED_POLL_MS);
     const touch = setInterval(() => {
-      void this.flushTouches().catch((e: unknown) => this.d.logger.warn({ err: { message: (e as Error).message } }, 'last_used flush failed'));
+      void this.flushTouches().catch((e: unknown) => this.failed('last_used', 'last_used flush failed', e));
       void this.flushUsage();
     }, LAST_USED_FLUSH_MS);
     feed.unref();
@@ -240,7 +259,7 @@ export class Tenancy {
         this.quotas.setGateways(live.length);
       } catch (e) {
         // The shares stay as they were; a gateway that cannot beat keeps enforcing its last share.
-        this.d.logger.warn({ err: { message: (e as Error).message } }, 'gateway membership heartbeat failed');
+        this.failed('membership', 'gateway membership heartbeat failed', e);
       } finally {
         this.beating = null;
       }
@@ -268,7 +287,7 @@ export class Tenancy {
           else if (c.kind === 'quota') this.quotaChanged(c.org);
         }
       } catch (e) {
-        this.d.logger.warn({ err: { message: (e as Error).message } }, 'control change feed poll failed; caches expire on their own');
+        this.failed('feed', 'control change feed poll failed; caches expire on their own', e);
       } finally {
         this.polling = null;
       }
@@ -329,7 +348,7 @@ export class Tenancy {
       try {
         for (; done < rows.length; done += MAX_USAGE_ROWS) await this.d.control.addUsage(rows.slice(done, done + MAX_USAGE_ROWS).map((r) => r.d));
       } catch (e) {
-        this.d.logger.warn({ err: { message: (e as Error).message } }, 'usage flush failed; the counts are kept for the next one');
+        this.failed('usage', 'usage flush failed; the counts are kept for the next one', e);
         for (const { c, d } of rows.slice(done)) {
           if (d.metric === 'requests') c.requests += d.delta;
           else c.ingestBytes += d.delta;
