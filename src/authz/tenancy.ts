@@ -1,8 +1,10 @@
 // The gateway side of tenancy (spec §6, §7): authenticate an API key (cached 30 s, evicted at
 // once by the ControlStore's change feed), map the route to (action, resource), ask the
-// Authorizer, then admit against the quotas. Also the key and org operations the HTTP API and
-// the CLI share, and `bootstrap` (first start: one org, one admin key, shown once).
-// Logs carry key ids, never a secret or a hash (DESIGN §7).
+// Authorizer, then admit against the quotas; the decision is cached per key and resource for
+// up to 1 s (spec §7's gateway decision cache). Also the gateway's membership (rate quotas
+// are split among the live gateways), its usage counters (hourly rollups), the key and org
+// operations the HTTP API and the CLI share, and `bootstrap` (first start: one org, one admin
+// key, shown once). Logs carry key ids, never a secret or a hash (DESIGN §7).
 import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { MetaStore } from '../meta/contract.js';
@@ -174,7 +176,7 @@ export class Tenancy {
   readonly quotas: Quotas;
   private readonly keys = new Map<string, { at: number; rec: Promise<ApiKeyRecord | null> }>();
   private readonly touches = new Map<string, number>();
-  private usage = new Map<string, UsageCounter>();
+  private readonly usage = new Map<string, UsageCounter>();
   /** Usage writes in flight (close waits for them). */
   private readonly usageWrites = new Set<Promise<void>>();
   private overflowFlush = false;
