@@ -7,7 +7,8 @@ import { errorBody, type RouteDef } from '../gateway/schemas.js';
 import { MAX_NAME_LENGTH, NAME_PATTERN } from '../meta/limits.js';
 import { MAX_SCOPES, QUOTA_NAMES, ROLES, type QuotaName, type RoleName } from '../control/types.js';
 import { QUOTA_DEFAULTS } from '../quota/quota.js';
-import { USAGE_METRICS, type Tenancy } from './tenancy.js';
+import type { Tenancy } from './tenancy.js';
+import { USAGE_METRICS } from '../quota/usage.js';
 import type { ControlStore } from '../control/types.js';
 import type { Catalog } from '../collection/catalog.js';
 

@@ -13,7 +13,8 @@ import { isMetaError } from '../meta/errors.js';
 import type { Catalog } from '../collection/catalog.js';
 import { HttpError, type Principal as GatewayPrincipal } from '../gateway/server.js';
 import { newKey, parseKey, verifySecret } from '../control/keys.js';
-import { MAX_TOUCH_BATCH, MAX_USAGE_ROWS, ROLES, type ApiKeyInfo, type ApiKeyRecord, type ControlStore, type RoleName, type UsageDelta } from '../control/types.js';
+import { MAX_TOUCH_BATCH, ROLES, type ApiKeyInfo, type ApiKeyRecord, type ControlStore, type RoleName } from '../control/types.js';
+import { UsageMeter, type UsageCounter } from '../quota/usage.js';
 import { checkScopes } from '../control/validate.js';
 import { QuotaExceeded, Quotas, type RateLimiter, type SlotLimiter } from '../quota/quota.js';
 import { CATALOG_CACHE_MS } from '../collection/catalog.js';
@@ -45,14 +46,8 @@ export const DECISION_CACHE_MS = CATALOG_CACHE_MS;
 export const MAX_DECISIONS_PER_KEY = 1_024;
 /** A background task that keeps failing (the metastore is down) logs at most this often. */
 export const FAILURE_LOG_INTERVAL_MS = 30_000;
-/** The usage metrics: counted by the gateways (requests, ingest_bytes) or measured (storage_bytes, a gauge in window 0). */
-export const USAGE_METRICS = ['requests', 'ingest_bytes', 'storage_bytes'] as const;
-/** Usage counters (requests, ingest bytes) roll up into windows this long (spec §6 usage rollups). */
-export const USAGE_WINDOW_MS = 3_600_000;
 /** Counted usage is added to the ControlStore this often (with last_used), and at shutdown. */
 export const USAGE_FLUSH_MS = LAST_USED_FLUSH_MS;
-/** Namespaces counted between flushes, at most; reaching it flushes early. */
-export const MAX_USAGE_COUNTERS = 10_000;
 /** A gateway renews its membership this often… */
 export const MEMBER_HEARTBEAT_MS = 2_000;
 /** …and is counted this long after its last renewal (a few missed beats, then its share returns to the others). */
@@ -115,14 +110,6 @@ interface Decision {
   slots?: SlotLimiter[];
 }
 
-/** What this gateway admitted for one namespace since the last flush. */
-interface UsageCounter {
-  org: string;
-  ns: number | null;
-  requests: number;
-  ingestBytes: number;
-}
-
 /** A presented key string already verified, with the decisions made for it. */
 interface Verified {
   /** The keys-cache entry it was verified against: valid only while that entry stands. */
@@ -176,10 +163,8 @@ export class Tenancy {
   readonly quotas: Quotas;
   private readonly keys = new Map<string, { at: number; rec: Promise<ApiKeyRecord | null> }>();
   private readonly touches = new Map<string, number>();
-  private readonly usage = new Map<string, UsageCounter>();
-  /** Usage writes in flight (close waits for them). */
-  private readonly usageWrites = new Set<Promise<void>>();
-  private overflowFlush = false;
+  /** What this gateway admitted, per namespace (usage rollups). */
+  readonly usage: UsageMeter;
   /**
    * Presented keys already verified against their record, by the exact key string, so a
    * cached key costs no hash per request. Only a correct secret gets here: an unknown id and
@@ -204,6 +189,11 @@ export class Tenancy {
   constructor(private readonly d: TenancyDeps) {
     this.now = d.now ?? Date.now;
     this.quotas = new Quotas(d.control, 1, this.now);
+    this.usage = new UsageMeter(d.control, this.now, {
+      // Decisions hold counters: a dropped one makes them stale.
+      dropped: () => void this.changes++,
+      failed: (e) => this.failed('usage', 'usage flush failed; the counts are kept for the next one', e),
+    });
   }
 
   /**
@@ -227,8 +217,8 @@ export class Tenancy {
     const feed = setInterval(() => void this.pollFeed(), FEED_POLL_MS);
     const touch = setInterval(() => {
       void this.flushTouches().catch((e: unknown) => this.failed('last_used', 'last_used flush failed', e));
-      void this.flushUsage();
-    }, LAST_USED_FLUSH_MS);
+      void this.usage.flush();
+    }, USAGE_FLUSH_MS);
     feed.unref();
     touch.unref();
     this.timers.push(feed, touch);
@@ -246,7 +236,7 @@ export class Tenancy {
     await this.polling;
     await this.beating;
     await this.flushTouches().catch(() => undefined);
-    await Promise.all([...this.usageWrites, this.flushUsage()]);
+    await this.usage.drain();
     if (this.d.node) await this.d.control.leave(this.d.node).catch(() => undefined); // the others take its share at once
   }
 
@@ -301,65 +291,6 @@ export class Tenancy {
     const all = [...this.touches].map(([keyId, at]) => ({ keyId, at }));
     this.touches.clear();
     for (let i = 0; i < all.length; i += MAX_TOUCH_BATCH) await this.d.control.touchKeys(all.slice(i, i + MAX_TOUCH_BATCH));
-  }
-
-  /**
-   * The counter of one namespace. Reaching MAX_USAGE_COUNTERS flushes early, which drops the
-   * idle ones: the bound is soft, at the namespaces active within one flush interval.
-   */
-  private usageOf(org: string, ns: number | null): UsageCounter {
-    const k = `${org}\u0000${ns ?? '-'}`;
-    let c = this.usage.get(k);
-    if (!c) {
-      if (this.usage.size >= MAX_USAGE_COUNTERS && !this.overflowFlush) {
-        this.overflowFlush = true;
-        void this.flushUsage().finally(() => (this.overflowFlush = false));
-      }
-      c = { org, ns, requests: 0, ingestBytes: 0 };
-      this.usage.set(k, c);
-    }
-    return c;
-  }
-
-  /**
-   * Adds what was admitted so far to the current window's rollups. The counts are taken
-   * synchronously (each counter gives up exactly what is written; requests admitted meanwhile
-   * stay for the next flush), so flushes may overlap without counting anything twice; a failed
-   * write gives its counts back. Counters idle since the last flush are dropped, and decisions
-   * holding one are then made afresh (they would count into a dropped counter).
-   */
-  flushUsage(): Promise<void> {
-    const window = Math.floor(this.now() / USAGE_WINDOW_MS) * USAGE_WINDOW_MS;
-    const rows: { c: UsageCounter; d: UsageDelta }[] = [];
-    let dropped = false;
-    for (const [k, c] of this.usage) {
-      if (c.requests === 0 && c.ingestBytes === 0) {
-        this.usage.delete(k);
-        dropped = true;
-        continue;
-      }
-      if (c.requests > 0) rows.push({ c, d: { org: c.org, ns: c.ns, metric: 'requests', window, delta: c.requests } });
-      if (c.ingestBytes > 0) rows.push({ c, d: { org: c.org, ns: c.ns, metric: 'ingest_bytes', window, delta: c.ingestBytes } });
-      c.requests = 0;
-      c.ingestBytes = 0;
-    }
-    if (dropped) this.changes++;
-    if (rows.length === 0) return Promise.resolve();
-    const write = (async () => {
-      let done = 0;
-      try {
-        for (; done < rows.length; done += MAX_USAGE_ROWS) await this.d.control.addUsage(rows.slice(done, done + MAX_USAGE_ROWS).map((r) => r.d));
-      } catch (e) {
-        this.failed('usage', 'usage flush failed; the counts are kept for the next one', e);
-        for (const { c, d } of rows.slice(done)) {
-          if (d.metric === 'requests') c.requests += d.delta;
-          else c.ingestBytes += d.delta;
-        }
-      }
-    })();
-    this.usageWrites.add(write);
-    void write.finally(() => this.usageWrites.delete(write));
-    return write;
   }
 
   /** A key changed (revoked, expired, scopes): drop its record and every verified string of it. */
@@ -482,7 +413,7 @@ export class Tenancy {
     const nsKey = `${p.org}/${ns ?? '-'}`;
     const perRequest = [await q.rateLimiter(p.org, ns, 'request_rate', `${nsKey}/${SURFACE}`, 'requests')];
     if (ra.quota === 'metadata') perRequest.push(await q.rateLimiter(p.org, ns, 'metadata_ops_rate', nsKey, 'metadata operations'));
-    const d: Decision = { at: this.now(), generation, principal: p, org: p.org, ns, usage: this.usageOf(p.org, ns), perRequest };
+    const d: Decision = { at: this.now(), generation, principal: p, org: p.org, ns, usage: this.usage.counter(p.org, ns), perRequest };
     if (ra.quota === 'ingest' && ns !== null) d.ingest = await q.rateLimiter(p.org, ns, 'ingest_bytes_per_s', nsKey, 'ingest bytes');
     if (ra.quota === 'query' && ns !== null) {
       d.slots = [await q.slotLimiter(p.org, ns, 'namespace_query_slots', `${ns}`), await q.slotLimiter(p.org, ns, 'concurrent_query_slots', `${ns}/${params.c}`)];
@@ -501,13 +432,13 @@ export class Tenancy {
     try {
       for (const l of d.perRequest) this.quotas.take(l, 1);
       // A decision made while a flush dropped its counter counts into the current one.
-      (d.generation === this.generation() ? d.usage : this.usageOf(d.org, d.ns)).requests++;
+      (d.generation === this.generation() ? d.usage : this.usage.counter(d.org, d.ns)).requests++;
       if (d.ingest) {
         const bytes = bodyBytes(req);
         this.quotas.take(d.ingest, bytes);
         return this.admitWrite(d.org, d.ns!, params).then(() => {
           // Looked up again: a flush during the checks may have dropped d's counter.
-          this.usageOf(d.org, d.ns).ingestBytes += bytes;
+          this.usage.counter(d.org, d.ns).ingestBytes += bytes;
           return d.principal;
         }, tooMany);
       }

@@ -12,7 +12,8 @@ import { Catalog } from '../collection/catalog.js';
 import { controlStoreFor } from '../control/index.js';
 import { QUOTA_NAMES, type ControlStore, type QuotaName, type RoleName } from '../control/types.js';
 import { BuiltinAuthorizer } from '../authz/authorizer.js';
-import { Tenancy, USAGE_METRICS } from '../authz/tenancy.js';
+import { Tenancy } from '../authz/tenancy.js';
+import { USAGE_METRICS } from '../quota/usage.js';
 import { QUOTA_DEFAULTS } from '../quota/quota.js';
 
 /** Where `loam dev` keeps its data unless --data-dir says otherwise. */

@@ -305,7 +305,7 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
     if (!dataPlane) return t.skip('needs collections (multi-item transactions)');
     const alpha = (await call(a, 'GET', '/v1/namespaces/alpha', admin)).body.id as number;
     const total = async (metric: string) => {
-      await Promise.all([a.tenancy!.flushUsage(), b.tenancy!.flushUsage()]);
+      await Promise.all([a.tenancy!.usage.flush(), b.tenancy!.usage.flush()]);
       const r = await call(a, 'GET', `/v1/usage?metric=${metric}`, admin);
       assert.equal(r.status, 200, r.text);
       return (r.body.items as { ns: number | null; value: number }[]).filter((u) => u.ns === alpha).reduce((x, u) => x + u.value, 0);
