@@ -216,7 +216,11 @@ export class Quotas {
    * namespace's (`namespace_query_slots`), by `key`; kept like a RateLimiter.
    */
   async slotLimiter(org: string, ns: number, name: SlotQuota, key: string): Promise<SlotLimiter> {
-    const slots = await this.value(org, ns, name);
+    const value = await this.value(org, ns, name);
+    // A collection's slots are its owner's (spec §6); until the router sends its queries there,
+    // each gateway takes its share (never below one slot unless the quota is 0). The namespace
+    // semaphore is per gateway by definition.
+    const slots = name === 'concurrent_query_slots' && value > 0 ? Math.max(1, Math.ceil(value / this.gateways)) : value;
     const k = `${name}\u0000${key}`;
     let sem = this.sems.get(k);
     if (!sem) {

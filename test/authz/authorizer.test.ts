@@ -86,4 +86,9 @@ test('limiter handles: a quota change bumps the generation and the next handle h
   assert.throws(() => q.take(l2, 1), (e: unknown) => e instanceof QuotaExceeded && e.quota === 'request_rate' && e.retryAfterMs > 0);
   now += 1_000;
   q.take(l2, 1);
+  // Query slots: a collection's are shared among the gateways, never below one; a namespace's are per gateway.
+  assert.equal((await q.slotLimiter('a', 1, 'concurrent_query_slots', '1/c')).slots, 8);
+  assert.equal((await q.slotLimiter('a', 1, 'namespace_query_slots', '1')).slots, 64);
+  q.setGateways(40);
+  assert.equal((await q.slotLimiter('a', 1, 'concurrent_query_slots', '1/c')).slots, 1);
 });
