@@ -4,7 +4,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../gateway/server.js';
 import { errorBody, type RouteDef } from '../gateway/schemas.js';
-import { MAX_NAME_LENGTH, NAME_PATTERN } from '../meta/limits.js';
+import { DEFAULT_PAGE_LIMIT, MAX_NAME_LENGTH, MAX_PAGE_LIMIT, NAME_PATTERN } from '../meta/limits.js';
 import { MAX_SCOPES, QUOTA_NAMES, ROLES, type QuotaName, type RoleName } from '../control/types.js';
 import { QUOTA_DEFAULTS } from '../quota/quota.js';
 import type { Tenancy } from './tenancy.js';
@@ -44,6 +44,15 @@ const binding = {
   },
 } as const;
 const page = (item: object) => ({ type: 'object', properties: { items: { type: 'array', items: item }, next_cursor: { type: ['string', 'null'] } } }) as const;
+/** Lists page like every REST list (spec §5.4): a cursor from the previous page, page_size up to MAX_PAGE_LIMIT. */
+const pageQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    cursor: { type: 'string', maxLength: 1024 },
+    page_size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT },
+  },
+} as const;
 const quotaValues = { type: 'object', additionalProperties: { type: 'number' } } as const;
 
 export const TENANCY_ROUTES = {
@@ -57,10 +66,7 @@ export const TENANCY_ROUTES = {
     method: 'GET',
     url: '/v1/keys',
     summary: "List the org's API keys (never their secrets)",
-    schema: {
-      querystring: { type: 'object', additionalProperties: false, properties: { cursor: { type: 'string', maxLength: 64 } } },
-      response: { 200: page(keyInfo) },
-    },
+    schema: { querystring: pageQuery, response: { 200: page(keyInfo), 400: errorBody } },
   },
   createKey: {
     method: 'POST',
@@ -91,7 +97,7 @@ export const TENANCY_ROUTES = {
     method: 'GET',
     url: '/v1/bindings',
     summary: "List the org's role bindings",
-    schema: { response: { 200: page(binding) } },
+    schema: { querystring: pageQuery, response: { 200: page(binding), 400: errorBody } },
   },
   grantRole: {
     method: 'POST',
@@ -182,9 +188,12 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog) {
       return { id: o.id, created: o.created };
     });
 
+    const pageOf = (req: FastifyRequest) => {
+      const q = req.query as { cursor?: string; page_size: number };
+      return { limit: q.page_size, ...(q.cursor ? { after: q.cursor } : {}) };
+    };
     route(R.listKeys, async (req) => {
-      const q = req.query as { cursor?: string };
-      const p = await cs.listKeys(req.principal.org, q.cursor ? { after: q.cursor } : {});
+      const p = await cs.listKeys(req.principal.org, pageOf(req));
       return { items: p.items, next_cursor: p.next ?? null };
     });
 
@@ -218,7 +227,7 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog) {
       return { org: req.principal.org, subject: `key:${b.key_id}`, role: b.role, target: ns === null ? ({ kind: 'org' } as const) : ({ kind: 'namespace', ns } as const) };
     };
     route(R.listBindings, async (req) => {
-      const p = await cs.listBindings(req.principal.org);
+      const p = await cs.listBindings(req.principal.org, pageOf(req));
       return { items: p.items, next_cursor: p.next ?? null };
     });
     route(R.grantRole, async (req, reply) => reply.status(201).send(await cs.grant(await bindingOf(req))));
