@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { MAX_PAGE_LIMIT } from '../meta/limits.js';
 import { ConfigError, envOverrides, readConfigFile, resolveConfig, sqliteUrl, type NodeConfig } from '../node/config.js';
 import { startNode, VERSION, type LoamNode } from '../node/node.js';
 import { openMetastore } from '../node/backends.js';
@@ -162,6 +163,23 @@ async function withControl<T>(o: { config?: string; dataDir?: string }, fn: (t: 
   }
 }
 
+/** Pages a CLI list follows, at most (every loop a bound); beyond it the list says it stopped. */
+export const MAX_CLI_LIST_PAGES = 100;
+
+/** Every item of a paged list, following its cursor. */
+async function allPages<T>(page: (after: string | undefined) => Promise<{ items: T[]; next?: string }>): Promise<T[]> {
+  const out: T[] = [];
+  let after: string | undefined;
+  for (let i = 0; i < MAX_CLI_LIST_PAGES; i++) {
+    const p = await page(after);
+    out.push(...p.items);
+    if (!p.next) return out;
+    after = p.next;
+  }
+  console.error(`loam: showing the first ${out.length} items (${MAX_CLI_LIST_PAGES} pages); there are more`);
+  return out;
+}
+
 function tenancyCommands(p: Command): void {
   const where = (c: Command) =>
     c.option('--config <file>', 'the node config file (its metastore)').option('--data-dir <dir>', `a loam dev data dir (default ${DEV_DATA_DIR})`);
@@ -187,7 +205,9 @@ function tenancyCommands(p: Command): void {
       return `org "${org}" created; its admin key (shown once, store it now):\n${k.token}`;
     }))(o),
   );
-  where(orgs.command('list').description('List orgs.')).action(run((o) => withControl(o, async (_t, cs) => (await cs.listOrgs({ limit: 1000 })).items)));
+  where(orgs.command('list').description('List orgs.')).action(
+    run((o) => withControl(o, async (_t, cs) => allPages((after) => cs.listOrgs({ limit: MAX_PAGE_LIMIT, ...(after ? { after } : {}) })))),
+  );
 
   const keys = p.command('keys').description('Create, list and revoke API keys.');
   where(
@@ -216,7 +236,7 @@ function tenancyCommands(p: Command): void {
     ),
   );
   where(keys.command('list').option('--org <org>', 'the org', 'default').description('List an org\'s keys (never their secrets).')).action(
-    run((o) => withControl(o, async (_t, cs) => (await cs.listKeys(o.org!, { limit: 1000 })).items)),
+    run((o) => withControl(o, async (_t, cs) => allPages((after) => cs.listKeys(o.org!, { limit: MAX_PAGE_LIMIT, ...(after ? { after } : {}) })))),
   );
   where(keys.command('revoke').argument('<key_id>').option('--org <org>', 'the org', 'default').description('Revoke a key (every node refuses it within a second).')).action(
     (id: string, o: Record<string, string>) => run(() => withControl(o, async (t) => t.revokeKey(o.org!, id, 'cli').then(() => `revoked ${id}`)))(o),
