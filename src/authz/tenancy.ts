@@ -130,6 +130,8 @@ export interface TenancyDeps {
   backlog?: (ns: number, collection: string, nsName: string, org: string) => Promise<{ records: number; bytes: number } | null>;
   /** A collection's stored bytes (log, manifests, data files, tag-only bytes), when this node can read manifests. */
   storedBytes?: (c: Collection) => Promise<number>;
+  /** Where the node's metrics learn the gateway count and background failures. */
+  observe?: { gateways(n: number): void; taskFailed(task: string): void };
   /** This node's id in the gateway membership (per-gateway quota shares); none: counted as the only gateway. */
   node?: string;
   now?: () => number;
@@ -141,7 +143,9 @@ export interface CreatedKey {
   key: ApiKeyInfo;
 }
 
-const unauthenticated = (m: string) => new HttpError(401, 'unauthenticated', m);
+/** Why a key was refused (the loam_refusals_total metric's reason). */
+type AuthFailure = 'missing' | 'malformed' | 'invalid' | 'revoked' | 'expired';
+const unauthenticated = (reason: AuthFailure, m: string) => new HttpError(401, 'unauthenticated', m, undefined, reason);
 
 /** A write's size for the ingest quota: its Content-Length, or its parsed body re-serialised when it came chunked (none). */
 function bodyBytes(req: FastifyRequest): number {
@@ -155,7 +159,7 @@ function withRelease(p: Principal, release: () => void): GatewayPrincipal {
 
 /** A quota refusal becomes HTTP 429 with Retry-After naming the quota; anything else passes. */
 function tooMany(e: unknown): never {
-  if (e instanceof QuotaExceeded) throw new HttpError(429, 'quota_exceeded', e.message, Math.max(1, Math.ceil(e.retryAfterMs / 1000)));
+  if (e instanceof QuotaExceeded) throw new HttpError(429, 'quota_exceeded', e.message, Math.max(1, Math.ceil(e.retryAfterMs / 1000)), e.quota);
   throw e;
 }
 
@@ -201,6 +205,7 @@ export class Tenancy {
    * count of failures since), so an outage is visible without flooding the log.
    */
   private failed(task: string, what: string, e: unknown): void {
+    this.d.observe?.taskFailed(task);
     const f = this.failures.get(task);
     const now = this.now();
     if (f && now - f.at < FAILURE_LOG_INTERVAL_MS) {
@@ -249,6 +254,7 @@ export class Tenancy {
         await this.d.control.heartbeat(node, MEMBER_TTL_MS, this.now());
         const live = await this.d.control.members(this.now());
         this.quotas.setGateways(live.length);
+        this.d.observe?.gateways(this.quotas.gatewayCount);
       } catch (e) {
         // The shares stay as they were; a gateway that cannot beat keeps enforcing its last share.
         this.failed('membership', 'gateway membership heartbeat failed', e);
@@ -324,7 +330,7 @@ export class Tenancy {
     if (!hit) return undefined;
     const entry = this.keys.get(hit.keyId);
     if (entry === undefined || entry !== hit.entry || now - entry.at >= KEY_CACHE_MS) return undefined;
-    if (hit.expiry !== null && hit.expiry <= now) throw unauthenticated(`API key ${hit.keyId} expired`);
+    if (hit.expiry !== null && hit.expiry <= now) throw unauthenticated('expired', `API key ${hit.keyId} expired`);
     if (this.touches.size < MAX_PENDING_TOUCHES || this.touches.has(hit.keyId)) this.touches.set(hit.keyId, now);
     return hit;
   }
@@ -337,15 +343,15 @@ export class Tenancy {
   private async authenticated(header: string | undefined): Promise<Verified> {
     const hit = this.verifiedFor(header, this.now());
     if (hit) return hit;
-    if (!header) throw unauthenticated('missing API key: send Authorization: Bearer loam_<key_id>_<secret>');
+    if (!header) throw unauthenticated('missing', 'missing API key: send Authorization: Bearer loam_<key_id>_<secret>');
     const m = /^Bearer\s+(\S+)$/i.exec(header.trim());
     const parsed = m ? parseKey(m[1]!) : null;
-    if (!parsed) throw unauthenticated('malformed API key: expected Authorization: Bearer loam_<key_id>_<secret>');
+    if (!parsed) throw unauthenticated('malformed', 'malformed API key: expected Authorization: Bearer loam_<key_id>_<secret>');
     const rec = await this.lookup(parsed.keyId);
     // Constant time whether or not the key id exists (a dummy hash stands in).
-    if (!verifySecret(parsed.secret, rec?.secretHash ?? null) || !rec) throw unauthenticated('invalid API key');
-    if (rec.revoked !== null) throw unauthenticated(`API key ${rec.keyId} was revoked`);
-    if (rec.expiry !== null && rec.expiry <= this.now()) throw unauthenticated(`API key ${rec.keyId} expired`);
+    if (!verifySecret(parsed.secret, rec?.secretHash ?? null) || !rec) throw unauthenticated('invalid', 'invalid API key');
+    if (rec.revoked !== null) throw unauthenticated('revoked', `API key ${rec.keyId} was revoked`);
+    if (rec.expiry !== null && rec.expiry <= this.now()) throw unauthenticated('expired', `API key ${rec.keyId} expired`);
     if (this.touches.size < MAX_PENDING_TOUCHES || this.touches.has(rec.keyId)) this.touches.set(rec.keyId, this.now());
     const v: Verified = {
       entry: this.keys.get(rec.keyId),
@@ -394,7 +400,7 @@ export class Tenancy {
     const v = await this.authenticated(req.headers.authorization);
     const p = v.principal;
     const ra = ROUTE_AUTH[`${req.method} ${route}`];
-    if (!ra) throw new HttpError(403, 'forbidden', `${req.method} ${route} is not mapped to an action; refused`);
+    if (!ra) throw new HttpError(403, 'forbidden', `${req.method} ${route} is not mapped to an action; refused`, undefined, 'unmapped_route');
     const params = (req.params ?? {}) as { ns?: string; c?: string };
     let resource: Resource;
     let ns: number | null = null;
@@ -407,7 +413,7 @@ export class Tenancy {
           : { kind: 'collection', org: p.org, ns, name: params.ns!, collection: params.c! };
     }
     if (!(await this.d.authorizer.check(p, ra.action, resource))) {
-      throw new HttpError(403, 'forbidden', `this API key may not ${ra.action} ${resource.kind === 'org' ? `in org "${p.org}"` : `in namespace "${params.ns}"`}`);
+      throw new HttpError(403, 'forbidden', `this API key may not ${ra.action} ${resource.kind === 'org' ? `in org "${p.org}"` : `in namespace "${params.ns}"`}`, undefined, ra.action);
     }
     const q = this.quotas;
     const nsKey = `${p.org}/${ns ?? '-'}`;

@@ -84,6 +84,8 @@ export class HttpError extends Error {
     readonly code: string,
     message: string,
     readonly retryAfterS?: number,
+    /** For refusals (401, 403, 429): why, as a metric label (the quota's name, the action, …). */
+    readonly reason?: string,
   ) {
     super(message);
   }
@@ -198,6 +200,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
 
   app.setErrorHandler((err, req, reply) => {
     const h = toHttp(err);
+    if (h.status === 401 || h.status === 403 || h.status === 429) d.metrics.refusals.inc({ status: String(h.status), code: h.code, reason: h.reason ?? '' });
     if (h.status >= 500) req.log.error({ err: { message: (err as Error).message, code: (err as { code?: string }).code } }, 'request error');
     if (h.retryAfterS !== undefined) void reply.header('Retry-After', String(h.retryAfterS));
     void reply.status(h.status).send({ error: { code: h.code, message: h.message } });

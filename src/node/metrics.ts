@@ -22,6 +22,9 @@ export class NodeMetrics {
   readonly applyLatency = new Histogram({ name: 'loam_apply_round_duration_seconds', help: 'Applier round latency', buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly appliedRecords = new Counter({ name: 'loam_applied_records_total', help: 'Log records applied into data files', registers: [this.registry] });
   readonly gcDeleted = new Counter({ name: 'loam_gc_deleted_objects_total', help: 'Objects deleted by GC', registers: [this.registry] });
+  readonly refusals = new Counter({ name: 'loam_refusals_total', help: 'Requests refused by authentication, authorization or a quota, by reason (for 429s the quota)', labelNames: ['status', 'code', 'reason'], registers: [this.registry] });
+  readonly gateways = new Gauge({ name: 'loam_gateways', help: 'Live gateways this node counts (rate quotas are split among them)', registers: [this.registry] });
+  readonly controlTaskFailures = new Counter({ name: 'loam_control_task_failures_total', help: 'Failed background ControlStore tasks (feed poll, membership, last_used, usage)', labelNames: ['task'], registers: [this.registry] });
   readonly workerErrors = new Counter({ name: 'loam_worker_errors_total', help: 'Worker task errors', labelNames: ['task'], registers: [this.registry] });
 
   constructor() {

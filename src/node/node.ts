@@ -215,6 +215,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       logger,
       storedBytes: async (c) => (await storedBytes(meta, manifests, c)).total,
       node: id,
+      observe: { gateways: (n) => metrics.gateways.set(n), taskFailed: (task) => metrics.controlTaskFailures.inc({ task }) },
       ...(writer
         ? {
             backlog: async (_ns: number, c: string, nsName: string, org: string) => {

@@ -349,6 +349,20 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
     }
   });
 
+  test('/metrics counts refusals by reason and shows the live gateways', async (t) => {
+    const text = await (await fetch(`${a.url}/metrics`, { signal: AbortSignal.timeout(15_000) })).text();
+    const value = (labels: string) => Number(new RegExp(`^loam_refusals_total\\{${labels}\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    for (const reason of ['missing', 'malformed', 'invalid', 'revoked', 'expired']) {
+      assert.ok(value(`status="401",code="unauthenticated",reason="${reason}"`) >= 1, `401 ${reason} is counted`);
+    }
+    assert.ok(value('status="403",code="forbidden",reason="namespace.read"') >= 1, 'a 403 names the action');
+    assert.match(text, /^loam_gateways 2$/m);
+    if (!dataPlane) return t.skip('the quota cases need collections');
+    for (const quota of ['request_rate', 'ingest_bytes_per_s', 'concurrent_query_slots', 'namespace_query_slots', 'unapplied_records', 'storage_bytes', 'metadata_ops_rate']) {
+      assert.ok(value(`status="429",code="quota_exceeded",reason="${quota}"`) >= 1, `a 429 for ${quota} is counted`);
+    }
+  });
+
   test('no secret or key hash reaches the logs or an error body', async () => {
     await a.tenancy!.flushTouches();
     assert.ok(logs.length > 0, 'logs were captured');
