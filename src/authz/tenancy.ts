@@ -33,6 +33,9 @@ export const LAST_USED_FLUSH_MS = 10_000;
 export const MAX_PENDING_TOUCHES = 10_000;
 /** A namespace's stored bytes are measured again after this (storage quota: soft, periodic). */
 export const STORAGE_MEASURE_MS = 60_000;
+/** Namespaces kept fresh per gateway, and re-measured per round, at most. */
+export const MAX_MEASURED_NAMESPACES = 10_000;
+export const MAX_REFRESH_PER_ROUND = 100;
 /** Collections measured per namespace, at most (every loop a bound). */
 export const MAX_MEASURED_COLLECTIONS = 1_000;
 /**
@@ -180,6 +183,13 @@ export class Tenancy {
   /** Bumped by every change-feed event and local revocation: cached decisions are stale then. */
   private changes = 0;
   private readonly storage = new Map<number, { at: number; bytes: number; pending?: Promise<number> }>();
+  /**
+   * Namespaces this gateway admitted writes for (ns → org), in least recently refreshed order:
+   * their stored bytes are re-measured every STORAGE_MEASURE_MS, so the usage gauge follows
+   * what GC, retention and dropped tags free, not only what writes add.
+   */
+  private readonly measured = new Map<number, string>();
+  private refreshing: Promise<void> | null = null;
   private cursor = 0;
   private gapSince: number | null = null;
   private timers: NodeJS.Timeout[] = [];
@@ -227,6 +237,9 @@ export class Tenancy {
     feed.unref();
     touch.unref();
     this.timers.push(feed, touch);
+    const storage = setInterval(() => void this.refreshStorage(), STORAGE_MEASURE_MS);
+    storage.unref();
+    this.timers.push(storage);
     if (this.d.node) {
       await this.beat();
       const beat = setInterval(() => void this.beat(), MEMBER_HEARTBEAT_MS);
@@ -240,6 +253,7 @@ export class Tenancy {
     for (const t of this.timers) clearInterval(t);
     await this.polling;
     await this.beating;
+    await this.refreshing;
     await this.flushTouches().catch(() => undefined);
     await this.usage.drain();
     if (this.d.node) await this.d.control.leave(this.d.node).catch(() => undefined); // the others take its share at once
@@ -484,6 +498,7 @@ export class Tenancy {
 
   /** Stored bytes of the namespace's collections (spec §6), measured at most every STORAGE_MEASURE_MS. */
   storedBytes(org: string, ns: number): Promise<number> {
+    if (this.measured.has(ns) || this.measured.size < MAX_MEASURED_NAMESPACES) this.measured.set(ns, org);
     const e = this.storage.get(ns);
     if (e && this.now() - e.at < STORAGE_MEASURE_MS) return Promise.resolve(e.bytes);
     if (e?.pending) return e.bytes >= 0 ? Promise.resolve(e.bytes) : e.pending;
@@ -497,17 +512,52 @@ export class Tenancy {
     return e ? Promise.resolve(e.bytes) : pending;
   }
 
+  /**
+   * Re-measures the namespaces this gateway keeps fresh, the least recently refreshed first,
+   * at most MAX_REFRESH_PER_ROUND per round. A dropped namespace stores nothing and leaves.
+   */
+  refreshStorage(): Promise<void> {
+    if (this.refreshing || this.closed) return this.refreshing ?? Promise.resolve();
+    this.refreshing = (async () => {
+      try {
+        const round = [...this.measured].slice(0, MAX_REFRESH_PER_ROUND);
+        for (const [ns, org] of round) {
+          // To the back of the line, measured or not.
+          this.measured.delete(ns);
+          this.measured.set(ns, org);
+          try {
+            await this.measure(org, ns);
+          } catch (e) {
+            if (!isMetaError(e, 'NotFound')) throw e;
+            this.measured.delete(ns);
+            this.storage.delete(ns);
+            await this.d.control.putUsage([{ org, ns, metric: 'storage_bytes', window: 0, value: 0 }]);
+          }
+        }
+      } catch (e) {
+        this.failed('storage', 'measuring stored bytes failed; the last measurement stands', e);
+      } finally {
+        this.refreshing = null;
+      }
+    })();
+    return this.refreshing;
+  }
+
   private async measure(org: string, ns: number): Promise<number> {
     let bytes = 0;
     const colls = await this.d.meta.listCollections(ns, { limit: MAX_MEASURED_COLLECTIONS });
     for (const c of colls.items) {
-      if (this.d.storedBytes) {
-        bytes += await this.d.storedBytes(c);
-        continue;
+      try {
+        if (this.d.storedBytes) {
+          bytes += await this.d.storedBytes(c);
+          continue;
+        }
+        // Without manifests at hand (no query or log role), the log the partitions retain.
+        const s = await this.d.meta.streamState(ns, c.streamId);
+        for (const h of s.heads) bytes += h.bytes;
+      } catch (e) {
+        if (!isMetaError(e, 'NotFound')) throw e; // dropped since it was listed: it stores nothing
       }
-      // Without manifests at hand (no query or log role), the log the partitions retain.
-      const s = await this.d.meta.streamState(ns, c.streamId);
-      for (const h of s.heads) bytes += h.bytes;
     }
     this.storage.set(ns, { at: this.now(), bytes });
     await this.d.control.putUsage([{ org, ns, metric: 'storage_bytes', window: 0, value: bytes }]).catch(() => undefined);

@@ -5,6 +5,7 @@
 // the change feed; and no secret or key hash in the logs.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { backendFactory, type BackendFactory } from '../harness/backends.js';
@@ -347,6 +348,24 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
       assert.deepEqual(seen, whole.body.items.map(id), `${path}: the pages add up to the whole list`);
       assert.equal((await call(a, 'GET', `${path}?page_size=0`, admin)).status, 400);
     }
+  });
+
+  test('the stored-bytes gauge follows deletes, not only writes', async (t) => {
+    if (!dataPlane) return t.skip('needs collections (multi-item transactions)');
+    assert.equal((await call(a, 'POST', '/v1/namespaces', admin, { name: 'gauge' })).status, 201);
+    const ns = (await call(a, 'GET', '/v1/namespaces/gauge', admin)).body.id as number;
+    assert.equal((await call(a, 'POST', '/v1/namespaces/gauge/collections', admin, { name: 'docs', primary_key: 'id' })).status, 201);
+    const pad = randomBytes(1_500).toString('base64');
+    assert.equal((await call(a, 'POST', '/v1/namespaces/gauge/collections/docs/documents', admin, { upserts: [{ id: 'g', pad }] })).status, 200);
+    const gauge = async () => {
+      await a.tenancy!.refreshStorage();
+      const r = await call(a, 'GET', '/v1/usage?metric=storage_bytes', admin);
+      return (r.body.items as { ns: number; value: number }[]).find((u) => u.ns === ns)?.value;
+    };
+    const stored = await gauge();
+    assert.ok(stored !== undefined && stored >= 1_500, `the write is measured (${stored})`);
+    assert.equal((await call(a, 'DELETE', '/v1/namespaces/gauge/collections/docs', admin)).status, 204);
+    assert.equal(await gauge(), 0, 'a dropped collection stores nothing');
   });
 
   test('/metrics counts refusals by reason and shows the live gateways', async (t) => {
