@@ -236,13 +236,20 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog) {
       return reply.status(204).send();
     });
 
+    /** Rows of other namespaces the caller may not read are left out (ns null: the org's own). */
+    const onlyReadable = async <T extends { ns: number | null }>(req: FastifyRequest, rows: T[]): Promise<T[]> => {
+      const ok = await t.readableNamespaces(req.principal, rows.flatMap((r) => (r.ns === null ? [] : [r.ns])));
+      return rows.filter((r) => r.ns === null || ok.has(r.ns));
+    };
+
     route(R.getQuotas, async (req) => {
       const q = req.query as { namespace?: string };
       const ns = await nsIdOf(req.principal.org, q.namespace);
+      if (ns !== null && !(await t.readableNamespaces(req.principal, [ns])).has(ns)) throw new HttpError(404, 'not_found', `namespace "${q.namespace}" not found`);
       const out: Record<string, number> = {};
       for (const n of QUOTA_NAMES) out[n] = await t.quotas.value(req.principal.org, ns, n);
       // Rate quotas are split among the live gateways until the router places them (spec §6).
-      return { defaults: QUOTA_DEFAULTS, effective: out, overrides: await cs.quotas(req.principal.org), gateways: t.quotas.gatewayCount };
+      return { defaults: QUOTA_DEFAULTS, effective: out, overrides: await onlyReadable(req, await cs.quotas(req.principal.org)), gateways: t.quotas.gatewayCount };
     });
     route(R.setQuota, async (req) => {
       const b = req.body as { name: QuotaName; value: number | null; namespace?: string };
@@ -254,7 +261,8 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog) {
 
     route(R.getUsage, async (req) => {
       const q = req.query as { metric?: string; since?: number };
-      return { items: await cs.usage(req.principal.org, { ...(q.metric ? { metric: q.metric } : {}), ...(q.since !== undefined ? { since: q.since } : {}) }) };
+      const rows = await cs.usage(req.principal.org, { ...(q.metric ? { metric: q.metric } : {}), ...(q.since !== undefined ? { since: q.since } : {}) });
+      return { items: await onlyReadable(req, rows) };
     });
   };
 }

@@ -575,6 +575,23 @@ export class Tenancy {
     this.storage.delete(ns);
   }
 
+  /**
+   * The namespaces among `ids` that `p` may read: a namespace-scoped key sees only its own,
+   * and nothing of another org's (rows of the org's usage and quotas are filtered by it).
+   */
+  async readableNamespaces(p: Principal, ids: readonly number[]): Promise<Set<number>> {
+    const rs: { kind: 'namespace'; org: string; ns: number; name: string }[] = [];
+    for (const id of [...new Set(ids)].slice(0, MAX_MEASURED_NAMESPACES)) {
+      try {
+        const n = await this.d.meta.namespace(id);
+        if (n.org === p.org) rs.push({ kind: 'namespace', org: p.org, ns: id, name: n.name });
+      } catch (e) {
+        if (!isMetaError(e, 'NotFound')) throw e; // dropped: nobody's to read
+      }
+    }
+    return new Set((await this.d.authorizer.filterVisible(p, 'namespace.read', rs)).map((r) => r.ns));
+  }
+
   // ------------------------------------------------------------- operations (API and CLI)
 
   /** Creates a key with one role (on the org, or on namespace `ns`), returning it once. */

@@ -326,6 +326,15 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
     assert.equal((await total('requests')) - requests0, 9, 'eight reads on two gateways and one write');
     assert.equal((await total('ingest_bytes')) - bytes0, Buffer.byteLength(body), 'the write\'s bytes');
     assert.equal((await call(a, 'GET', '/v1/usage?metric=bogus', admin)).status, 400);
+
+    // A namespace-scoped key sees its namespace's usage and quotas, nothing of the others.
+    const betaOnly = await newKey(a, admin, { role: 'reader', scopes: ['read', 'ns:beta'] });
+    const beta = (await call(a, 'GET', '/v1/namespaces/beta', admin)).body.id as number;
+    const seen = (await call(a, 'GET', '/v1/usage', betaOnly)).body.items as { ns: number | null }[];
+    assert.ok(seen.every((u) => u.ns === null || u.ns === beta), `only beta's rows: ${JSON.stringify(seen)}`);
+    assert.ok((await call(a, 'GET', '/v1/usage', admin)).body.items.some((u: { ns: number }) => u.ns === alpha), 'the admin sees alpha');
+    assert.equal((await call(a, 'GET', '/v1/quotas?namespace=alpha', betaOnly)).status, 404);
+    assert.equal((await call(a, 'GET', '/v1/quotas?namespace=beta', betaOnly)).status, 200);
   });
 
   test('keys and bindings are listed a page at a time, every item once', async () => {
