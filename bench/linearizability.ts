@@ -9,6 +9,7 @@
 //   ops_per_second  operations checked per second
 //   violation_check_seconds   the same history with one read corrupted (must be rejected)
 // Target: under 5 s for 10,000 operations.
+import { mulberry32 } from '../src/check/prng.js';
 import { Command, InvalidArgumentError } from 'commander';
 import { checkHistory, createModel, partition, readHistory, type HistoryEvent } from '../src/check/index.js';
 
@@ -19,14 +20,7 @@ function int(v: string): number {
 }
 
 function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return { next, int: (n: number) => Math.floor(next() * n) };
 }
 

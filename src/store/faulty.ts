@@ -12,6 +12,7 @@
 // Rules are scripted per call ("the 3rd put fails with 503": `{ method: 'put', nth: 3,
 // fault: 'slowDown' }`), and an optional random mode draws faults from a PRNG seeded by
 // `seed`, so a run is reproducible for the same sequence of calls.
+import { mulberry32 } from '../check/prng.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { storeErrors, type StoreError } from './errors.js';
 import type {
@@ -85,17 +86,6 @@ interface RuleState {
   fired: number;
 }
 
-/** mulberry32: a small, fast, seedable PRNG; enough for reproducible fault draws. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FAULT_KINDS: ReadonlySet<FaultKind> = new Set(['conflict', 'slowDown', 'serverError', 'timeout', 'lostAck', 'delay']);
 

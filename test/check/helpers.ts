@@ -1,5 +1,6 @@
 // Helpers for the checker's self-tests: a history builder, a seeded PRNG, a brute-force
 // oracle, and turning a sequential run into a (possibly concurrent) history.
+import { mulberry32 } from '../../src/check/prng.js';
 import assert from 'node:assert/strict';
 import { checkHistory, type CheckOptions, type CheckResult, type HistoryEvent, type Verdict } from '../../src/check/index.js';
 import { createModel, readHistory } from '../../src/check/index.js';
@@ -57,14 +58,7 @@ export function expectVerdict(r: CheckResult, v: Verdict, context = ''): void {
 
 /** mulberry32: a small seeded PRNG. */
 export function prng(seed: number): { next(): number; int(n: number): number; pick<T>(xs: readonly T[]): T; chance(p: number): boolean } {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return {
     next,
     int: (n) => Math.floor(next() * n),

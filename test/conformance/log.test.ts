@@ -1,5 +1,6 @@
 // The log: commitWal (spec §3.1), partitionIndex and trimPartition (spec §2.3, §3.3),
 // streamState and collectionHead. Each case opens a fresh store.
+import { mulberry32 } from '../../src/check/prng.js';
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import {
@@ -31,17 +32,8 @@ import {
 const MULTI = "transactions 'multi-item' (collections, streams, drops and the log are multi-item writes)";
 
 
-/** A small deterministic PRNG (mulberry32), so a failing case replays. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic PRNG, so a failing case replays. */
+const rng = mulberry32;
 
 /** Whether each chunk of `commit` shows in its partition's index (an entry at this object's path). */
 async function chunkCommitted(store: MetaStore, commit: WalCommit): Promise<boolean[]> {

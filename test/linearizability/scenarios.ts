@@ -1,6 +1,7 @@
 // Client workloads for recorded histories, one per checker model (src/check/README.md has
 // the op shapes). Each runs in its own worker thread with its own metastore handle, so the
 // backend sees real concurrency (for the embedded backend: several connections to one file).
+import { mulberry32, type Rng } from '../../src/check/prng.js';
 import { isMetaError, linkPointerKey, planGroups, type MetaStore } from '../../src/meta/index.js';
 
 /** Small key spaces, so clients collide often. */
@@ -22,18 +23,7 @@ export interface Recorder {
   call<T>(op: string, args: Record<string, unknown>, fn: () => Promise<T>): Promise<T | undefined>;
 }
 
-export type Rng = () => number;
-
-export function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32, type Rng };
 
 const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
 const int = (rng: Rng, n: number) => Math.floor(rng() * n);
