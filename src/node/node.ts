@@ -130,22 +130,26 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     metrics.workerErrors.inc({ task });
     logger.warn({ task, err: { message, code } }, 'worker task failed; it will run again');
   };
+  // The worker timings, the same whether workers run in their own thread or in this one.
+  const timings = {
+    owner: id,
+    leaseTtlMs: config.lease_ttl_ms,
+    applyPollMs: config.apply_poll_ms,
+    applyIntervalMs: config.apply_interval_ms,
+    segmentMinAgeMs: config.segment_min_age_ms,
+    maintenanceMs: config.maintenance_interval_ms,
+    gcIntervalMs: config.gc_interval_ms,
+    gcGraceMs: config.gc_grace_ms,
+  };
   if (roles.has('worker') && !o.meta && !o.store && canRunInThread(config.metastore, config.store)) {
     // Workers in their own thread, so building data files never stalls acknowledgements.
     thread = new WorkerThread(
       {
         metastore: config.metastore,
         store: config.store,
-        owner: id,
         cacheBytes: config.cache_bytes,
-        leaseTtlMs: config.lease_ttl_ms,
-        applyPollMs: config.apply_poll_ms,
-        applyIntervalMs: config.apply_interval_ms,
-        segmentMinAgeMs: config.segment_min_age_ms,
-        maintenanceMs: config.maintenance_interval_ms,
-        gcIntervalMs: config.gc_interval_ms,
-        gcGraceMs: config.gc_grace_ms,
         logLevel: config.log_level,
+        ...timings,
       },
       (m) => {
         if (m.kind === 'apply') onApply({ ns: m.ns, id: m.collection }, m, m.ms);
@@ -161,14 +165,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       log: logReader,
       manifests,
       files: new DataFiles(store, config.cache_bytes),
-      owner: id,
-      leaseTtlMs: config.lease_ttl_ms,
-      applyPollMs: config.apply_poll_ms,
-      applyIntervalMs: config.apply_interval_ms,
-      segmentMinAgeMs: config.segment_min_age_ms,
-      maintenanceMs: config.maintenance_interval_ms,
-      gcIntervalMs: config.gc_interval_ms,
-      gcGraceMs: config.gc_grace_ms,
+      ...timings,
       onApply,
       onGc: (r) => onGc(r.deleted.length),
       onError: (task, e) => onWorkerError(task, (e as Error).message, (e as { code?: string }).code),
