@@ -18,6 +18,7 @@ import type { Store } from '../store/index.js';
 import { compareKeys } from '../log/keys.js';
 import { getWithRetry, Lru } from '../log/reader.js';
 import { dataErrors } from '../log/errors.js';
+import { putUvarint, uvarintLen } from '../log/format.js';
 
 export const DATA_MAGIC = Buffer.from('LOAMDF01', 'latin1');
 export const TRAILER_MAGIC = Buffer.from('LOAMDFIX', 'latin1');
@@ -74,31 +75,14 @@ export interface DataFileMeta {
   index?: BlockRef[];
 }
 
-function uvarintLen(v: number): number {
-  let n = 1;
-  while (v >= 0x80) {
-    v = Math.floor(v / 0x80);
-    n++;
-  }
-  return n;
-}
-
 function encodeEntry(e: DataEntryInput): Buffer {
   const klen = Buffer.byteLength(e.key);
   const blen = typeof e.body === 'string' ? Buffer.byteLength(e.body) : e.body.byteLength;
   const b = Buffer.allocUnsafe(uvarintLen(klen) + klen + 1 + uvarintLen(blen) + blen);
-  let p = 0;
-  const put = (v: number) => {
-    while (v >= 0x80) {
-      b[p++] = (v & 0x7f) | 0x80;
-      v = Math.floor(v / 0x80);
-    }
-    b[p++] = v;
-  };
-  put(klen);
+  let p = putUvarint(b, 0, klen);
   p += b.write(e.key, p);
   b[p++] = e.tombstone ? KIND_TOMBSTONE : KIND_DOC;
-  put(blen);
+  p = putUvarint(b, p, blen);
   if (typeof e.body === 'string') p += b.write(e.body, p);
   else b.set(e.body, p);
   return b;

@@ -87,7 +87,8 @@ export class CorruptObject extends Error {
 
 // ------------------------------------------------------------------ records
 
-function uvarintLen(v: number): number {
+/** Bytes of `v` as an unsigned LEB128 varint (the length prefix of WAL records and data-file entries). */
+export function uvarintLen(v: number): number {
   let n = 1;
   while (v >= 0x80) {
     v = Math.floor(v / 0x80);
@@ -96,7 +97,8 @@ function uvarintLen(v: number): number {
   return n;
 }
 
-function putUvarint(b: Buffer, pos: number, v: number): number {
+/** Writes `v` as an unsigned LEB128 varint at `pos`; returns the position after it. */
+export function putUvarint(b: Buffer, pos: number, v: number): number {
   while (v >= 0x80) {
     b[pos++] = (v & 0x7f) | 0x80;
     v = Math.floor(v / 0x80);
