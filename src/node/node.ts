@@ -27,7 +27,7 @@ import type { ControlStore } from '../control/types.js';
 import { BuiltinAuthorizer, type Authorizer } from '../authz/authorizer.js';
 import { Tenancy } from '../authz/tenancy.js';
 import { storedBytes } from '../collection/usage.js';
-import { TENANCY_ROUTES, tenancyRoutes } from '../authz/routes.js';
+import { TENANCY_ROUTES, tenancyRoutes } from '../gateway/tenancy-routes.js';
 
 /** Readiness checks must answer within this. */
 export const READY_CHECK_DEADLINE_MS = 2_000;

@@ -4,7 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ROUTE_AUTH } from '../../src/authz/tenancy.js';
-import { TENANCY_ROUTES } from '../../src/authz/routes.js';
+import { TENANCY_ROUTES } from '../../src/gateway/tenancy-routes.js';
 import { ROUTES, type RouteDef } from '../../src/gateway/schemas.js';
 import { resolveConfig } from '../../src/node/config.js';
 import { startNode, type LoamNode } from '../../src/node/node.js';

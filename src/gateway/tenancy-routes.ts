@@ -1,13 +1,13 @@
-// The tenancy API under /v1 (issue 8): the caller's org, keys (created keys are shown once),
+// The tenancy API under /v1 (spec §6): the caller's org, keys (created keys are shown once),
 // role bindings, quotas and usage. Every route is admitted like any other (ROUTE_AUTH). The
 // route definitions validate requests and generate their part of /v1/openapi.json.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { addRoute, HttpError } from '../gateway/server.js';
-import { errorBody, type RouteDef } from '../gateway/schemas.js';
+import { addRoute, HttpError } from './server.js';
+import { errorBody, type RouteDef } from './schemas.js';
 import { DEFAULT_PAGE_LIMIT, MAX_NAME_LENGTH, MAX_PAGE_LIMIT, NAME_PATTERN } from '../meta/limits.js';
 import { MAX_SCOPES, QUOTA_NAMES, ROLES, type QuotaName, type RoleName } from '../control/types.js';
 import { QUOTA_DEFAULTS } from '../quota/quota.js';
-import type { Tenancy } from './tenancy.js';
+import type { Tenancy } from '../authz/tenancy.js';
 import { USAGE_METRICS } from '../quota/usage.js';
 import type { ControlStore } from '../control/types.js';
 import type { Catalog } from '../collection/catalog.js';
