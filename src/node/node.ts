@@ -17,7 +17,7 @@ import { Manifests } from '../collection/manifest.js';
 import { CollectionReader } from '../collection/reader.js';
 import { CollectionWriter } from '../collection/writer.js';
 import { Workers } from '../workers/scheduler.js';
-import { canRunInThread, WorkerThread } from '../workers/thread.js';
+import { canRunInThread, WorkerThread } from './worker-thread.js';
 import { buildApp, type Admit } from '../gateway/server.js';
 import { openMetastore } from './backends.js';
 import type { NodeConfig } from './config.js';

@@ -60,8 +60,8 @@ export class WorkerThread {
   }
 
   private spawn(): Promise<void> {
-    // The thread runs TypeScript too: thread-boot.mjs registers tsx there first.
-    const worker = new Worker(new URL('./thread-boot.mjs', import.meta.url), { workerData: this.cfg });
+    // The thread runs TypeScript too: worker-thread-boot.mjs registers tsx there first.
+    const worker = new Worker(new URL('./worker-thread-boot.mjs', import.meta.url), { workerData: this.cfg });
     this.worker = worker;
     let started: () => void;
     let failed: (e: Error) => void;

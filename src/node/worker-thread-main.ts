@@ -1,4 +1,4 @@
-// Entry point of the worker thread (see ./thread.ts): its own metastore client and store,
+// Entry point of the worker thread (see ./worker-thread.ts): its own metastore client and store,
 // the Workers scheduler, and messages to and from the node's main thread.
 import { parentPort, workerData } from 'node:worker_threads';
 import { metaClient } from '../meta/client.js';
@@ -6,9 +6,9 @@ import { openStore } from '../store/index.js';
 import { LogReader } from '../log/reader.js';
 import { DataFiles } from '../collection/datafile.js';
 import { Manifests } from '../collection/manifest.js';
-import { openMetastore } from '../node/backends.js';
-import { Workers } from './scheduler.js';
-import type { FromThread, ThreadConfig, ToThread } from './thread.js';
+import { openMetastore } from './backends.js';
+import { Workers } from '../workers/scheduler.js';
+import type { FromThread, ThreadConfig, ToThread } from './worker-thread.js';
 
 const cfg = workerData as ThreadConfig;
 const port = parentPort!;
