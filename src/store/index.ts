@@ -1,5 +1,5 @@
 // The object-store layer (DESIGN §4, spec §4.4, §9.9): the Store contract, its providers
-// (memory, file, s3), the wrappers (FaultyStore, CountingStore) and openStore(url).
+// (memory, file, s3), the CountingStore wrapper and openStore(url).
 export * from './types.js';
 export * from './errors.js';
 export * from './limits.js';
@@ -7,6 +7,5 @@ export { validatePath, validatePrefix, resolveRange, comparePaths } from './vali
 export { MemoryStore, type MemoryStoreOptions } from './memory.js';
 export { FileStore, type FileStoreOptions } from './file.js';
 export { S3Store, type S3StoreOptions, mapS3Error } from './s3.js';
-export { FaultyStore, FAULT_MAX_DELAY_MS, type FaultKind, type FaultRule, type FaultyStoreOptions, type InjectedFault, type RandomFaults } from './faulty.js';
 export { CountingStore, type StoreCounts } from './counting.js';
 export { openStore, STORE_URL_SCHEMES, type OpenStoreOverrides } from './open.js';

@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openEmbedded } from '../../src/meta/backends/embedded/index.js';
 import { errors, decodeToken, encodeToken, mergeTokens, type MetaStore } from '../../src/meta/index.js';
-import { FaultyStore, FileStore, type Store } from '../../src/store/index.js';
+import { FileStore, type Store } from '../../src/store/index.js';
+import { FaultyStore } from '../../src/check/faulty-store.js';
 import { LogReader } from '../../src/log/reader.js';
 import { http, testNode, until } from './helpers.js';
 

@@ -2,14 +2,8 @@
 // round trips for the cold-query target.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  CountingStore,
-  FaultyStore,
-  MemoryStore,
-  isStoreError,
-  type FaultKind,
-  type Store,
-} from '../../src/store/index.js';
+import { CountingStore, MemoryStore, isStoreError, type Store } from '../../src/store/index.js';
+import { FaultyStore, type FaultKind } from '../../src/check/faulty-store.js';
 import { rejectsCode } from './helpers/suite.js';
 
 const b = (s: string): Buffer => Buffer.from(s);

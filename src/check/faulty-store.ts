@@ -12,9 +12,9 @@
 // Rules are scripted per call ("the 3rd put fails with 503": `{ method: 'put', nth: 3,
 // fault: 'slowDown' }`), and an optional random mode draws faults from a PRNG seeded by
 // `seed`, so a run is reproducible for the same sequence of calls.
-import { mulberry32 } from '../check/prng.js';
+import { mulberry32 } from './prng.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { storeErrors, type StoreError } from './errors.js';
+import { storeErrors, type StoreError } from '../store/errors.js';
 import type {
   ByteSource,
   GetOptions,
@@ -30,8 +30,8 @@ import type {
   Store,
   StoreCapabilities,
   StoreMethod,
-} from './types.js';
-import { WRITE_METHODS } from './types.js';
+} from '../store/types.js';
+import { WRITE_METHODS } from '../store/types.js';
 
 export type FaultKind = 'conflict' | 'slowDown' | 'serverError' | 'timeout' | 'lostAck' | 'delay';
 
