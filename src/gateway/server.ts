@@ -17,7 +17,6 @@ import { DEFAULT_ORG } from '../collection/catalog.js';
 import type { CollectionReader, Consistency } from '../collection/reader.js';
 import { DEFAULT_TOKEN_WAIT_MS } from '../collection/reader.js';
 import { MAX_BATCH_BYTES, type CollectionWriter } from '../collection/writer.js';
-import type { NodeMetrics } from '../node/metrics.js';
 import { openApiDocument, ROUTES, type RouteDef } from './schemas.js';
 import type { Authorizer } from '../authz/authorizer.js';
 
@@ -57,12 +56,23 @@ export type Admit = (req: FastifyRequest, route: string) => Principal | Promise<
 const LOCAL_PRINCIPAL: Principal = Object.freeze({ org: DEFAULT_ORG, subject: null });
 export const defaultAdmit: Admit = () => LOCAL_PRINCIPAL;
 
+/**
+ * What the gateway records about requests. The node's Prometheus metrics provide it; the
+ * gateway names only what it uses, so it does not depend on the node above it.
+ */
+export interface GatewayMetrics {
+  httpRequests: { inc(labels: { method: string; route: string; status: string }): void };
+  httpLatency: { observe(labels: { method: string; route: string; status: string }, seconds: number): void };
+  refusals: { inc(labels: { status: string; code: string; reason: string }): void };
+  registry: { contentType: string; metrics(): Promise<string> };
+}
+
 export interface GatewayDeps {
   meta: MetaStore;
   catalog: Catalog;
   reader: CollectionReader | null;
   writer: CollectionWriter | null;
-  metrics: NodeMetrics;
+  metrics: GatewayMetrics;
   logger: Logger;
   version: string;
   admit?: Admit;
