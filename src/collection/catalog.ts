@@ -1,7 +1,7 @@
 // Name → id resolution for namespaces and collections, with a short-lived cache.
 // The cache is a hint: a stale entry makes a write or read fail with NotFound from the
 // metastore (a dropped stream or collection), never act on the wrong entity, because ids
-// are never reused (DESIGN §2.1).
+// are never reused.
 import type { MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
 import type { Collection, Namespace } from '../meta/types.js';
@@ -11,7 +11,7 @@ import { dataErrors } from '../log/errors.js';
 export const CATALOG_CACHE_MS = 1_000;
 /** Cached names, at most. */
 export const CATALOG_CACHE_ENTRIES = 10_000;
-/** Until tenancy lands (its own issue), every request belongs to this org. */
+/** With authentication off (auth: none, loopback development), every request belongs to this org. */
 export const DEFAULT_ORG = 'default';
 
 interface Entry<T> {

@@ -3,7 +3,7 @@
 // with the API key they need and the 401/403/429 they may answer.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ROUTE_AUTH } from '../../src/authz/tenancy.js';
+import { ROUTE_AUTH } from '../../src/authz/route-actions.js';
 import { TENANCY_ROUTES } from '../../src/gateway/tenancy-routes.js';
 import { ROUTES, type RouteDef } from '../../src/gateway/schemas.js';
 import { resolveConfig } from '../../src/node/config.js';

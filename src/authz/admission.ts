@@ -1,0 +1,163 @@
+// Admission at the gateway (spec §6, §7): authenticate the key, map the route to (action,
+// resource), ask the Authorizer, then charge the quotas. With the key verified and the
+// decision for this route and resource cached, a request is admitted without a promise (the
+// per-request cost `bench gateway` measures).
+import type { FastifyRequest } from 'fastify';
+import { HttpError, type Principal as GatewayPrincipal } from '../gateway/server.js';
+import type { Catalog } from '../collection/catalog.js';
+import { QuotaExceeded, type Quotas } from '../quota/quota.js';
+import type { UsageMeter } from '../quota/usage.js';
+import { STORAGE_MEASURE_MS, type StorageMeter } from '../quota/storage.js';
+import type { Authorizer, Principal, Resource } from './authorizer.js';
+import type { KeyAuthenticator } from './key-auth.js';
+import { cachedDecision, decisionKey, keepDecision, type Decision } from './decisions.js';
+import { ROUTE_AUTH, SURFACE } from './route-actions.js';
+
+/** The unapplied backlog of one collection, as its log writer counts it. */
+export type BacklogOf = (ns: number, collection: string, nsName: string, org: string) => Promise<{ records: number; bytes: number } | null>;
+
+/** A backlog refusal is retried after about this (the workers apply in well under it). */
+export const BACKLOG_RETRY_MS = 1_000;
+
+export interface AdmissionDeps {
+  keys: KeyAuthenticator;
+  authorizer: Authorizer;
+  catalog: Catalog;
+  quotas: Quotas;
+  usage: UsageMeter;
+  storage: StorageMeter;
+  /** The unapplied backlog of a collection (the log role's writer), when this node writes. */
+  backlog?: BacklogOf;
+  /** Everything a cached decision was derived from; any change makes it stale. */
+  generation: () => number;
+  now: () => number;
+}
+
+type Params = { ns?: string; c?: string };
+
+/** A write's size for the ingest quota: its Content-Length, or its parsed body re-serialised when it came chunked (none). */
+function bodyBytes(req: FastifyRequest): number {
+  const declared = Number(req.headers['content-length']);
+  return Number.isSafeInteger(declared) && declared >= 0 ? declared : Buffer.byteLength(JSON.stringify(req.body ?? null));
+}
+
+function withRelease(p: Principal, release: () => void): GatewayPrincipal {
+  return p.scopes === undefined ? { org: p.org, subject: p.subject, release } : { org: p.org, subject: p.subject, scopes: p.scopes, release };
+}
+
+/** A quota refusal becomes HTTP 429 with Retry-After naming the quota; anything else passes. */
+function tooMany(e: unknown): never {
+  if (e instanceof QuotaExceeded) throw new HttpError(429, 'quota_exceeded', e.message, Math.max(1, Math.ceil(e.retryAfterMs / 1000)), e.quota);
+  throw e;
+}
+
+export class Admission {
+  constructor(private readonly d: AdmissionDeps) {}
+
+  /** The gateway's admission hook: a principal, or an HttpError (401, 403, 429). */
+  admit = (req: FastifyRequest, route: string): GatewayPrincipal | Promise<GatewayPrincipal> => {
+    const now = this.d.now();
+    const v = this.d.keys.verifiedFor(req.headers.authorization, now);
+    const params = (req.params ?? {}) as Params;
+    const k = decisionKey(req.method, route, params);
+    const d = cachedDecision(v?.decisions, k, now, this.d.generation());
+    if (d) return this.enforce(d, req, params);
+    return this.decide(req, route, k).then((fresh) => this.enforce(fresh, req, params));
+  };
+
+  private async nsId(org: string, name: string): Promise<number | null> {
+    try {
+      return (await this.d.catalog.namespace(org, name)).id;
+    } catch (e) {
+      if ((e as { code?: string }).code === 'NotFound') return null;
+      throw e;
+    }
+  }
+
+  /** Authenticates, resolves and authorizes, then caches the allow with its limiters. */
+  private async decide(req: FastifyRequest, route: string, k: string): Promise<Decision> {
+    const generation = this.d.generation();
+    const v = await this.d.keys.authenticated(req.headers.authorization);
+    const p = v.principal;
+    const ra = ROUTE_AUTH[`${req.method} ${route}`];
+    if (!ra) throw new HttpError(403, 'forbidden', `${req.method} ${route} is not mapped to an action; refused`, undefined, 'unmapped_route');
+    const params = (req.params ?? {}) as Params;
+    let resource: Resource;
+    let ns: number | null = null;
+    if (ra.scope === 'org') resource = { kind: 'org', org: p.org };
+    else {
+      ns = await this.nsId(p.org, params.ns!);
+      resource =
+        ra.scope === 'namespace'
+          ? { kind: 'namespace', org: p.org, ns, name: params.ns! }
+          : { kind: 'collection', org: p.org, ns, name: params.ns!, collection: params.c! };
+    }
+    if (!(await this.d.authorizer.check(p, ra.action, resource))) {
+      throw new HttpError(403, 'forbidden', `this API key may not ${ra.action} ${resource.kind === 'org' ? `in org "${p.org}"` : `in namespace "${params.ns}"`}`, undefined, ra.action);
+    }
+    const q = this.d.quotas;
+    const nsKey = `${p.org}/${ns ?? '-'}`;
+    const perRequest = [await q.rateLimiter(p.org, ns, 'request_rate', `${nsKey}/${SURFACE}`, 'requests')];
+    if (ra.quota === 'metadata') perRequest.push(await q.rateLimiter(p.org, ns, 'metadata_ops_rate', nsKey, 'metadata operations'));
+    const d: Decision = { at: this.d.now(), generation, principal: p, org: p.org, ns, usage: this.d.usage.counter(p.org, ns), perRequest };
+    if (ra.quota === 'ingest' && ns !== null) d.ingest = await q.rateLimiter(p.org, ns, 'ingest_bytes_per_s', nsKey, 'ingest bytes');
+    if (ra.quota === 'query' && ns !== null) {
+      d.slots = [await q.slotLimiter(p.org, ns, 'namespace_query_slots', `${ns}`), await q.slotLimiter(p.org, ns, 'concurrent_query_slots', `${ns}/${params.c}`)];
+    }
+    // Kept only if nothing changed while deciding (else the next request decides again), and
+    // only for a resolved namespace: one created elsewhere must get its limiters at once.
+    if (generation === this.d.generation() && (ra.scope === 'org' || ns !== null)) keepDecision(v.decisions, k, d);
+    return d;
+  }
+
+  /** Charges a decision's quotas for this request; 429 (HttpError) when one is exceeded. */
+  private enforce(d: Decision, req: FastifyRequest, params: Params): GatewayPrincipal | Promise<GatewayPrincipal> {
+    const q = this.d.quotas;
+    try {
+      for (const l of d.perRequest) q.take(l, 1);
+      // A decision made while a flush dropped its counter counts into the current one.
+      (d.generation === this.d.generation() ? d.usage : this.d.usage.counter(d.org, d.ns)).requests++;
+      if (d.ingest) {
+        const bytes = bodyBytes(req);
+        q.take(d.ingest, bytes);
+        return this.admitWrite(d.org, d.ns!, params).then(() => {
+          // Looked up again: a flush during the checks may have dropped d's counter.
+          this.d.usage.counter(d.org, d.ns).ingestBytes += bytes;
+          return d.principal;
+        }, tooMany);
+      }
+      if (d.slots) {
+        const got = q.slots(d.slots, 1);
+        if (typeof got === 'function') return withRelease(d.principal, got);
+        return got.then((release) => withRelease(d.principal, release), tooMany);
+      }
+    } catch (e) {
+      tooMany(e);
+    }
+    return d.principal;
+  }
+
+  /** The write-only quotas, read fresh per request: the collection's backlog and the namespace's storage. */
+  private async admitWrite(org: string, ns: number, params: Params): Promise<void> {
+    await this.admitBacklog(org, ns, params);
+    await this.admitStorage(org, ns);
+  }
+
+  /** Unapplied data per collection (spec §6): per-namespace values from the ControlStore. */
+  private async admitBacklog(org: string, ns: number, params: Params): Promise<void> {
+    if (!this.d.backlog) return;
+    const q = this.d.quotas;
+    const [maxRecords, maxBytes] = await Promise.all([q.value(org, ns, 'unapplied_records'), q.value(org, ns, 'unapplied_bytes')]);
+    const b = await this.d.backlog(ns, params.c!, params.ns!, org);
+    if (!b) return;
+    if (b.records >= maxRecords) throw new QuotaExceeded('unapplied_records', BACKLOG_RETRY_MS, `collection "${params.c}" has ${b.records} unapplied records, at its unapplied_records quota (${maxRecords}); retry once the workers catch up`);
+    if (b.bytes >= maxBytes) throw new QuotaExceeded('unapplied_bytes', BACKLOG_RETRY_MS, `collection "${params.c}" has ${b.bytes} unapplied bytes, at its unapplied_bytes quota (${maxBytes}); retry once the workers catch up`);
+  }
+
+  /** Storage bytes (soft): the namespace's last measurement against its quota. */
+  private async admitStorage(org: string, ns: number): Promise<void> {
+    const max = await this.d.quotas.value(org, ns, 'storage_bytes');
+    const bytes = await this.d.storage.storedBytes(org, ns);
+    if (bytes >= max) throw new QuotaExceeded('storage_bytes', STORAGE_MEASURE_MS, `the namespace stores ${bytes} bytes, at its storage_bytes quota (${max}); delete data or raise the quota`);
+  }
+}

@@ -1,0 +1,39 @@
+// Every HTTP route mapped to the action it needs and the resource it acts on (spec §7: each
+// surface maps a request to (action, resource)); a route missing here is refused with 403.
+import type { Action } from './authorizer.js';
+
+export interface RouteAuth {
+  action: Action;
+  /** Which path params name the namespace and collection. */
+  scope: 'org' | 'namespace' | 'collection';
+  /** Quota checks beyond the request rate. */
+  quota?: 'ingest' | 'query' | 'metadata';
+}
+
+/** The request surface of this API (spec §6: request rate per namespace and surface). */
+export const SURFACE = 'rest';
+
+/** Every HTTP route → (action, resource); a route missing here is refused (403). */
+export const ROUTE_AUTH: Record<string, RouteAuth> = {
+  'POST /v1/namespaces': { action: 'namespace.create', scope: 'org', quota: 'metadata' },
+  'GET /v1/namespaces': { action: 'namespace.list', scope: 'org' },
+  'GET /v1/namespaces/:ns': { action: 'namespace.read', scope: 'namespace' },
+  'DELETE /v1/namespaces/:ns': { action: 'namespace.delete', scope: 'namespace', quota: 'metadata' },
+  'POST /v1/namespaces/:ns/collections': { action: 'collection.create', scope: 'namespace', quota: 'metadata' },
+  'GET /v1/namespaces/:ns/collections': { action: 'collection.list', scope: 'namespace' },
+  'GET /v1/namespaces/:ns/collections/:c': { action: 'collection.read', scope: 'collection' },
+  'DELETE /v1/namespaces/:ns/collections/:c': { action: 'collection.delete', scope: 'collection', quota: 'metadata' },
+  'POST /v1/namespaces/:ns/collections/:c/documents': { action: 'documents.write', scope: 'collection', quota: 'ingest' },
+  'GET /v1/namespaces/:ns/collections/:c/documents/:id': { action: 'documents.read', scope: 'collection', quota: 'query' },
+  'POST /v1/namespaces/:ns/collections/:c/query': { action: 'documents.read', scope: 'collection', quota: 'query' },
+  'GET /v1/org': { action: 'org.read', scope: 'org' },
+  'GET /v1/keys': { action: 'org.manage', scope: 'org' },
+  'POST /v1/keys': { action: 'org.manage', scope: 'org' },
+  'DELETE /v1/keys/:key': { action: 'org.manage', scope: 'org' },
+  'GET /v1/bindings': { action: 'org.manage', scope: 'org' },
+  'POST /v1/bindings': { action: 'org.manage', scope: 'org' },
+  'DELETE /v1/bindings': { action: 'org.manage', scope: 'org' },
+  'GET /v1/quotas': { action: 'org.read', scope: 'org' },
+  'PUT /v1/quotas': { action: 'org.manage', scope: 'org' },
+  'GET /v1/usage': { action: 'org.read', scope: 'org' },
+};

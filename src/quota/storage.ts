@@ -1,0 +1,133 @@
+// Stored bytes per namespace (spec §6: the storage quota is soft, checked against a periodic
+// measurement). A gateway measures the namespaces it admitted writes for, and re-measures
+// them every STORAGE_MEASURE_MS, least recently first, so the usage gauge and the quota
+// follow what GC, retention and dropped tags free, not only what writes add.
+import type { MetaStore } from '../meta/contract.js';
+import type { Collection } from '../meta/types.js';
+import { isMetaError } from '../meta/errors.js';
+import type { ControlStore } from '../control/types.js';
+
+/** A namespace's stored bytes are measured again after this (storage quota: soft, periodic). */
+export const STORAGE_MEASURE_MS = 60_000;
+/** Namespaces kept fresh per gateway, and re-measured per round, at most. */
+export const MAX_MEASURED_NAMESPACES = 10_000;
+export const MAX_REFRESH_PER_ROUND = 100;
+/** Collections measured per namespace, at most (every loop a bound). */
+export const MAX_MEASURED_COLLECTIONS = 1_000;
+/** Measurements cached, at most. */
+export const MAX_STORAGE_ENTRIES = 100_000;
+
+export interface StorageDeps {
+  meta: MetaStore;
+  control: ControlStore;
+  /** A collection's stored bytes (log, manifests, data files, tag-only bytes), when this node can read manifests. */
+  storedBytes?: (c: Collection) => Promise<number>;
+  now: () => number;
+  /** A refresh round failed (the last measurement stands). */
+  failed: (e: unknown) => void;
+}
+
+export class StorageMeter {
+  private readonly storage = new Map<number, { at: number; bytes: number; pending?: Promise<number> }>();
+  /**
+   * Namespaces this gateway admitted writes for (ns → org), in least recently refreshed order:
+   * their stored bytes are re-measured every STORAGE_MEASURE_MS.
+   */
+  private readonly measured = new Map<number, string>();
+  private refreshing: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(private readonly d: StorageDeps) {}
+
+  /** Stored bytes of the namespace's collections (spec §6), measured at most every STORAGE_MEASURE_MS. */
+  storedBytes(org: string, ns: number): Promise<number> {
+    if (this.measured.has(ns) || this.measured.size < MAX_MEASURED_NAMESPACES) this.measured.set(ns, org);
+    const e = this.storage.get(ns);
+    if (e && this.d.now() - e.at < STORAGE_MEASURE_MS) return Promise.resolve(e.bytes);
+    if (e?.pending) return e.bytes >= 0 ? Promise.resolve(e.bytes) : e.pending;
+    const pending = this.measure(org, ns).finally(() => {
+      const cur = this.storage.get(ns);
+      if (cur) delete cur.pending;
+    });
+    if (this.storage.size >= MAX_STORAGE_ENTRIES) this.storage.clear();
+    this.storage.set(ns, { at: e?.at ?? 0, bytes: e?.bytes ?? -1, pending });
+    // The first measurement is waited for; later ones refresh in the background (soft limit).
+    return e ? Promise.resolve(e.bytes) : pending;
+  }
+
+  /**
+   * Re-measures the namespaces this gateway keeps fresh, the least recently refreshed first,
+   * at most MAX_REFRESH_PER_ROUND per round. A dropped namespace stores nothing and leaves.
+   */
+  refresh(): Promise<void> {
+    if (this.refreshing || this.closed) return this.refreshing ?? Promise.resolve();
+    this.refreshing = (async () => {
+      try {
+        const round = [...this.measured].slice(0, MAX_REFRESH_PER_ROUND);
+        for (const [ns, org] of round) {
+          // To the back of the line, measured or not.
+          this.measured.delete(ns);
+          this.measured.set(ns, org);
+          try {
+            await this.measure(org, ns);
+          } catch (e) {
+            if (!isMetaError(e, 'NotFound')) throw e;
+            this.measured.delete(ns);
+            this.storage.delete(ns);
+            await this.d.control.putUsage([{ org, ns, metric: 'storage_bytes', window: 0, value: 0 }]);
+          }
+        }
+      } catch (e) {
+        this.d.failed(e);
+      } finally {
+        this.refreshing = null;
+      }
+    })();
+    return this.refreshing;
+  }
+
+  private async measure(org: string, ns: number): Promise<number> {
+    let bytes = 0;
+    const colls = await this.d.meta.listCollections(ns, { limit: MAX_MEASURED_COLLECTIONS });
+    for (const c of colls.items) {
+      try {
+        if (this.d.storedBytes) {
+          bytes += await this.d.storedBytes(c);
+          continue;
+        }
+        // Without manifests at hand (no query or log role), the log the partitions retain.
+        const s = await this.d.meta.streamState(ns, c.streamId);
+        for (const h of s.heads) bytes += h.bytes;
+      } catch (e) {
+        if (!isMetaError(e, 'NotFound')) throw e; // dropped since it was listed: it stores nothing
+      }
+    }
+    this.storage.set(ns, { at: this.d.now(), bytes });
+    await this.d.control.putUsage([{ org, ns, metric: 'storage_bytes', window: 0, value: bytes }]).catch(() => undefined);
+    return bytes;
+  }
+
+  /** Measure every namespace afresh (its quota changed). */
+  clear(): void {
+    this.storage.clear();
+  }
+
+  /** Forget one namespace's measurement. */
+  forget(ns: number): void {
+    this.storage.delete(ns);
+  }
+
+  /** Refreshes a round every STORAGE_MEASURE_MS. */
+  start(): void {
+    this.timer = setInterval(() => void this.refresh(), STORAGE_MEASURE_MS);
+    this.timer.unref();
+  }
+
+  /** Stops refreshing; resolves when a round in flight has ended. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.refreshing;
+  }
+}
