@@ -1,5 +1,5 @@
 // file:///abs/dir — a Store in a folder, for single-node deployments and development
-// (DESIGN §4, spec §4.4). Several processes may share the folder: the conditions hold
+// (spec §4.4). Several processes may share the folder: the conditions hold
 // across them.
 //
 // Layout under the root:
@@ -15,9 +15,7 @@
 //   - create-only (`ifNoneMatch: '*'`) is link(2) from the temp file: it fails with EEXIST
 //     when the key exists, atomically, without a lock.
 //   - every other write (unconditional put, `ifMatch` put, delete) holds the key's lock
-//     file, created with O_EXCL, while it checks the current ETag and renames. A lock whose
-//     process is gone (same host) or that is older than FILE_LOCK_STALE_MS is broken under
-//     a second O_EXCL "breaker" lock, so two waiters never both break it.
+//     (./file-locks.ts) while it checks the current ETag and renames.
 //
 // ETags are the MD5 of the bytes in double quotes, as S3 returns for single-part puts.
 // They are computed when an object is read and cached per file identity (device, inode,
@@ -31,18 +29,12 @@ import { constants as bufferConstants } from 'node:buffer';
 import type { BigIntStats } from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreError, storeErrors } from './errors.js';
+import { FileLocks } from './file-locks.js';
+import { errnoOf, fsError, unlinkQuiet } from './fs-errors.js';
 import {
   FILE_ETAG_CACHE_MAX,
-  FILE_LOCK_BACKOFF_MAX_MS,
-  FILE_LOCK_BACKOFF_MIN_MS,
-  FILE_LOCK_BREAKER_STALE_MS,
-  FILE_LOCK_MAX_HOLD_MS,
-  FILE_LOCK_STALE_MS,
-  FILE_LOCK_WAIT_DEADLINE_MS,
   FILE_RENAME_ATTEMPTS,
   FILE_TMP_STALE_MS,
   FILE_TMP_SWEEP_MAX,
@@ -87,36 +79,6 @@ const TMP_DIR = 'tmp';
 const LOCKS_DIR = 'locks';
 /** Read and hash files in chunks of this size. */
 const READ_CHUNK_BYTES = 1024 * 1024;
-const HOST = hostname();
-
-function errnoOf(e: unknown): string | undefined {
-  return typeof e === 'object' && e !== null && 'code' in e ? String((e as { code: unknown }).code) : undefined;
-}
-
-/** Map a filesystem error the caller did not expect into a StoreError. */
-function fsError(e: unknown, path: string | undefined, op: string): StoreError {
-  if (e instanceof StoreError) return e;
-  const code = errnoOf(e);
-  const where = path === undefined ? op : `${op} ${path}`;
-  switch (code) {
-    case 'ENOENT':
-      return path === undefined ? storeErrors.internal(`${where}: ${String(e)}`, {}, e) : storeErrors.notFound(path, e);
-    case 'EACCES':
-    case 'EPERM':
-    case 'EROFS':
-      return storeErrors.permissionDenied(path, `${where}: permission denied (${code})`, e);
-    case 'EMFILE':
-    case 'ENFILE':
-    case 'EAGAIN':
-    case 'EBUSY':
-    case 'EINTR':
-      return storeErrors.retryable('busy', `${where}: ${code}`, path === undefined ? {} : { path }, e);
-    case 'ENAMETOOLONG':
-      return storeErrors.invalid('path', `${where}: name too long for this filesystem`);
-    default:
-      return storeErrors.internal(`${where}: ${String(e)}`, path === undefined ? {} : { path, native: code }, e);
-  }
-}
 
 async function fsyncDir(dir: string): Promise<void> {
   const fh = await fsp.open(dir, 'r');
@@ -130,14 +92,6 @@ async function fsyncDir(dir: string): Promise<void> {
   }
 }
 
-async function unlinkQuiet(p: string): Promise<void> {
-  try {
-    await fsp.unlink(p);
-  } catch {
-    // Already gone, or not ours to remove: nothing to do.
-  }
-}
-
 /** Read `length` bytes at `position` fully (a read may return fewer). */
 async function readFully(fh: FileHandle, buf: Buffer, position: number, length: number, path: string): Promise<void> {
   let off = 0;
@@ -146,58 +100,6 @@ async function readFully(fh: FileHandle, buf: Buffer, position: number, length: 
     const { bytesRead } = await fh.read(buf, off, length - off, position + off);
     if (bytesRead === 0) throw storeErrors.internal(`object ${path}: short read (${off} of ${length} bytes)`, { path });
     off += bytesRead;
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return errnoOf(e) === 'EPERM';
-  }
-}
-
-interface LockInfo {
-  token: string;
-  pid: number;
-  host: string;
-  at: number;
-}
-
-/** A held per-key lock (see the header comment). */
-class KeyLock {
-  constructor(
-    private readonly file: string,
-    private readonly token: string,
-    private readonly acquiredAt: number,
-    private readonly maxHoldMs: number,
-  ) {}
-
-  /** Refuse to commit when the lock may have been broken as stale, or is no longer ours. */
-  async assertHeld(path: string): Promise<void> {
-    const held = Date.now() - this.acquiredAt;
-    if (held > this.maxHoldMs) {
-      throw storeErrors.retryable('lock', `object ${path}: held the key lock ${held} ms, past ${this.maxHoldMs} ms`, { path });
-    }
-    let info: LockInfo | undefined;
-    try {
-      info = JSON.parse(await fsp.readFile(this.file, 'utf8')) as LockInfo;
-    } catch {
-      info = undefined;
-    }
-    if (info?.token !== this.token) {
-      throw storeErrors.retryable('lock', `object ${path}: the key lock was broken by another process`, { path });
-    }
-  }
-
-  async release(): Promise<void> {
-    try {
-      const info = JSON.parse(await fsp.readFile(this.file, 'utf8')) as LockInfo;
-      if (info.token === this.token) await fsp.unlink(this.file);
-    } catch {
-      // Gone already (broken as stale): nothing of ours to remove.
-    }
   }
 }
 
@@ -213,9 +115,7 @@ export class FileStore implements Store {
   private readonly objectsDir: string;
   private readonly tmpDir: string;
   private readonly locksDir: string;
-  private readonly lockWaitMs: number;
-  private readonly lockStaleMs: number;
-  private readonly maxHoldMs: number;
+  private readonly locks: FileLocks;
   private readonly ready: Promise<void>;
   private readonly etags = new Map<string, CachedEtag>();
   private closed = false;
@@ -228,10 +128,11 @@ export class FileStore implements Store {
     this.objectsDir = join(this.root, OBJECTS_DIR);
     this.tmpDir = join(this.root, TMP_DIR);
     this.locksDir = join(this.root, LOCKS_DIR);
-    this.lockWaitMs = opts.lockWaitMs ?? FILE_LOCK_WAIT_DEADLINE_MS;
-    this.lockStaleMs = opts.lockStaleMs ?? FILE_LOCK_STALE_MS;
-    // Keep the same margin below "stale" as the defaults do.
-    this.maxHoldMs = Math.min(FILE_LOCK_MAX_HOLD_MS, Math.floor((this.lockStaleMs * 2) / 3));
+    this.locks = new FileLocks({
+      dir: this.locksDir,
+      ...(opts.lockWaitMs !== undefined ? { waitMs: opts.lockWaitMs } : {}),
+      ...(opts.lockStaleMs !== undefined ? { staleMs: opts.lockStaleMs } : {}),
+    });
     this.ready = this.init();
     this.ready.catch(() => undefined); // surfaced by the first call instead
   }
@@ -466,7 +367,7 @@ export class FileStore implements Store {
         moved = true;
         await unlinkQuiet(tmp);
       } else {
-        const lock = await this.lock(path);
+        const lock = await this.locks.acquire(path);
         try {
           if (cond.ifMatch !== undefined) {
             const current = await this.currentEtag(path);
@@ -572,7 +473,7 @@ export class FileStore implements Store {
     validatePath(path);
     await this.open();
     const target = this.target(path);
-    const lock = await this.lock(path);
+    const lock = await this.locks.acquire(path);
     try {
       await lock.assertHeld(path);
       try {
@@ -591,94 +492,6 @@ export class FileStore implements Store {
       throw fsError(e, path, 'delete');
     } finally {
       await lock.release();
-    }
-  }
-
-  // ---- per-key locks ----
-
-  private lockFile(path: string): string {
-    return join(this.locksDir, `${createHash('sha256').update(path).digest('hex')}.lock`);
-  }
-
-  /** Take the key's lock, waiting up to lockWaitMs; Retryable(lock) past the deadline. */
-  private async lock(path: string): Promise<KeyLock> {
-    const file = this.lockFile(path);
-    const token = randomBytes(16).toString('hex');
-    const deadline = Date.now() + this.lockWaitMs;
-    let backoff = FILE_LOCK_BACKOFF_MIN_MS;
-    // Bounded by the deadline.
-    for (;;) {
-      const at = Date.now();
-      try {
-        const fh = await fsp.open(file, 'wx', 0o644);
-        try {
-          await fh.writeFile(JSON.stringify({ token, pid: process.pid, host: HOST, at } satisfies LockInfo));
-        } finally {
-          await fh.close();
-        }
-        return new KeyLock(file, token, at, this.maxHoldMs);
-      } catch (e) {
-        if (errnoOf(e) !== 'EEXIST') throw fsError(e, path, 'lock');
-      }
-      await this.breakIfStale(file);
-      if (Date.now() >= deadline) {
-        throw storeErrors.retryable('lock', `object ${path}: another writer held the key lock past ${this.lockWaitMs} ms`, {
-          path,
-        });
-      }
-      await sleep(Math.min(backoff, Math.max(1, deadline - Date.now())) * (0.5 + Math.random() / 2));
-      backoff = Math.min(backoff * 2, FILE_LOCK_BACKOFF_MAX_MS);
-    }
-  }
-
-  /** Whether the lock as observed is stale: its process is gone, or it is older than lockStaleMs. */
-  private isStale(info: LockInfo | undefined, mtimeMs: number): boolean {
-    if (Date.now() - mtimeMs > this.lockStaleMs) return true;
-    return info !== undefined && info.host === HOST && info.pid !== process.pid && !pidAlive(info.pid);
-  }
-
-  /**
-   * Break a stale lock. Only the holder of the breaker lock (O_EXCL) may, and only the lock
-   * it observed (same inode, mtime and content), so two waiters never break a fresh lock.
-   */
-  private async breakIfStale(file: string): Promise<void> {
-    const observed = await this.readLock(file);
-    if (!observed || !this.isStale(observed.info, observed.mtimeMs)) return;
-    const breaker = `${file}.break`;
-    let bh: FileHandle;
-    try {
-      bh = await fsp.open(breaker, 'wx', 0o644);
-      await bh.close();
-    } catch (e) {
-      if (errnoOf(e) !== 'EEXIST') return;
-      // A breaker that died mid-break leaves its file: remove it when it is old.
-      const st = await fsp.stat(breaker).catch(() => undefined);
-      if (st && Date.now() - st.mtimeMs > FILE_LOCK_BREAKER_STALE_MS) await unlinkQuiet(breaker);
-      return;
-    }
-    try {
-      const now = await this.readLock(file);
-      if (now && now.ino === observed.ino && now.mtimeMs === observed.mtimeMs && now.raw === observed.raw) {
-        await unlinkQuiet(file);
-      }
-    } finally {
-      await unlinkQuiet(breaker);
-    }
-  }
-
-  private async readLock(file: string): Promise<{ info: LockInfo | undefined; raw: string; ino: number; mtimeMs: number } | undefined> {
-    try {
-      const st = await fsp.stat(file);
-      const raw = await fsp.readFile(file, 'utf8');
-      let info: LockInfo | undefined;
-      try {
-        info = JSON.parse(raw) as LockInfo;
-      } catch {
-        info = undefined; // being written, or its writer died between create and write
-      }
-      return { info, raw, ino: st.ino, mtimeMs: st.mtimeMs };
-    } catch {
-      return undefined;
     }
   }
 
