@@ -3,12 +3,12 @@
 // decision for this route and resource cached, a request is admitted without a promise (the
 // per-request cost `bench gateway` measures).
 import type { FastifyRequest } from 'fastify';
-import { HttpError, type Principal as GatewayPrincipal } from '../gateway/server.js';
 import type { Catalog } from '../collection/catalog.js';
 import { QuotaExceeded, type Quotas } from '../quota/quota.js';
 import type { UsageMeter } from '../quota/usage.js';
 import { STORAGE_MEASURE_MS, type StorageMeter } from '../quota/storage.js';
 import type { Authorizer, Principal, Resource } from './authorizer.js';
+import { AuthzError } from './errors.js';
 import type { KeyAuthenticator } from './key-auth.js';
 import { cachedDecision, decisionKey, keepDecision, type Decision } from './decisions.js';
 import { ROUTE_AUTH, SURFACE } from './route-actions.js';
@@ -41,21 +41,26 @@ function bodyBytes(req: FastifyRequest): number {
   return Number.isSafeInteger(declared) && declared >= 0 ? declared : Buffer.byteLength(JSON.stringify(req.body ?? null));
 }
 
-function withRelease(p: Principal, release: () => void): GatewayPrincipal {
+/** An admitted principal: `release` frees what admission took (a query slot) once the response is sent. */
+export interface Admitted extends Principal {
+  release?: () => void;
+}
+
+function withRelease(p: Principal, release: () => void): Admitted {
   return p.scopes === undefined ? { org: p.org, subject: p.subject, release } : { org: p.org, subject: p.subject, scopes: p.scopes, release };
 }
 
 /** A quota refusal becomes HTTP 429 with Retry-After naming the quota; anything else passes. */
 function tooMany(e: unknown): never {
-  if (e instanceof QuotaExceeded) throw new HttpError(429, 'quota_exceeded', e.message, Math.max(1, Math.ceil(e.retryAfterMs / 1000)), e.quota);
+  if (e instanceof QuotaExceeded) throw new AuthzError('quota_exceeded', e.message, { retryAfterS: Math.max(1, Math.ceil(e.retryAfterMs / 1000)), reason: e.quota });
   throw e;
 }
 
 export class Admission {
   constructor(private readonly d: AdmissionDeps) {}
 
-  /** The gateway's admission hook: a principal, or an HttpError (401, 403, 429). */
-  admit = (req: FastifyRequest, route: string): GatewayPrincipal | Promise<GatewayPrincipal> => {
+  /** The gateway's admission hook: a principal, or an AuthzError (401, 403, 429). */
+  admit = (req: FastifyRequest, route: string): Admitted | Promise<Admitted> => {
     const now = this.d.now();
     const v = this.d.keys.verifiedFor(req.headers.authorization, now);
     const params = (req.params ?? {}) as Params;
@@ -80,7 +85,7 @@ export class Admission {
     const v = await this.d.keys.authenticated(req.headers.authorization);
     const p = v.principal;
     const ra = ROUTE_AUTH[`${req.method} ${route}`];
-    if (!ra) throw new HttpError(403, 'forbidden', `${req.method} ${route} is not mapped to an action; refused`, undefined, 'unmapped_route');
+    if (!ra) throw new AuthzError('forbidden', `${req.method} ${route} is not mapped to an action; refused`, { reason: 'unmapped_route' });
     const params = (req.params ?? {}) as Params;
     let resource: Resource;
     let ns: number | null = null;
@@ -93,7 +98,7 @@ export class Admission {
           : { kind: 'collection', org: p.org, ns, name: params.ns!, collection: params.c! };
     }
     if (!(await this.d.authorizer.check(p, ra.action, resource))) {
-      throw new HttpError(403, 'forbidden', `this API key may not ${ra.action} ${resource.kind === 'org' ? `in org "${p.org}"` : `in namespace "${params.ns}"`}`, undefined, ra.action);
+      throw new AuthzError('forbidden', `this API key may not ${ra.action} ${resource.kind === 'org' ? `in org "${p.org}"` : `in namespace "${params.ns}"`}`, { reason: ra.action });
     }
     const q = this.d.quotas;
     const nsKey = `${p.org}/${ns ?? '-'}`;
@@ -110,8 +115,8 @@ export class Admission {
     return d;
   }
 
-  /** Charges a decision's quotas for this request; 429 (HttpError) when one is exceeded. */
-  private enforce(d: Decision, req: FastifyRequest, params: Params): GatewayPrincipal | Promise<GatewayPrincipal> {
+  /** Charges a decision's quotas for this request; quota_exceeded (429) when one is exceeded. */
+  private enforce(d: Decision, req: FastifyRequest, params: Params): Admitted | Promise<Admitted> {
     const q = this.d.quotas;
     try {
       for (const l of d.perRequest) q.take(l, 1);

@@ -3,7 +3,7 @@
 // (the change feed evicts it sooner). A key string verified once costs no hash again while
 // its record stands. last_used is recorded in batches, not per request. Errors and logs name
 // key ids, never a secret or a hash.
-import { HttpError } from '../gateway/server.js';
+import { AuthzError } from './errors.js';
 import { isMetaError } from '../meta/errors.js';
 import { parseKey, verifySecret } from '../control/keys.js';
 import { MAX_TOUCH_BATCH, type ApiKeyRecord, type ControlStore } from '../control/types.js';
@@ -30,7 +30,7 @@ export interface Verified {
 
 /** Why a key was refused (the loam_refusals_total metric's reason). */
 type AuthFailure = 'missing' | 'malformed' | 'invalid' | 'revoked' | 'expired';
-const unauthenticated = (reason: AuthFailure, m: string) => new HttpError(401, 'unauthenticated', m, undefined, reason);
+const unauthenticated = (reason: AuthFailure, m: string) => new AuthzError('unauthenticated', m, { reason });
 
 export class KeyAuthenticator {
   private readonly keys = new Map<string, { at: number; rec: Promise<ApiKeyRecord | null> }>();

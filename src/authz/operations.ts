@@ -2,12 +2,12 @@
 // keys (a created key is returned once; only its hash is stored), create orgs, and the first
 // start's bootstrap. Logs name key ids, never a secret or a hash.
 import type { Logger } from 'pino';
-import { HttpError } from '../gateway/server.js';
 import { isMetaError } from '../meta/errors.js';
 import { newKey } from '../control/keys.js';
 import { ROLES, type ApiKeyInfo, type ControlStore, type RoleName } from '../control/types.js';
 import { checkScopes } from '../control/validate.js';
 import type { Authorizer } from './authorizer.js';
+import { AuthzError } from './errors.js';
 
 /** Key lifetime, at most (a year): keys should be rotated. */
 export const MAX_KEY_TTL_S = 366 * 86_400;
@@ -32,15 +32,15 @@ export class TenancyOperations {
 
   /** Creates a key with one role (on the org, or on namespace `ns`), returning it once. */
   async createKey(o: { org: string; role: RoleName; ns?: number; scopes?: string[]; ttlS?: number | null; createdBy: string }): Promise<CreatedKey> {
-    if (!(ROLES as readonly string[]).includes(o.role)) throw new HttpError(400, 'invalid_argument', `role must be one of ${ROLES.join(', ')}`);
+    if (!(ROLES as readonly string[]).includes(o.role)) throw new AuthzError('invalid_argument', `role must be one of ${ROLES.join(', ')}`);
     const scopes = o.scopes ?? ['*'];
     try {
       checkScopes(scopes);
     } catch (e) {
-      throw new HttpError(400, 'invalid_argument', (e as Error).message);
+      throw new AuthzError('invalid_argument', (e as Error).message);
     }
     if (o.ttlS !== undefined && o.ttlS !== null && !(Number.isSafeInteger(o.ttlS) && o.ttlS > 0 && o.ttlS <= MAX_KEY_TTL_S)) {
-      throw new HttpError(400, 'invalid_argument', `ttl_s must be an integer in 1..${MAX_KEY_TTL_S}`);
+      throw new AuthzError('invalid_argument', `ttl_s must be an integer in 1..${MAX_KEY_TTL_S}`);
     }
     const k = newKey();
     const now = this.d.now();

@@ -19,6 +19,7 @@ import { DEFAULT_TOKEN_WAIT_MS } from '../collection/reader.js';
 import { MAX_BATCH_BYTES, type CollectionWriter } from '../collection/writer.js';
 import { openApiDocument, ROUTES, type RouteDef } from './schemas.js';
 import type { Authorizer } from '../authz/authorizer.js';
+import { isAuthzError } from '../authz/errors.js';
 
 /** HTTP body limit: the batch byte limit plus room for JSON syntax. */
 export const BODY_LIMIT_BYTES = MAX_BATCH_BYTES + 4 * 1024 * 1024;
@@ -103,6 +104,7 @@ export class HttpError extends Error {
 
 function toHttp(e: unknown): HttpError {
   if (e instanceof HttpError) return e;
+  if (isAuthzError(e)) return new HttpError(e.status, e.code, e.message, e.details.retryAfterS, e.details.reason);
   if (isDataError(e)) return fromData(e);
   if (isMetaError(e)) return fromMeta(e);
   if (isStoreError(e)) {
