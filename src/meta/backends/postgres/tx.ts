@@ -1,6 +1,6 @@
 // Connections, transactions and unknown-outcome resolution of the PostgreSQL backend
 // (spec §2.2, §4.2). Everything here is about *how* a statement reaches the server; what the
-// statements are lives in index.ts.
+// statements are lives in the concern modules (index.ts lists them).
 import { createHash } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';

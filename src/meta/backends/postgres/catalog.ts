@@ -1,0 +1,393 @@
+// Catalog of the PostgreSQL backend: namespaces, collections (with their implicit stream and
+// link), aliases and explicit streams (spec §3.3, §5.4).
+//
+// Tables namespaces, collections, streams, links, aliases; ids from the counters rows (locked
+// in kind order); every change also bumps catalog_counter and inserts its catalog_changes row
+// in the same statement, which NOTIFYs (shared.ts recordChange). Creates: plain reads for
+// early typed errors, then INSERT … ON CONFLICT (ns, name) WHERE state = 'live' DO NOTHING
+// (no row: AlreadyExists with the winner's id), with the namespace row FOR SHARE so a drop
+// waits or is seen. Drops lock their row FOR UPDATE and mark it 'dropping' (the janitor,
+// tags-gc.ts, deletes it later).
+import type { CreateCollection, CreateNamespace, CreateStream, ReadOptions } from '../../contract.js';
+import { implicitStreamName, linkPointerKey } from '../../contract.js';
+import { errors } from '../../errors.js';
+import { MAX_ALIASES } from '../../limits.js';
+import type {
+  AliasAction,
+  Aliases,
+  Collection,
+  CollectionSchema,
+  Namespace,
+  Page,
+  PageRequest,
+  Retention,
+  Stream,
+  WriteContext,
+} from '../../types.js';
+import * as v from '../../validate.js';
+import { paged, toCollection, toNamespace, toStream, type Row } from '../sql/rows.js';
+import type { PgContext } from './context.js';
+import { nextIds, recordChange, adjustRefs, shareNamespace, liveNamespace } from './shared.js';
+import { SQL } from './sql.js';
+import type { WriteTx } from './tx.js';
+
+export async function createNamespace(ctx: PgContext, req: CreateNamespace, w?: WriteContext): Promise<Namespace> {
+  const org = v.name('org', req?.org);
+  const name = v.name('name', req?.name);
+  return ctx.write('createNamespace', w, async (tx) => {
+    const existing = await tx.one<{ id: number }>("SELECT id FROM namespaces WHERE org = $1 AND name = $2 AND state = 'live'", [org, name]);
+    if (existing) throw errors.alreadyExists(`namespace ${org}/${name}`, existing.id);
+    await tx.beforeWrite();
+    const { namespace: id } = await nextIds(tx, ['namespace']);
+    const ins = await tx.one(
+      `INSERT INTO namespaces (id, org, name, state, created) VALUES ($1, $2, $3, 'live', $4)
+       ON CONFLICT (org, name) WHERE state = 'live' DO NOTHING RETURNING id`,
+      [id, org, name, tx.stamp],
+    );
+    if (!ins) {
+      // A concurrent create won the name; this statement sees its committed row.
+      const won = await tx.one<{ id: number }>("SELECT id FROM namespaces WHERE org = $1 AND name = $2 AND state = 'live'", [org, name]);
+      if (won) throw errors.alreadyExists(`namespace ${org}/${name}`, won.id);
+      throw errors.retryable('conflict', `namespace ${org}/${name} was created and dropped concurrently`);
+    }
+    await recordChange(tx, id!, 'namespace.created', null);
+    return { id: id!, org, name, state: 'live', created: tx.stamp } satisfies Namespace;
+  });
+}
+
+export async function dropNamespace(ctx: PgContext, ns: number, w?: WriteContext): Promise<void> {
+  v.id('ns', ns);
+  return ctx.write('dropNamespace', w, async (tx) => {
+    await tx.beforeWrite();
+    // The namespace row is locked: creates in it hold FOR SHARE, so none is in flight now,
+    // and every one committed before is visible to the counts below.
+    const r = await tx.one<{ state: string }>('SELECT state FROM namespaces WHERE id = $1 FOR UPDATE', [ns]);
+    if (!r || r.state !== 'live') throw errors.notFound(`namespace ${ns}`);
+    const n = (await tx.one<{ c: number; s: number }>(
+      `SELECT (SELECT count(*) FROM collections WHERE ns = $1 AND state = 'live') AS c,
+              (SELECT count(*) FROM streams WHERE ns = $1 AND state = 'live') AS s`,
+      [ns],
+    ))!;
+    if (n.c > 0 || n.s > 0) {
+      throw errors.invalid('ns', `namespace ${ns} still has ${n.c} collection(s) and ${n.s} stream(s); drop them first`);
+    }
+    await tx.q("UPDATE namespaces SET state = 'dropping' WHERE id = $1", [ns]);
+    await recordChange(tx, ns, 'namespace.dropped', null);
+  });
+}
+
+export async function namespace(ctx: PgContext, ns: number, opts?: ReadOptions): Promise<Namespace> {
+  v.id('ns', ns);
+  const r = await ctx.readOne('SELECT * FROM namespaces WHERE id = $1', [ns]);
+  if (!r || (r.state !== 'live' && !opts?.includeDropping)) throw errors.notFound(`namespace ${ns}`);
+  return toNamespace(r);
+}
+
+export async function namespaceByName(ctx: PgContext, org: string, name: string): Promise<Namespace> {
+  v.name('org', org);
+  v.name('name', name);
+  const r = await ctx.readOne("SELECT * FROM namespaces WHERE org = $1 AND name = $2 AND state = 'live'", [org, name]);
+  if (!r) throw errors.notFound(`namespace ${org}/${name}`);
+  return toNamespace(r);
+}
+
+export async function listNamespaces(ctx: PgContext, org: string, page?: PageRequest): Promise<Page<Namespace>> {
+  v.name('org', org);
+  const p = v.page(page);
+  const rows = await ctx.read(
+    `SELECT * FROM namespaces WHERE org = $1 AND state = 'live' AND starts_with(name, $2) AND name > $3
+     ORDER BY name LIMIT $4`,
+    [org, p.prefix, p.after ?? '', p.limit + 1],
+  );
+  return paged(rows.map(toNamespace), p.limit, (n) => n.name);
+}
+
+export async function createCollection(ctx: PgContext, req: CreateCollection, w?: WriteContext): Promise<Collection> {
+  const ns = v.id('ns', req?.ns);
+  const name = v.name('name', req.name);
+  const schema = v.schema('schema', req.schema);
+  const partitions = v.partitions('partitions', req.partitions);
+  const retention = v.retention('retention', req.retention);
+  const mret = v.manifestRetention(req.manifestRetentionMs);
+  return ctx.write('createCollection', w, async (tx) => {
+    const pre = (await tx.one<{ ns_state: string | null; existing: number | null }>(SQL.CREATE_COLLECTION_PRE, [ns, name]))!;
+    if (pre.ns_state !== 'live') throw errors.notFound(`namespace ${ns}`);
+    if (pre.existing !== null) throw errors.alreadyExists(`collection ${name} in namespace ${ns}`, pre.existing);
+    await tx.beforeWrite();
+    await shareNamespace(tx, ns);
+    const ids = await nextIds(tx, ['collection', 'stream', 'link']);
+    const id = ids.collection!;
+    const streamId = ids.stream!;
+    const linkId = ids.link!;
+    const ins = await tx.one(SQL.INSERT_COLLECTION, [
+      ns,
+      id,
+      name,
+      JSON.stringify(schema),
+      streamId,
+      linkId,
+      partitions,
+      mret,
+      tx.stamp,
+    ]);
+    if (!ins) {
+      const won = await tx.one<{ id: number }>("SELECT id FROM collections WHERE ns = $1 AND name = $2 AND state = 'live'", [ns, name]);
+      if (won) throw errors.alreadyExists(`collection ${name} in namespace ${ns}`, won.id);
+      throw errors.retryable('conflict', `collection ${name} was created and dropped concurrently`);
+    }
+    await tx.q(SQL.INSERT_IMPLICIT_STREAM, [
+      ns,
+      streamId,
+      implicitStreamName(name),
+      partitions,
+      retention.ms,
+      retention.bytes,
+      tx.stamp,
+      linkId,
+      id,
+    ]);
+    await recordChange(tx, ns, 'collection.created', id);
+    return {
+      ns,
+      id,
+      name,
+      schema,
+      schemaVersion: 1,
+      streamId,
+      linkId,
+      partitions,
+      manifestRetentionMs: mret,
+      state: 'live',
+      created: tx.stamp,
+    } satisfies Collection;
+  });
+}
+
+export async function dropCollection(ctx: PgContext, ns: number, collection: number, w?: WriteContext): Promise<void> {
+  v.id('ns', ns);
+  v.id('collection', collection);
+  return ctx.write('dropCollection', w, async (tx) => {
+    await tx.beforeWrite();
+    const r = await tx.one('SELECT * FROM collections WHERE ns = $1 AND id = $2 FOR UPDATE', [ns, collection]);
+    if (!r || r.state !== 'live') throw errors.notFound(`collection ${collection} in namespace ${ns}`);
+    const c = toCollection(r);
+    await tx.q(
+      `WITH c AS (UPDATE collections SET state = 'dropping' WHERE ns = $1 AND id = $2),
+            s AS (UPDATE streams SET state = 'dropping' WHERE ns = $1 AND id = $3)
+       UPDATE links SET state = 'dropping' WHERE ns = $1 AND id = $4`,
+      [ns, collection, c.streamId, c.linkId],
+    );
+    const p = await tx.one<{ value: string }>('DELETE FROM pointers WHERE ns = $1 AND key = $2 RETURNING value', [ns, linkPointerKey(c.linkId)]);
+    if (p) await adjustRefs(tx, [{ path: p.value, kind: 'manifest', delta: -1 }]);
+    const a = await tx.one<{ version: number; map: Record<string, number> }>('SELECT version, map FROM aliases WHERE ns = $1 FOR UPDATE', [ns]);
+    if (a) {
+      const kept = Object.fromEntries(Object.entries(a.map).filter(([, cid]) => cid !== collection));
+      if (Object.keys(kept).length !== Object.keys(a.map).length) {
+        await tx.q('UPDATE aliases SET version = $1, map = $2 WHERE ns = $3', [a.version + 1, JSON.stringify(kept), ns]);
+      }
+    }
+    await recordChange(tx, ns, 'collection.dropped', collection);
+  });
+}
+
+export async function collection(ctx: PgContext, ns: number, collection: number, opts?: ReadOptions): Promise<Collection> {
+  v.id('ns', ns);
+  v.id('collection', collection);
+  const r = await ctx.readOne('SELECT * FROM collections WHERE ns = $1 AND id = $2', [ns, collection]);
+  if (!r || (r.state !== 'live' && !opts?.includeDropping)) throw errors.notFound(`collection ${collection} in namespace ${ns}`);
+  return toCollection(r);
+}
+
+export async function collectionByName(ctx: PgContext, ns: number, name: string): Promise<Collection> {
+  v.id('ns', ns);
+  v.name('name', name);
+  const r = await ctx.readOne("SELECT * FROM collections WHERE ns = $1 AND name = $2 AND state = 'live'", [ns, name]);
+  if (!r) throw errors.notFound(`collection ${name} in namespace ${ns}`);
+  return toCollection(r);
+}
+
+/** One statement: the namespace's state and a page of its live rows of `table`, by name. */
+async function listInNamespace(ctx: PgContext, table: 'collections' | 'streams', ns: number, page: PageRequest | undefined): Promise<Row[]> {
+  const p = v.page(page);
+  const rows = await ctx.read<{ ns_state: string; r: Row | null }>(
+    `SELECT n.state AS ns_state, row_to_json(t) AS r FROM namespaces n
+     LEFT JOIN LATERAL (SELECT * FROM ${table} WHERE ns = n.id AND state = 'live' AND starts_with(name, $2) AND name > $3
+                        ORDER BY name LIMIT $4) t ON true
+     WHERE n.id = $1 ORDER BY t.name`,
+    [ns, p.prefix, p.after ?? '', p.limit + 1],
+  );
+  if (rows.length === 0 || rows[0]!.ns_state !== 'live') throw errors.notFound(`namespace ${ns}`);
+  return rows.flatMap((x) => (x.r ? [x.r] : []));
+}
+
+export async function listCollections(ctx: PgContext, ns: number, page?: PageRequest): Promise<Page<Collection>> {
+  v.id('ns', ns);
+  const p = v.page(page);
+  const rows = await listInNamespace(ctx, 'collections', ns, page);
+  return paged(rows.map(toCollection), p.limit, (c) => c.name);
+}
+
+export async function updateCollectionSchema(
+    ctx: PgContext,
+  ns: number,
+  collection: number,
+  expectedVersion: number,
+  schema: CollectionSchema,
+  w?: WriteContext,
+): Promise<Collection> {
+  v.id('ns', ns);
+  v.id('collection', collection);
+  v.id('expectedVersion', expectedVersion);
+  const s = v.schema('schema', schema);
+  return ctx.write('updateCollectionSchema', w, async (tx) => {
+    const check = (r: Row | undefined): Collection => {
+      if (!r || r.state !== 'live') throw errors.notFound(`collection ${collection} in namespace ${ns}`);
+      const c = toCollection(r);
+      if (c.schemaVersion !== expectedVersion) {
+        throw errors.versionMismatch(`schema of collection ${collection}`, expectedVersion, c.schemaVersion);
+      }
+      if (s.primaryKey !== c.schema.primaryKey) {
+        throw errors.invalid('schema.primaryKey', `cannot change from ${c.schema.primaryKey} to ${s.primaryKey}`);
+      }
+      return c;
+    };
+    const c = check(await tx.one('SELECT * FROM collections WHERE ns = $1 AND id = $2', [ns, collection]));
+    await tx.beforeWrite();
+    const up = await tx.one(
+      `UPDATE collections SET schema = $1, schema_version = schema_version + 1
+       WHERE ns = $2 AND id = $3 AND state = 'live' AND schema_version = $4 RETURNING schema_version`,
+      [JSON.stringify(s), ns, collection, expectedVersion],
+    );
+    if (!up) check(await tx.one('SELECT * FROM collections WHERE ns = $1 AND id = $2', [ns, collection])); // throws the current reason
+    await recordChange(tx, ns, 'collection.schema', collection);
+    return { ...c, schema: s, schemaVersion: c.schemaVersion + 1 };
+  });
+}
+
+export async function updateAliases(ctx: PgContext, ns: number, actions: AliasAction[], expectedVersion?: number, w?: WriteContext): Promise<Aliases> {
+  v.id('ns', ns);
+  v.aliasActions(actions);
+  if (expectedVersion !== undefined) v.nonNegInt('expectedVersion', expectedVersion);
+  return ctx.write('updateAliases', w, async (tx) => {
+    await liveNamespace(tx, ns);
+    const cur = await tx.one<{ version: number }>('SELECT version FROM aliases WHERE ns = $1', [ns]);
+    if (expectedVersion !== undefined && expectedVersion !== (cur?.version ?? 0)) {
+      throw errors.versionMismatch(`aliases of namespace ${ns}`, expectedVersion, cur?.version ?? 0);
+    }
+    await tx.beforeWrite();
+    // Targets of 'set' are locked FOR SHARE: a concurrent dropCollection (which also removes
+    // the collection from the aliases) waits for this call, or this call sees it dropped.
+    const targets = [...new Set(actions.flatMap((a) => (a.op === 'set' ? [a.collection] : [])))].sort((x, y) => x - y);
+    if (targets.length > 0) {
+      const live = await tx.q<{ id: number }>(
+        "SELECT id FROM collections WHERE ns = $1 AND id = ANY($2::bigint[]) AND state = 'live' ORDER BY id FOR SHARE",
+        [ns, targets],
+      );
+      const ok = new Set(live.map((r) => r.id));
+      for (const act of actions) {
+        if (act.op === 'set' && !ok.has(act.collection)) throw errors.notFound(`collection ${act.collection} in namespace ${ns}`);
+      }
+    }
+    await tx.q("INSERT INTO aliases (ns, version, map) VALUES ($1, 0, '{}') ON CONFLICT (ns) DO NOTHING", [ns]);
+    const a = (await tx.one<{ version: number; map: Record<string, number> }>('SELECT version, map FROM aliases WHERE ns = $1 FOR UPDATE', [ns]))!;
+    if (expectedVersion !== undefined && expectedVersion !== a.version) {
+      throw errors.versionMismatch(`aliases of namespace ${ns}`, expectedVersion, a.version);
+    }
+    const map = { ...a.map };
+    for (const act of actions) {
+      if (act.op === 'set') map[act.alias] = act.collection;
+      else delete map[act.alias]; // removing an absent alias is a no-op, like deleting a missing key
+    }
+    const n = Object.keys(map).length;
+    if (n > MAX_ALIASES) throw errors.limitExceeded('MAX_ALIASES per namespace', MAX_ALIASES, n);
+    await tx.q('UPDATE aliases SET version = $1, map = $2 WHERE ns = $3', [a.version + 1, JSON.stringify(map), ns]);
+    await recordChange(tx, ns, 'aliases', null);
+    return { ns, version: a.version + 1, aliases: map };
+  });
+}
+
+export async function aliases(ctx: PgContext, ns: number): Promise<Aliases> {
+  v.id('ns', ns);
+  const r = await ctx.readOne<{ state: string | null; version: number | null; map: Record<string, number> | null }>(
+    'SELECT n.state, a.version, a.map FROM namespaces n LEFT JOIN aliases a ON a.ns = n.id WHERE n.id = $1',
+    [ns],
+  );
+  if (!r || r.state !== 'live') throw errors.notFound(`namespace ${ns}`);
+  return { ns, version: r.version ?? 0, aliases: r.map ?? {} };
+}
+
+export async function createStream(ctx: PgContext, req: CreateStream, w?: WriteContext): Promise<Stream> {
+  const ns = v.id('ns', req?.ns);
+  const name = v.name('name', req.name);
+  const partitions = v.partitions('partitions', req.partitions);
+  const retention = v.retention('retention', req.retention);
+  return ctx.write('createStream', w, async (tx) => {
+    const pre = (await tx.one<{ ns_state: string | null; existing: number | null }>(
+      `SELECT (SELECT state FROM namespaces WHERE id = $1) AS ns_state,
+              (SELECT id FROM streams WHERE ns = $1 AND name = $2 AND state = 'live') AS existing`,
+      [ns, name],
+    ))!;
+    if (pre.ns_state !== 'live') throw errors.notFound(`namespace ${ns}`);
+    if (pre.existing !== null) throw errors.alreadyExists(`stream ${name} in namespace ${ns}`, pre.existing);
+    await tx.beforeWrite();
+    await shareNamespace(tx, ns);
+    const { stream: id } = await nextIds(tx, ['stream']);
+    const ins = await tx.one(
+      `INSERT INTO streams (ns, id, name, partitions, retention_ms, retention_bytes, implicit, state, created)
+       VALUES ($1, $2, $3, $4, $5, $6, false, 'live', $7)
+       ON CONFLICT (ns, name) WHERE state = 'live' DO NOTHING RETURNING id`,
+      [ns, id, name, partitions, retention.ms, retention.bytes, tx.stamp],
+    );
+    if (!ins) {
+      const won = await tx.one<{ id: number }>("SELECT id FROM streams WHERE ns = $1 AND name = $2 AND state = 'live'", [ns, name]);
+      if (won) throw errors.alreadyExists(`stream ${name} in namespace ${ns}`, won.id);
+      throw errors.retryable('conflict', `stream ${name} was created and dropped concurrently`);
+    }
+    await recordChange(tx, ns, 'stream.created', id!);
+    return { ns, id: id!, name, partitions, retention, implicit: false, state: 'live', created: tx.stamp } satisfies Stream;
+  });
+}
+
+export async function dropStream(ctx: PgContext, ns: number, stream: number, w?: WriteContext): Promise<void> {
+  v.id('ns', ns);
+  v.id('stream', stream);
+  return ctx.write('dropStream', w, async (tx) => {
+    await tx.beforeWrite();
+    const r = await tx.one('SELECT * FROM streams WHERE ns = $1 AND id = $2 FOR UPDATE', [ns, stream]);
+    if (!r || r.state !== 'live') throw errors.notFound(`stream ${stream} in namespace ${ns}`);
+    if (r.implicit) throw errors.invalid('stream', `stream ${stream} belongs to a collection; drop the collection instead`);
+    await tx.q("UPDATE streams SET state = 'dropping' WHERE ns = $1 AND id = $2", [ns, stream]);
+    await recordChange(tx, ns, 'stream.dropped', stream);
+  });
+}
+
+export async function stream(ctx: PgContext, ns: number, stream: number, opts?: ReadOptions): Promise<Stream> {
+  v.id('ns', ns);
+  v.id('stream', stream);
+  const r = await ctx.readOne('SELECT * FROM streams WHERE ns = $1 AND id = $2', [ns, stream]);
+  if (!r || (r.state !== 'live' && !opts?.includeDropping)) throw errors.notFound(`stream ${stream} in namespace ${ns}`);
+  return toStream(r);
+}
+
+export async function listStreams(ctx: PgContext, ns: number, page?: PageRequest): Promise<Page<Stream>> {
+  v.id('ns', ns);
+  const p = v.page(page);
+  const rows = await listInNamespace(ctx, 'streams', ns, page);
+  return paged(rows.map(toStream), p.limit, (s) => s.name);
+}
+
+export async function setRetention(ctx: PgContext, ns: number, stream: number, retention: Retention, w?: WriteContext): Promise<Stream> {
+  v.id('ns', ns);
+  v.id('stream', stream);
+  const r = v.retention('retention', retention);
+  return ctx.write('setRetention', w, async (tx) => {
+    await tx.beforeWrite();
+    const s = await tx.one(
+      `UPDATE streams SET retention_ms = $1, retention_bytes = $2 WHERE ns = $3 AND id = $4 AND state = 'live' RETURNING *`,
+      [r.ms, r.bytes, ns, stream],
+    );
+    if (!s) throw errors.notFound(`stream ${stream} in namespace ${ns}`);
+    await recordChange(tx, ns, 'stream.retention', stream);
+    return toStream(s);
+  });
+}

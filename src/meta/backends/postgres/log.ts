@@ -1,0 +1,354 @@
+// The log of the PostgreSQL backend: commitWal, the partition index and its reads,
+// swapSegment and trimPartition (spec §3.1, §3.3).
+//
+// Tables heads (one row per partition, created lazily), index_entries (one row per WAL chunk
+// or segment, keyed by its start offset), wal_commits (one row per (object, group): the
+// idempotency record and commit token of a commitWal group) and object_refs (references).
+// commitWal is one transaction per partition group: the group's commit-record read, the WAL
+// object's reference, the heads FOR UPDATE in key order, then heads, entries and the commit
+// record in one statement (sql.ts). swapSegment and trimPartition lock their partition's head
+// FOR UPDATE, which orders them with commits. Composite reads are one statement each: one
+// snapshot.
+import { errors } from '../../errors.js';
+import { planGroups } from '../../groups.js';
+import { MAX_INDEX_PAGE, WAL_COMMIT_WINDOW_MS } from '../../limits.js';
+import type {
+  AssignedRange,
+  CollectionHead,
+  IndexEntry,
+  PartitionHead,
+  PartitionIndex,
+  SegmentSwap,
+  StreamState,
+  WalChunk,
+  WalCommit,
+  WalCommitResult,
+  WriteContext,
+} from '../../types.js';
+import * as v from '../../validate.js';
+import { toCollection, toEntry, toHeads, toPointer, toStream, type Row } from '../sql/rows.js';
+import type { PgContext } from './context.js';
+import { adjustRefs, assert } from './shared.js';
+import { SQL } from './sql.js';
+import type { WriteTx } from './tx.js';
+
+/** Restarts of one commit group that lost a race to the same (object, group) record. */
+const MAX_GROUP_RESTARTS = 3;
+
+export async function commitWal(ctx: PgContext, commit: WalCommit, w?: WriteContext): Promise<WalCommitResult> {
+  v.walCommit(commit);
+  const { groupOf, groups } = planGroups(commit.chunks, ctx.caps.maxChunksPerGroup);
+  if (groups > 1) {
+    // Input checks that depend on stored state (streams, partition counts) run before the
+    // first group commits, so a commit that can never succeed writes nothing. A stream
+    // dropped between groups still fails only its own and later groups (spec §3.1).
+    checkChunks(commit.chunks, await livePartitions(ctx, commit.chunks));
+  }
+  const assigned: AssignedRange[] = new Array(commit.chunks.length);
+  // One transaction per partition group, each with its own commit record (spec §3.1).
+  // The requestId is not used: (object, group) is the idempotency key and the commit token.
+  const wctx: WriteContext = w?.stamp === undefined ? {} : { stamp: w.stamp };
+  for (let g = 0; g < groups; g++) {
+    const idx: number[] = [];
+    groupOf.forEach((gg, i) => gg === g && idx.push(i));
+    const chunks = idx.map((i) => commit.chunks[i]!);
+    let ranges: AssignedRange[] | undefined;
+    for (let round = 1; ranges === undefined; round++) {
+      try {
+        ranges = await ctx.write('commitWal', wctx, (tx) => commitGroup(tx, commit, g, chunks), {
+          token: false,
+          resolveToken: async () =>
+            (await ctx.writePool.query('SELECT 1 FROM wal_commits WHERE object = $1 AND grp = $2', [commit.object, g])).rowCount === 1,
+        });
+      } catch (e) {
+        if (!(e instanceof RestartGroup)) throw e;
+        if (round >= MAX_GROUP_RESTARTS) {
+          throw errors.retryable('conflict', `WAL object ${commit.object} group ${g}: concurrent commits of the same group`);
+        }
+      }
+    }
+    idx.forEach((i, k) => (assigned[i] = ranges[k]!));
+  }
+  return { object: commit.object, assigned, groups };
+}
+
+/** Partition counts of the live streams among the chunks', keyed `ns/stream`. */
+async function livePartitions(ctx: PgContext, chunks: WalChunk[]): Promise<Map<string, number>> {
+  const keys = [...new Map(chunks.map((c) => [`${c.ns}/${c.stream}`, c])).values()];
+  const rows = await ctx.read<{ ns: number; id: number; partitions: number }>(
+    `SELECT s.ns, s.id, s.partitions FROM streams s JOIN unnest($1::bigint[], $2::bigint[]) AS k(ns, id)
+       ON s.ns = k.ns AND s.id = k.id WHERE s.state = 'live'`,
+    [keys.map((c) => c.ns), keys.map((c) => c.stream)],
+  );
+  return new Map(rows.map((r) => [`${r.ns}/${r.id}`, r.partitions]));
+}
+
+/** One group's transaction. Throws RestartGroup if another attempt of the same group committed first. */
+async function commitGroup(tx: WriteTx, commit: WalCommit, g: number, chunks: WalChunk[]): Promise<AssignedRange[]> {
+  const streamKeys = [...new Map(chunks.map((c) => [`${c.ns}/${c.stream}`, c])).values()];
+  type Pre = { rec: AssignedRange[] | null; claimed: boolean; streams: Array<[number, number, number]> | null };
+  const pre = (await tx.one<Pre>(SQL.WAL_PRE, [commit.object, g, streamKeys.map((c) => c.ns), streamKeys.map((c) => c.stream)]))!;
+  if (pre.rec) {
+    const ranges = pre.rec;
+    const same =
+      ranges.length === chunks.length &&
+      ranges.every((r, k) => {
+        const c = chunks[k]!;
+        return r.ns === c.ns && r.stream === c.stream && r.partition === c.partition && r.end - r.start === c.records;
+      });
+    if (!same) throw errors.invalid('chunks', `WAL object ${commit.object} group ${g} was committed with different chunks`);
+    return ranges;
+  }
+  const age = tx.stamp - commit.objectStamp;
+  if (age > WAL_COMMIT_WINDOW_MS) throw errors.staleCommit(commit.object, age, WAL_COMMIT_WINDOW_MS);
+  checkChunks(chunks, new Map((pre.streams ?? []).map(([ns, id, parts]) => [`${ns}/${id}`, parts])));
+  if (pre.claimed) throw errors.claimed(commit.object);
+  await tx.beforeWrite();
+  // The WAL object's reference first (Claimed if GC claimed it meanwhile): its row belongs
+  // to this object alone, so taking it before the heads keeps the hot head locks short.
+  // (No cycle with swapSegment/trimPartition, which lock a head and then the refs of objects
+  // already committed there: one object has one chunk per partition.)
+  await adjustRefs(tx, [{ path: commit.object, kind: 'wal', delta: chunks.length }]);
+  // Lock the group's partition heads in key order (spec §2.2); create missing ones first
+  // (heads are lazy) — ON CONFLICT DO NOTHING waits for a concurrent creator.
+  const order = chunks
+    .map((c, k) => ({ c, k }))
+    .sort((a, b) => a.c.ns - b.c.ns || a.c.stream - b.c.stream || a.c.partition - b.c.partition);
+  const keyNs = order.map((o) => o.c.ns);
+  const keyStream = order.map((o) => o.c.stream);
+  const keyPart = order.map((o) => o.c.partition);
+  let heads = await tx.q<{ ns: number; stream: number; partition: number; next: number }>(SQL.HEADS_LOCK, [keyNs, keyStream, keyPart]);
+  if (heads.length < chunks.length) {
+    await tx.q(SQL.HEADS_CREATE, [keyNs, keyStream, keyPart]);
+    heads = await tx.q(SQL.HEADS_LOCK, [keyNs, keyStream, keyPart]);
+  }
+  const nextOf = new Map(heads.map((h) => [`${h.ns}/${h.stream}/${h.partition}`, h.next]));
+  const ranges: AssignedRange[] = chunks.map((c) => {
+    const start = nextOf.get(`${c.ns}/${c.stream}/${c.partition}`)!;
+    return { ns: c.ns, stream: c.stream, partition: c.partition, start, end: start + c.records, group: g };
+  });
+  // Heads, index entries and the commit record in one statement; it returns the xid, which
+  // is recorded before COMMIT (the commit record is this transaction's commit token).
+  const rec = await tx.one<{ recorded: number; xid: string }>(
+    SQL.WAL_APPLY,
+    [
+      ranges.map((r) => r.ns),
+      ranges.map((r) => r.stream),
+      ranges.map((r) => r.partition),
+      ranges.map((r) => r.start),
+      ranges.map((r) => r.end),
+      chunks.map((c) => c.byteStart),
+      chunks.map((c) => c.byteEnd),
+      chunks.map((c) => c.records),
+      commit.object,
+      g,
+      JSON.stringify(ranges),
+      tx.stamp,
+    ],
+  );
+  if (!rec || rec.recorded !== 1) {
+    // Another attempt of this (object, group) committed while we waited for the heads:
+    // roll back and restart, which finds its record and returns its offsets.
+    throw new RestartGroup();
+  }
+  tx.xid = rec.xid;
+  return ranges;
+}
+
+export async function partitionIndex(ctx: PgContext, ns: number, stream: number, partition: number, opts?: { from?: number; limit?: number }): Promise<PartitionIndex> {
+  v.id('ns', ns);
+  v.id('stream', stream);
+  v.nonNegInt('partition', partition);
+  const from = opts?.from === undefined ? 0 : v.nonNegInt('from', opts.from);
+  const limit = opts?.limit === undefined ? MAX_INDEX_PAGE : v.nonNegInt('limit', opts.limit, MAX_INDEX_PAGE);
+  if (limit < 1) throw errors.invalid('limit', `must be in 1..${MAX_INDEX_PAGE}`);
+  // One statement, one snapshot (spec §3.3): the head, then the entries from the one
+  // covering max(from, logStart) up to the head.
+  const r = await ctx.readOne<{ partitions: number | null; next: number; log_start: number; entries: Row[] | null }>(
+    `WITH s AS (SELECT partitions FROM streams WHERE ns = $1 AND id = $2 AND state = 'live'),
+          h AS (SELECT coalesce(max(next), 0) AS next, coalesce(max(log_start), 0) AS log_start
+                FROM heads WHERE ns = $1 AND stream = $2 AND partition = $3),
+          lo AS (SELECT greatest($4::bigint, h.log_start) AS lo, h.next FROM h)
+     SELECT (SELECT partitions FROM s) AS partitions, h.next, h.log_start,
+       (SELECT json_agg(e ORDER BY e.start) FROM (
+          SELECT i.partition, i.start, i."end", i.kind, i.path, i.byte_start, i.byte_end, i.records
+          FROM index_entries i, lo
+          WHERE i.ns = $1 AND i.stream = $2 AND i.partition = $3 AND lo.lo < lo.next
+            AND i.start >= coalesce((SELECT max(start) FROM index_entries
+                                      WHERE ns = $1 AND stream = $2 AND partition = $3 AND start <= lo.lo), 0)
+          ORDER BY i.start LIMIT $5) e) AS entries
+     FROM h`,
+    [ns, stream, partition, from, limit + 1],
+  );
+  if (!r || r.partitions === null) throw errors.notFound(`stream ${stream} in namespace ${ns}`);
+  if (partition >= r.partitions) throw errors.invalid('partition', `stream ${stream} has ${r.partitions} partitions`);
+  const h = { logStart: r.log_start, next: r.next };
+  const lo = Math.max(from, h.logStart);
+  if (lo >= h.next) return { partition, logStart: h.logStart, next: h.next, entries: [] };
+  const rows = r.entries ?? [];
+  const entries = rows.slice(0, limit).map(toEntry);
+  // Invariant: a contiguous run covering lo onward, never past the head.
+  assert(entries.length > 0 && entries[0]!.start <= lo && entries[0]!.end > lo, `partition ${partition}: no entry covers offset ${lo}`);
+  for (let i = 1; i < entries.length; i++) {
+    assert(entries[i - 1]!.end === entries[i]!.start, `partition ${partition}: gap at offset ${entries[i - 1]!.end}`);
+  }
+  const last = entries[entries.length - 1]!;
+  assert(last.end <= h.next, `partition ${partition}: entry ends past the head`);
+  const out: PartitionIndex = { partition, logStart: h.logStart, next: h.next, entries };
+  if (rows.length > limit) out.nextFrom = last.end;
+  return out;
+}
+
+export async function streamState(ctx: PgContext, ns: number, stream: number): Promise<StreamState> {
+  v.id('ns', ns);
+  v.id('stream', stream);
+  // One statement: the stream and its heads from one snapshot.
+  const r = await ctx.readOne<{ s: Row; heads: Row[] | null }>(
+    `SELECT row_to_json(s) AS s,
+            (SELECT json_agg(json_build_object('partition', h.partition, 'next', h.next, 'log_start', h.log_start, 'bytes', h.bytes))
+               FROM heads h WHERE h.ns = s.ns AND h.stream = s.id) AS heads
+     FROM streams s WHERE s.ns = $1 AND s.id = $2 AND s.state = 'live'`,
+    [ns, stream],
+  );
+  if (!r) throw errors.notFound(`stream ${stream} in namespace ${ns}`);
+  const s = toStream(r.s);
+  return { stream: s, heads: toHeads(r.heads, s.partitions) };
+}
+
+export async function collectionHead(ctx: PgContext, ns: number, collection: number): Promise<CollectionHead> {
+  v.id('ns', ns);
+  v.id('collection', collection);
+  // One statement (one snapshot), which also satisfies the documented order (spec §3.3):
+  // the pointer, then the heads.
+  const r = await ctx.readOne<{ c: Row; p: Row | null; heads: Row[] | null }>(
+    `SELECT row_to_json(c) AS c,
+            (SELECT row_to_json(p) FROM pointers p WHERE p.ns = c.ns AND p.key = 'link/' || c.link_id) AS p,
+            (SELECT json_agg(json_build_object('partition', h.partition, 'next', h.next, 'log_start', h.log_start, 'bytes', h.bytes))
+               FROM heads h WHERE h.ns = c.ns AND h.stream = c.stream_id) AS heads
+     FROM collections c WHERE c.ns = $1 AND c.id = $2 AND c.state = 'live'`,
+    [ns, collection],
+  );
+  if (!r) throw errors.notFound(`collection ${collection} in namespace ${ns}`);
+  const c = toCollection(r.c);
+  return { collection: c, pointer: r.p ? toPointer(r.p) : null, heads: toHeads(r.heads, c.partitions) };
+}
+
+/** Locks a live stream's partition head (FOR UPDATE) and returns it; a missing head reads as zero. */
+async function lockHead(tx: WriteTx, ns: number, stream: number, partition: number): Promise<PartitionHead> {
+  const s = await tx.one<{ partitions: number }>("SELECT partitions FROM streams WHERE ns = $1 AND id = $2 AND state = 'live'", [ns, stream]);
+  if (!s) throw errors.notFound(`stream ${stream} in namespace ${ns}`);
+  if (partition >= s.partitions) throw errors.invalid('partition', `stream ${stream} has ${s.partitions} partitions`);
+  // A missing head (nothing committed yet) has nothing to lock: it reads as zero.
+  const r = await tx.one<{ next: number; log_start: number; bytes: number }>(
+    'SELECT next, log_start, bytes FROM heads WHERE ns = $1 AND stream = $2 AND partition = $3 FOR UPDATE',
+    [ns, stream, partition],
+  );
+  return { partition, next: r?.next ?? 0, logStart: r?.log_start ?? 0, bytes: r?.bytes ?? 0 };
+}
+
+export async function swapSegment(ctx: PgContext, swap: SegmentSwap, w?: WriteContext): Promise<{ entry: IndexEntry }> {
+  v.segmentSwap(swap);
+  return ctx.write('swapSegment', w, async (tx) => {
+    const { ns, stream, partition } = swap;
+    await tx.beforeWrite();
+    // The head's lock orders this swap with commits and trims of the partition: the entries
+    // read below cannot change until COMMIT.
+    const h = await lockHead(tx, ns, stream, partition);
+    const rows = (
+      await tx.q(
+        `SELECT partition, start, "end", kind, path, byte_start, byte_end, records FROM index_entries
+         WHERE ns = $1 AND stream = $2 AND partition = $3 AND start >= $4 AND start < $5 ORDER BY start LIMIT $6`,
+        [ns, stream, partition, swap.start, swap.end, ctx.caps.maxSwapEntries + 1],
+      )
+    ).map(toEntry);
+    const first = rows[0];
+    if (first && first.kind === 'segment' && first.path === swap.path && first.start === swap.start && first.end === swap.end) {
+      return { entry: first }; // a retry of a swap that applied
+    }
+    if (rows.length > ctx.caps.maxSwapEntries) throw errors.limitExceeded('maxSwapEntries', ctx.caps.maxSwapEntries, rows.length);
+    if (swap.start < h.logStart) throw errors.notFound(`offsets from ${swap.start} of partition ${partition} (trimmed to ${h.logStart})`);
+    if (swap.end > h.next) throw errors.invalid('end', `is past the partition's head (${h.next})`);
+    const last = rows[rows.length - 1];
+    if (!first || first.start !== swap.start || !last || last.end !== swap.end) {
+      throw errors.invalid('start', `[${swap.start}, ${swap.end}) does not start and end on index entry boundaries`);
+    }
+    let records = 0;
+    let oldBytes = 0;
+    for (const e of rows) {
+      records += e.records;
+      oldBytes += e.byteEnd - e.byteStart;
+    }
+    await adjustRefs(tx, [
+      { path: swap.path, kind: 'segment', delta: 1 },
+      ...rows.map((e) => ({ path: e.path, kind: e.kind, delta: -1 })),
+    ]);
+    const entry: IndexEntry = {
+      partition,
+      start: swap.start,
+      end: swap.end,
+      kind: 'segment',
+      path: swap.path,
+      byteStart: swap.byteStart,
+      byteEnd: swap.byteEnd,
+      records,
+    };
+    await tx.q(
+      `WITH h AS (UPDATE heads SET bytes = bytes + $6 WHERE ns = $1 AND stream = $2 AND partition = $3)
+       DELETE FROM index_entries WHERE ns = $1 AND stream = $2 AND partition = $3 AND start >= $4 AND start < $5`,
+      [ns, stream, partition, swap.start, swap.end, swap.byteEnd - swap.byteStart - oldBytes],
+    );
+    await tx.q(
+      `INSERT INTO index_entries (ns, stream, partition, start, "end", kind, path, byte_start, byte_end, records)
+       VALUES ($1, $2, $3, $4, $5, 'segment', $6, $7, $8, $9)`,
+      [ns, stream, partition, swap.start, swap.end, swap.path, swap.byteStart, swap.byteEnd, records],
+    );
+    return { entry };
+  });
+}
+
+export async function trimPartition(ctx: PgContext, ns: number, stream: number, partition: number, logStart: number, w?: WriteContext): Promise<PartitionHead> {
+  v.id('ns', ns);
+  v.id('stream', stream);
+  v.nonNegInt('partition', partition);
+  v.nonNegInt('logStart', logStart);
+  return ctx.write('trimPartition', w, async (tx) => {
+    await tx.beforeWrite();
+    const h = await lockHead(tx, ns, stream, partition);
+    if (logStart > h.next) throw errors.invalid('logStart', `${logStart} is past the partition's head (${h.next})`);
+    if (logStart <= h.logStart) return h; // never backward; a repeat is a no-op
+    const gone = await tx.q<{ path: string; bytes: number }>(
+      `DELETE FROM index_entries WHERE ns = $1 AND stream = $2 AND partition = $3 AND "end" <= $4
+       RETURNING path, byte_end - byte_start AS bytes`,
+      [ns, stream, partition, logStart],
+    );
+    let bytes = 0;
+    for (const e of gone) bytes += e.bytes;
+    await adjustRefs(tx, gone.map((e) => ({ path: e.path, kind: 'unknown', delta: -1 })));
+    await tx.q('UPDATE heads SET log_start = $1, bytes = bytes - $2 WHERE ns = $3 AND stream = $4 AND partition = $5', [
+      logStart,
+      bytes,
+      ns,
+      stream,
+      partition,
+    ]);
+    return { ...h, logStart, bytes: h.bytes - bytes };
+  });
+}
+
+/** Thrown inside a commit group's transaction to roll it back and run it again. */
+class RestartGroup extends Error {
+  constructor() {
+    super('restart the commit group');
+  }
+}
+
+/** Every chunk's stream is live (NotFound) and its partition in range (InvalidArgument), in request order. */
+function checkChunks(chunks: WalChunk[], partitionsOf: Map<string, number>): void {
+  for (const c of chunks) {
+    const parts = partitionsOf.get(`${c.ns}/${c.stream}`);
+    if (parts === undefined) throw errors.notFound(`stream ${c.stream} in namespace ${c.ns}`);
+    if (c.partition >= parts) {
+      throw errors.invalid('partition', `stream ${c.stream} has ${parts} partitions; partition ${c.partition} is out of range`);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+// Row helpers several concerns of the PostgreSQL backend share inside their transactions:
+// id counters, the catalog change record, reference counts and namespace checks.
+import { errors } from '../../errors.js';
+import type { ChangeKind } from '../../types.js';
+import { SQL } from './sql.js';
+import type { WriteTx } from './tx.js';
+
+export async function nextIds(tx: WriteTx, kinds: Array<'namespace' | 'stream' | 'collection' | 'link'>): Promise<Record<string, number>> {
+  const rows = await tx.q<{ kind: string; value: number }>(SQL.NEXT_IDS, [kinds]);
+  return Object.fromEntries(rows.map((r) => [r.kind, r.value]));
+}
+
+/** A catalog change: the next catalog version (its row lock orders catalog commits) and a NOTIFY. */
+export async function recordChange(tx: WriteTx, ns: number, kind: ChangeKind, id: number | null): Promise<void> {
+  await tx.q(SQL.RECORD_CHANGE, [ns, kind, id, tx.stamp, String(ns)]);
+}
+
+/**
+ * Changes reference counts in path order, in one upsert (spec §3.2.3). A positive delta
+ * takes references and fails with Claimed if GC claimed or deleted the path; a negative one
+ * releases them (a missing row is left alone), retiring a WAL object that reaches zero.
+ */
+export async function adjustRefs(tx: WriteTx, changes: Array<{ path: string; kind: string; delta: number }>): Promise<void> {
+  const byPath = new Map<string, { kind: string; delta: number; adds: boolean }>();
+  for (const c of changes) {
+    const cur = byPath.get(c.path) ?? { kind: 'unknown', delta: 0, adds: false };
+    cur.delta += c.delta;
+    if (c.delta > 0) {
+      cur.adds = true;
+      cur.kind = c.kind;
+    }
+    byPath.set(c.path, cur);
+  }
+  const paths = [...byPath.keys()].sort();
+  if (paths.length === 0) return;
+  for (const p of paths) {
+    const c = byPath.get(p)!;
+    // An add is never outweighed by a release of the same path in one call; if it were,
+    // the claim check below would not run for it.
+    if (c.adds && c.delta < 0) throw new Error(`postgres metastore invariant violated: ${p} both referenced and released below zero`);
+  }
+  // Releases update existing rows; takes upsert (a CHECK on refs >= 0 is evaluated on an
+  // upsert's proposed row before its conflict, so the two cannot share one INSERT).
+  const adds = paths.filter((p) => byPath.get(p)!.delta >= 0);
+  const drops = paths.filter((p) => byPath.get(p)!.delta < 0);
+  const rows = await tx.q<{ path: string }>(
+    SQL.ADJUST_REFS,
+    [
+      adds,
+      adds.map((p) => byPath.get(p)!.kind),
+      adds.map((p) => byPath.get(p)!.delta),
+      drops,
+      drops.map((p) => byPath.get(p)!.delta),
+      tx.stamp,
+    ],
+  );
+  const done = new Set(rows.map((r) => r.path));
+  for (const p of paths) {
+    if (byPath.get(p)!.delta >= 0 && !done.has(p)) throw errors.claimed(p);
+  }
+}
+
+export async function shareNamespace(tx: WriteTx, ns: number): Promise<void> {
+  const r = await tx.one<{ state: string }>(SQL.SHARE_NAMESPACE, [ns]);
+  if (!r || r.state !== 'live') throw errors.notFound(`namespace ${ns}`);
+}
+
+export async function liveNamespace(tx: WriteTx, ns: number): Promise<void> {
+  const r = await tx.one<{ state: string }>('SELECT state FROM namespaces WHERE id = $1', [ns]);
+  if (!r || r.state !== 'live') throw errors.notFound(`namespace ${ns}`);
+}
+
+
+/** A broken invariant is a bug in this backend, never the caller's input. */
+export function assert(cond: boolean, what: string): asserts cond {
+  if (!cond) throw new Error(`postgres metastore invariant violated: ${what}`);
+}

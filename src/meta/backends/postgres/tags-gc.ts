@@ -1,0 +1,204 @@
+// Tags and GC of the PostgreSQL backend: createTag, dropTag, listTags; claimObject,
+// releaseClaim, objectRef, retiredWalObjects, segmentReferenced; the janitor (spec §3.2.3,
+// §3.3).
+//
+// Table tags (ns, collection, name) → the manifest's version and path, holding a reference
+// on it. object_refs is one row per object: its reference count, a GC claim (owner, stamp)
+// and a tombstone (deleted) once GC removed it; a claim is one upsert on the row, conditional
+// on refs = 0, so a concurrent reference either committed first or sees the claim. The
+// janitor deletes the rows of dropped streams and collections in bounded batches
+// (JANITOR_BATCH_ENTRIES index entries per call), releasing their references.
+import { linkPointerKey } from '../../contract.js';
+import { errors } from '../../errors.js';
+import { JANITOR_BATCH_ENTRIES } from '../../limits.js';
+import type { ClaimResult, ObjectRef, Page, PageRequest, Stamp, Tag, WriteContext } from '../../types.js';
+import * as v from '../../validate.js';
+import { paged, toCollection, toTag, type Row } from '../sql/rows.js';
+import type { PgContext } from './context.js';
+import { adjustRefs } from './shared.js';
+
+export async function janitor(ctx: PgContext, ns: number, w?: WriteContext): Promise<{ collections: number; streams: number; done: boolean }> {
+  v.id('ns', ns);
+  return ctx.write('janitor', w, async (tx) => {
+    await tx.beforeWrite();
+    let budget = JANITOR_BATCH_ENTRIES;
+    let streams = 0;
+    const dropping = await tx.q<{ id: number }>("SELECT id FROM streams WHERE ns = $1 AND state = 'dropping' ORDER BY id FOR UPDATE", [ns]);
+    for (const { id } of dropping) {
+      const gone = await tx.q<{ path: string }>(
+        `DELETE FROM index_entries WHERE (ns, stream, partition, start) IN (
+           SELECT ns, stream, partition, start FROM index_entries WHERE ns = $1 AND stream = $2
+           ORDER BY partition, start LIMIT $3) RETURNING path`,
+        [ns, id, budget],
+      );
+      await adjustRefs(tx, gone.map((e) => ({ path: e.path, kind: 'unknown', delta: -1 })));
+      budget -= gone.length;
+      if (budget === 0) {
+        const more = await tx.one('SELECT 1 FROM index_entries WHERE ns = $1 AND stream = $2 LIMIT 1', [ns, id]);
+        if (more) return { collections: 0, streams, done: false };
+      }
+      await tx.q('DELETE FROM heads WHERE ns = $1 AND stream = $2', [ns, id]);
+      await tx.q('DELETE FROM streams WHERE ns = $1 AND id = $2', [ns, id]);
+      streams++;
+    }
+    // Collections last: their implicit streams are gone by now, so a janitor stopped
+    // half-way finds its work again.
+    let collections = 0;
+    const colls = await tx.q<{ id: number; link_id: number }>(
+      "SELECT id, link_id FROM collections WHERE ns = $1 AND state = 'dropping' ORDER BY id FOR UPDATE",
+      [ns],
+    );
+    for (const c of colls) {
+      const tags = await tx.q<{ path: string }>('DELETE FROM tags WHERE ns = $1 AND collection = $2 RETURNING path', [ns, c.id]);
+      await adjustRefs(tx, tags.map((t) => ({ path: t.path, kind: 'manifest', delta: -1 })));
+      await tx.q('DELETE FROM pointer_history WHERE ns = $1 AND key = $2', [ns, linkPointerKey(c.link_id)]);
+      await tx.q('DELETE FROM links WHERE ns = $1 AND id = $2', [ns, c.link_id]);
+      await tx.q('DELETE FROM collections WHERE ns = $1 AND id = $2', [ns, c.id]);
+      collections++;
+    }
+    return { collections, streams, done: true };
+  });
+}
+
+export async function segmentReferenced(ctx: PgContext, ns: number, stream: number, path: string): Promise<boolean> {
+  v.id('ns', ns);
+  v.id('stream', stream);
+  v.path('path', path);
+  const r = await ctx.read('SELECT 1 FROM index_entries WHERE path = $1 AND ns = $2 AND stream = $3 LIMIT 1', [path, ns, stream]);
+  return r.length > 0;
+}
+
+export async function retiredWalObjects(ctx: PgContext, page?: PageRequest): Promise<Page<{ path: string; retired: Stamp }>> {
+  const p = v.page(page);
+  const rows = await ctx.read<{ path: string; retired: number }>(
+    `SELECT path, retired FROM object_refs WHERE kind = 'wal' AND retired IS NOT NULL AND refs = 0
+       AND claim_owner IS NULL AND NOT deleted AND starts_with(path, $1) AND path > $2 ORDER BY path LIMIT $3`,
+    [p.prefix, p.after ?? '', p.limit + 1],
+  );
+  return paged(
+    rows.map((r) => ({ path: r.path, retired: r.retired })),
+    p.limit,
+    (r) => r.path,
+  );
+}
+
+export async function createTag(ctx: PgContext, ns: number, collection: number, name: string, manifestVersion: number, w?: WriteContext): Promise<Tag> {
+  v.id('ns', ns);
+  v.id('collection', collection);
+  v.name('name', name);
+  v.id('manifestVersion', manifestVersion);
+  return ctx.write('createTag', w, async (tx) => {
+    await tx.beforeWrite();
+    // The collection FOR SHARE (a drop waits or is seen), then its pointer FOR SHARE: a
+    // concurrent casPointer (which supersedes and prunes history) waits, so the history row
+    // read below stays as read until COMMIT. Same lock order as casPointer.
+    const c = await tx.one('SELECT * FROM collections WHERE ns = $1 AND id = $2 FOR SHARE', [ns, collection]);
+    if (!c || c.state !== 'live') throw errors.notFound(`collection ${collection} in namespace ${ns}`);
+    const coll = toCollection(c);
+    const key = linkPointerKey(coll.linkId);
+    const hRow = await tx.one<{ value: string; superseded: number | null }>(
+      `SELECT h.value, h.superseded FROM pointer_history h
+       WHERE h.ns = $1 AND h.key = $2 AND h.version = $3
+         AND EXISTS (SELECT 1 FROM pointers p WHERE p.ns = $1 AND p.key = $2 FOR SHARE)`,
+      [ns, key, manifestVersion],
+    );
+    // Retained: the current manifest, or one superseded less than manifestRetentionMs ago (spec §3.3).
+    if (!hRow || (hRow.superseded !== null && hRow.superseded + coll.manifestRetentionMs < tx.stamp)) {
+      throw errors.notFound(`retained manifest version ${manifestVersion} of collection ${collection}`);
+    }
+    const ins = await tx.one(
+      `INSERT INTO tags (ns, collection, name, version, path, created, rewritten_by) VALUES ($1, $2, $3, $4, $5, $6, NULL)
+       ON CONFLICT (ns, collection, name) DO NOTHING RETURNING 1`,
+      [ns, collection, name, manifestVersion, hRow.value, tx.stamp],
+    );
+    if (!ins) {
+      const existing = await tx.one<{ version: number }>('SELECT version FROM tags WHERE ns = $1 AND collection = $2 AND name = $3', [ns, collection, name]);
+      throw errors.alreadyExists(`tag ${name} of collection ${collection}`, existing?.version ?? 0);
+    }
+    await adjustRefs(tx, [{ path: hRow.value, kind: 'manifest', delta: 1 }]);
+    return { ns, collection, name, manifestVersion, manifestPath: hRow.value, created: tx.stamp, rewrittenBy: null } satisfies Tag;
+  });
+}
+
+export async function dropTag(ctx: PgContext, ns: number, collection: number, name: string, w?: WriteContext): Promise<void> {
+  v.id('ns', ns);
+  v.id('collection', collection);
+  v.name('name', name);
+  return ctx.write('dropTag', w, async (tx) => {
+    const c = await tx.one<{ state: string }>('SELECT state FROM collections WHERE ns = $1 AND id = $2', [ns, collection]);
+    if (!c || c.state !== 'live') throw errors.notFound(`collection ${collection} in namespace ${ns}`);
+    await tx.beforeWrite();
+    const t = await tx.one<{ path: string }>('DELETE FROM tags WHERE ns = $1 AND collection = $2 AND name = $3 RETURNING path', [ns, collection, name]);
+    if (!t) throw errors.notFound(`tag ${name} of collection ${collection}`);
+    await adjustRefs(tx, [{ path: t.path, kind: 'manifest', delta: -1 }]);
+  });
+}
+
+export async function listTags(ctx: PgContext, ns: number, collection: number, page?: PageRequest): Promise<Page<Tag>> {
+  v.id('ns', ns);
+  v.id('collection', collection);
+  const p = v.page(page);
+  const rows = await ctx.read<{ state: string; t: Row | null }>(
+    `SELECT c.state, row_to_json(t) AS t FROM collections c
+     LEFT JOIN LATERAL (SELECT * FROM tags WHERE ns = c.ns AND collection = c.id AND starts_with(name, $3) AND name > $4
+                        ORDER BY name LIMIT $5) t ON true
+     WHERE c.ns = $1 AND c.id = $2 ORDER BY t.name`,
+    [ns, collection, p.prefix, p.after ?? '', p.limit + 1],
+  );
+  if (rows.length === 0 || rows[0]!.state !== 'live') throw errors.notFound(`collection ${collection} in namespace ${ns}`);
+  return paged(
+    rows.flatMap((r) => (r.t ? [toTag(r.t)] : [])),
+    p.limit,
+    (t) => t.name,
+  );
+}
+
+
+export async function claimObject(ctx: PgContext, path: string, owner: string, w?: WriteContext): Promise<ClaimResult> {
+  v.path('path', path);
+  v.tokenString('owner', owner);
+  return ctx.write('claimObject', w, async (tx) => {
+    await tx.beforeWrite();
+    // Atomic with "still unreferenced": the upsert locks the row, and its condition is
+    // evaluated on the newest version. A reference added concurrently either committed
+    // first (refs > 0 here) or waits and then sees the claim (Claimed).
+    const ok = await tx.one(
+      `INSERT INTO object_refs AS o (path, kind, refs, claim_owner, claim_stamp) VALUES ($1, 'unknown', 0, $2, $3)
+       ON CONFLICT (path) DO UPDATE SET claim_owner = excluded.claim_owner, claim_stamp = excluded.claim_stamp
+       WHERE o.refs = 0 AND o.claim_owner IS NULL AND NOT o.deleted RETURNING 1`,
+      [path, owner, tx.stamp],
+    );
+    if (ok) return { claimed: true, path, owner, stamp: tx.stamp } satisfies ClaimResult;
+    const r = (await tx.one<{ refs: number }>('SELECT refs FROM object_refs WHERE path = $1', [path]))!;
+    if (r.refs > 0) return { claimed: false, path, reason: 'referenced', refs: r.refs } satisfies ClaimResult;
+    return { claimed: false, path, reason: 'claimed', refs: 0 } satisfies ClaimResult;
+  });
+}
+
+export async function releaseClaim(ctx: PgContext, path: string, owner: string, opts: { deleted: boolean }, w?: WriteContext): Promise<void> {
+  v.path('path', path);
+  v.tokenString('owner', owner);
+  if (typeof opts?.deleted !== 'boolean') throw errors.invalid('deleted', 'must be true or false');
+  return ctx.write('releaseClaim', w, async (tx) => {
+    await tx.beforeWrite();
+    const r = await tx.one<{ claim_owner: string | null; deleted: boolean }>('SELECT claim_owner, deleted FROM object_refs WHERE path = $1 FOR UPDATE', [path]);
+    if (r && r.deleted && opts.deleted) return; // a repeat
+    if (!r || r.claim_owner !== owner) throw errors.notFound(`claim by ${owner} on ${path}`);
+    if (opts.deleted) {
+      // A tombstone: the path stays unreferenceable until it is pruned (after the commit-record TTL).
+      await tx.q('UPDATE object_refs SET claim_owner = NULL, claim_stamp = $1, deleted = true, retired = NULL WHERE path = $2', [tx.stamp, path]);
+    } else {
+      await tx.q('UPDATE object_refs SET claim_owner = NULL, claim_stamp = NULL WHERE path = $1', [path]);
+    }
+  });
+}
+
+export async function objectRef(ctx: PgContext, path: string): Promise<ObjectRef | null> {
+  v.path('path', path);
+  const r = await ctx.readOne<{ refs: number; claim_owner: string | null; claim_stamp: number | null }>(
+    'SELECT refs, claim_owner, claim_stamp FROM object_refs WHERE path = $1',
+    [path],
+  );
+  if (!r) return null;
+  return { path, refs: r.refs, claim: r.claim_owner === null ? null : { owner: r.claim_owner, stamp: r.claim_stamp ?? 0 } };
+}
