@@ -1,0 +1,255 @@
+// Catalog calls on collections and aliases (spec §2.3): createCollection is one transaction of
+// the 7 items of the spec (partition heads are lazy); dropCollection marks the collection,
+// stream and link dropping, deletes both names and the pointer, removes the collection from
+// the alias map and bumps the alias item's `gen`, in one transaction; updateAliases is one
+// item with a version, conditioned on its `gen`, so no alias names a collection dropped
+// after the read.
+import type { CreateCollection, ReadOptions } from '../../contract.js';
+import { implicitStreamName, linkPointerKey } from '../../contract.js';
+import { errors } from '../../errors.js';
+import { MAX_ALIASES } from '../../limits.js';
+import type { AliasAction, Aliases, Collection, CollectionSchema, Page, PageRequest, WriteContext } from '../../types.js';
+import * as v from '../../validate.js';
+import type { Item } from './codec.js';
+import type { DynamoContext } from './context.js';
+import { txCheck, txDelete, txPut, txUpdate, type Build } from './expr.js';
+import { AGAIN, DROPPING, LIVE, collItem, lost, paged, streamItem, toCollection, unexpected } from './items.js';
+import { K } from './keys.js';
+import type { TxItem } from './sdk.js';
+import { listNames } from './catalog.js';
+
+export async function createCollection(cx: DynamoContext, req: CreateCollection, w?: WriteContext): Promise<Collection> {
+  const ns = v.id('ns', req?.ns);
+  const name = v.name('name', req.name);
+  const schema = v.schema('schema', req.schema);
+  const partitions = v.partitions('partitions', req.partitions);
+  const retention = v.retention('retention', req.retention);
+  const mret = v.manifestRetention(req.manifestRetentionMs);
+  cx.needTx('createCollection');
+  return cx.write('createCollection', w, async (ctx) => {
+    const ids = await cx.nextIds(['collection', 'stream', 'link'] as const);
+    const coll: Collection = {
+      ns,
+      id: ids.collection,
+      name,
+      schema,
+      schemaVersion: 1,
+      streamId: ids.stream,
+      linkId: ids.link,
+      partitions,
+      manifestRetentionMs: mret,
+      state: 'live',
+      created: ctx.stamp,
+    };
+    const sname = implicitStreamName(name);
+    const notExists: Build = (e) => `attribute_not_exists(${e.a('pk')})`;
+    return cx.attempts(ctx.op, async () => {
+      const version = await cx.chgVersion();
+      // One transaction of 7 items (spec §2.3); partition heads are lazy.
+      const out = await cx.submit(ctx, [
+        txUpdate('ns', K.ns(ns), (e) => `ADD ${e.a('colls')} ${e.v(1)}`, (e) => `${e.a('state')} = ${e.v(LIVE)}`),
+        txPut('name', K.collName(ns, name), { id: coll.id }, notExists),
+        txPut('coll', K.coll(ns, coll.id), collItem(coll), notExists),
+        txPut('sname', K.streamName(ns, sname), { id: coll.streamId }, notExists),
+        txPut('stream', K.stream(ns, coll.streamId), streamItem({ ns, id: coll.streamId, name: sname, partitions, retention, implicit: true, state: 'live', created: ctx.stamp }), notExists),
+        txPut('link', K.link(ns, coll.linkId), { ns, id: coll.linkId, streamId: coll.streamId, collectionId: coll.id, state: LIVE }, notExists),
+        cx.chgItem(version, ns, 'collection.created', coll.id, ctx.stamp),
+      ], coll);
+      if ('result' in out) {
+        cx.chgDone(version);
+        cx.cacheParts(ns, coll.streamId, partitions);
+        return out.result;
+      }
+      if (out.failed.has('ns')) throw errors.notFound(`namespace ${ns}`);
+      const existing = out.failed.get('name');
+      if (existing) throw errors.alreadyExists(`collection ${name} in namespace ${ns}`, Number(existing.id));
+      if (out.failed.has('chg')) return cx.chgLost();
+      if (out.conflict) return AGAIN;
+      throw unexpected(ctx.op, out);
+    });
+  });
+}
+
+export async function dropCollection(cx: DynamoContext, ns: number, collection: number, w?: WriteContext): Promise<void> {
+  v.id('ns', ns);
+  v.id('collection', collection);
+  cx.needTx('dropCollection');
+  return cx.write('dropCollection', w, (ctx) =>
+    cx.attempts(ctx.op, async () => {
+      const c = toCollection(await cx.liveCollectionItem(ns, collection));
+      const key = linkPointerKey(c.linkId);
+      // Aliases are read first: updateAliases' transaction is conditioned on their `gen`,
+      // which every drop bumps, so no alias can be set to this collection after this read.
+      const [a, p, sItem] = await cx.sdk.batchGet([K.aliases(ns), K.ptr(ns, key), K.stream(ns, c.streamId)]);
+      const items: TxItem[] = [
+        txUpdate('coll', K.coll(ns, collection), (e) => `SET ${e.a('state')} = ${e.v(DROPPING)}`, (e) => `${e.a('state')} = ${e.v(LIVE)}`),
+        txDelete('name', K.collName(ns, c.name), (e) => `${e.a('id')} = ${e.v(collection)}`),
+        txUpdate('stream', K.stream(ns, c.streamId), (e) => `SET ${e.a('state')} = ${e.v(DROPPING)}`),
+        txDelete('sname', K.streamName(ns, String(sItem?.name ?? implicitStreamName(c.name))), (e) => `${e.a('id')} = ${e.v(c.streamId)}`),
+        txUpdate('link', K.link(ns, c.linkId), (e) => `SET ${e.a('state')} = ${e.v(DROPPING)}`),
+        txUpdate('nsc', K.ns(ns), (e) => `ADD ${e.a('colls')} ${e.v(-1)}`),
+      ];
+      if (p) {
+        items.push(txDelete('ptr', K.ptr(ns, key), (e) => `${e.a('version')} = ${e.v(Number(p.version))}`));
+        items.push(txUpdate('pobj', K.obj(String(p.value)), (e) => `ADD ${e.a('refs')} ${e.v(-1)}`, (e) => `${e.a('refs')} >= ${e.v(1)}`));
+      } else {
+        items.push(txCheck('ptr', K.ptr(ns, key), (e) => `attribute_not_exists(${e.a('pk')})`));
+      }
+      const map = a ? (JSON.parse(String(a.map)) as Record<string, number>) : {};
+      const kept = Object.fromEntries(Object.entries(map).filter(([, id]) => id !== collection));
+      const changedMap = Object.keys(kept).length !== Object.keys(map).length;
+      const aver = Number(a?.version ?? 0);
+      items.push(
+        txUpdate(
+          'aliases',
+          K.aliases(ns),
+          (e) =>
+            `SET ${e.a('version')} = ${e.v(changedMap ? aver + 1 : aver)}, ${e.a('map')} = ${e.v(JSON.stringify(kept))} ADD ${e.a('gen')} ${e.v(1)}`,
+          (e) => (a ? `${e.a('version')} = ${e.v(aver)}` : `attribute_not_exists(${e.a('pk')})`),
+        ),
+      );
+      const version = await cx.chgVersion();
+      items.push(cx.chgItem(version, ns, 'collection.dropped', collection, ctx.stamp));
+      const out = await cx.submit(ctx, items, null);
+      if ('result' in out) {
+        cx.chgDone(version);
+        return undefined;
+      }
+      if (out.failed.has('chg')) return cx.chgLost();
+      if (lost(out, 'coll', 'ptr', 'pobj', 'aliases', 'name', 'sname')) return AGAIN;
+      throw unexpected(ctx.op, out);
+    }),
+  ) as Promise<void>;
+}
+
+export async function collection(cx: DynamoContext, ns: number, collection: number, opts?: ReadOptions): Promise<Collection> {
+  v.id('ns', ns);
+  v.id('collection', collection);
+  cx.checkOpen();
+  const r = await cx.sdk.get(K.coll(ns, collection));
+  if (!r || (r.state !== LIVE && !opts?.includeDropping)) throw errors.notFound(`collection ${collection} in namespace ${ns}`);
+  return toCollection(r);
+}
+
+export async function collectionByName(cx: DynamoContext, ns: number, name: string): Promise<Collection> {
+  v.id('ns', ns);
+  v.name('name', name);
+  cx.checkOpen();
+  const n = await cx.sdk.get(K.collName(ns, name));
+  const r = n ? await cx.sdk.get(K.coll(ns, Number(n.id))) : undefined;
+  if (!r || r.state !== LIVE) throw errors.notFound(`collection ${name} in namespace ${ns}`);
+  return toCollection(r);
+}
+
+export async function listCollections(cx: DynamoContext, ns: number, page?: PageRequest): Promise<Page<Collection>> {
+  v.id('ns', ns);
+  const p = v.page(page);
+  cx.checkOpen();
+  await cx.liveNamespace(ns);
+  const names = await listNames(cx, K.nsPk(ns), 'collname#', p);
+  const recs = await cx.sdk.batchGet(names.map((r) => K.coll(ns, Number(r.id))));
+  const live = recs.filter((r): r is Item => r !== undefined && r.state === LIVE).map(toCollection);
+  return paged(live, p.limit, (c) => c.name);
+}
+
+export async function updateCollectionSchema(
+  cx: DynamoContext,
+  ns: number,
+  collection: number,
+  expectedVersion: number,
+  schema: CollectionSchema,
+  w?: WriteContext,
+): Promise<Collection> {
+  v.id('ns', ns);
+  v.id('collection', collection);
+  v.id('expectedVersion', expectedVersion);
+  const s = v.schema('schema', schema);
+  cx.needTx('updateCollectionSchema');
+  return cx.write('updateCollectionSchema', w, (ctx) =>
+    cx.attempts(ctx.op, async () => {
+      const c = toCollection(await cx.liveCollectionItem(ns, collection));
+      if (c.schemaVersion !== expectedVersion) {
+        throw errors.versionMismatch(`schema of collection ${collection}`, expectedVersion, c.schemaVersion);
+      }
+      if (s.primaryKey !== c.schema.primaryKey) {
+        throw errors.invalid('schema.primaryKey', `cannot change from ${c.schema.primaryKey} to ${s.primaryKey}`);
+      }
+      const next: Collection = { ...c, schema: s, schemaVersion: c.schemaVersion + 1 };
+      const version = await cx.chgVersion();
+      const out = await cx.submit(ctx, [
+        txUpdate(
+          'coll',
+          K.coll(ns, collection),
+          (e) => `SET ${e.a('schema')} = ${e.v(JSON.stringify(s))}, ${e.a('schemaVersion')} = ${e.v(next.schemaVersion)}`,
+          (e) => `${e.a('state')} = ${e.v(LIVE)} AND ${e.a('schemaVersion')} = ${e.v(c.schemaVersion)}`,
+        ),
+        cx.chgItem(version, ns, 'collection.schema', collection, ctx.stamp),
+      ], next);
+      if ('result' in out) {
+        cx.chgDone(version);
+        return out.result;
+      }
+      if (out.failed.has('chg')) return cx.chgLost();
+      if (lost(out, 'coll')) return AGAIN;
+      throw unexpected(ctx.op, out);
+    }),
+  );
+}
+
+export async function updateAliases(cx: DynamoContext, ns: number, actions: AliasAction[], expectedVersion?: number, w?: WriteContext): Promise<Aliases> {
+  v.id('ns', ns);
+  v.aliasActions(actions);
+  if (expectedVersion !== undefined) v.nonNegInt('expectedVersion', expectedVersion);
+  cx.needTx('updateAliases');
+  return cx.write('updateAliases', w, (ctx) =>
+    cx.attempts(ctx.op, async () => {
+      // The alias item first (its version and gen), then the collections it will name.
+      const [nsItem, a] = await cx.sdk.batchGet([K.ns(ns), K.aliases(ns)]);
+      if (!nsItem || nsItem.state !== LIVE) throw errors.notFound(`namespace ${ns}`);
+      const version = Number(a?.version ?? 0);
+      if (expectedVersion !== undefined && expectedVersion !== version) {
+        throw errors.versionMismatch(`aliases of namespace ${ns}`, expectedVersion, version);
+      }
+      const targets = [...new Set(actions.flatMap((x) => (x.op === 'set' ? [x.collection] : [])))];
+      const recs = await cx.sdk.batchGet(targets.map((id) => K.coll(ns, id)));
+      const map = a ? (JSON.parse(String(a.map)) as Record<string, number>) : {};
+      for (const act of actions) {
+        if (act.op === 'set') {
+          const r = recs[targets.indexOf(act.collection)];
+          if (!r || r.state !== LIVE) throw errors.notFound(`collection ${act.collection} in namespace ${ns}`);
+          map[act.alias] = act.collection;
+        } else {
+          delete map[act.alias];
+        }
+      }
+      const n = Object.keys(map).length;
+      if (n > MAX_ALIASES) throw errors.limitExceeded('MAX_ALIASES per namespace', MAX_ALIASES, n);
+      const result: Aliases = { ns, version: version + 1, aliases: map };
+      const cv = await cx.chgVersion();
+      const gen = Number(a?.gen ?? 0);
+      const out = await cx.submit(ctx, [
+        // A collection named here was live when read after this item; any drop since bumped gen.
+        txPut('aliases', K.aliases(ns), { version: version + 1, map: JSON.stringify(map), gen }, (e) =>
+          a ? `${e.a('version')} = ${e.v(version)} AND ${e.a('gen')} = ${e.v(gen)}` : `attribute_not_exists(${e.a('pk')})`),
+        txCheck('ns', K.ns(ns), (e) => `${e.a('state')} = ${e.v(LIVE)}`),
+        cx.chgItem(cv, ns, 'aliases', null, ctx.stamp),
+      ], result);
+      if ('result' in out) {
+        cx.chgDone(cv);
+        return out.result;
+      }
+      if (out.failed.has('ns')) throw errors.notFound(`namespace ${ns}`);
+      if (out.failed.has('chg')) return cx.chgLost();
+      if (lost(out, 'aliases')) return AGAIN;
+      throw unexpected(ctx.op, out);
+    }),
+  );
+}
+
+export async function aliases(cx: DynamoContext, ns: number): Promise<Aliases> {
+  v.id('ns', ns);
+  cx.checkOpen();
+  const [nsItem, a] = await cx.sdk.batchGet([K.ns(ns), K.aliases(ns)]);
+  if (!nsItem || nsItem.state !== LIVE) throw errors.notFound(`namespace ${ns}`);
+  return { ns, version: Number(a?.version ?? 0), aliases: a ? (JSON.parse(String(a.map)) as Record<string, number>) : {} };
+}

@@ -1,0 +1,337 @@
+// The shared context of the DynamoDB backend's modules: the SDK handle, the profile and its
+// capabilities, the per-handle caches (stream shapes, partition-head hints, link retention),
+// and the frame every write runs in (spec §2.3):
+//
+// - `write` validates the stamp and requestId, runs the call, and on a refusal that an
+//   applied earlier attempt would explain looks up the call's commit token (req#);
+// - `submit` sends one TransactWriteItems with the commit token, and maps "the token already
+//   exists" to the first attempt's result (ALL_OLD carries it);
+// - `attempts` re-runs an attempt that lost an optimistic race (bounded, with jitter);
+// - the catalog change feed's next version (`chgVersion` … `chgDone`): versions are dense,
+//   each catalog write puts `chg#<v+1>` with attribute_not_exists in its transaction;
+// - loaders of live records and the object-reference updates (`refUp`/`refDown`) that the
+//   log, pointer, tag and GC modules put into their transactions.
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import { errors, isMetaError } from '../../errors.js';
+import type { FaultHook } from '../../faults.js';
+import { REQUEST_TOKEN_TTL_MS } from '../../limits.js';
+import type { Capabilities, ChangeKind, PartitionHead, Stamp, WriteContext } from '../../types.js';
+import * as v from '../../validate.js';
+import type { Item } from './codec.js';
+import { single, txPut, txUpdate, type Expr } from './expr.js';
+import { AGAIN, LIVE, toHead, ttlAt, type Again } from './items.js';
+import { K } from './keys.js';
+import { Sdk, jitter, type Cancelled, type TxItem } from './sdk.js';
+
+/** Chunks one partition group commits in one transaction: 2 items per chunk + streams + 2 ≤ 100 (spec §3.1). */
+export const MAX_CHUNKS_PER_GROUP = 32;
+/** Entries one swapSegment replaces: n entries + ≤ n object counts + 5 ≤ 100 items (spec §2.3: ~45). */
+export const MAX_SWAP_ENTRIES = 45;
+/** Internal attempts of one call against contention (failed conditions, TransactionConflict). */
+export const MAX_INTERNAL_ATTEMPTS = 12;
+/** Cached partition heads and stream shapes per handle, at most (cleared when exceeded). */
+export const MAX_CACHE_ENTRIES = 100_000;
+/** Requests to DynamoDB: connect and whole-request deadlines. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
+
+export type DynamoProfile = 'dynamodb' | 'alternator';
+
+export interface DynamoOptions {
+  /** The table (one per metastore). */
+  table: string;
+  region?: string;
+  /** An endpoint URL (DynamoDB Local, Alternator); the AWS regional endpoint when absent. */
+  endpoint?: string;
+  /** 'dynamodb' (default): multi-item transactions. 'alternator': single-item writes only. */
+  profile?: DynamoProfile;
+  credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
+  requestTimeoutMs?: number;
+  connectTimeoutMs?: number;
+  /** Chunks per commit group, 1..32 (tests use smaller groups so commits span groups). */
+  maxChunksPerGroup?: number;
+  /** Fault injection for the fault matrix (spec §4.2); never set in production. */
+  faults?: FaultHook;
+  /** The backend's clock, for validating stamps; tests may replace it. */
+  clock?: () => number;
+}
+
+/** Per-call context of a write. */
+export interface Ctx {
+  op: string;
+  stamp: Stamp;
+  requestId: string | undefined;
+  /** Base of every ClientRequestToken of this call. */
+  tokenBase: string;
+}
+
+/** Calls whose typed refusal may mean "an earlier attempt of this requestId applied". */
+const LAZY_TOKEN_CHECK: ReadonlySet<string> = new Set([
+  'NotFound',
+  'AlreadyExists',
+  'VersionMismatch',
+  'FenceMismatch',
+  'LeaseHeld',
+  'Claimed',
+  'InvalidArgument',
+]);
+
+export class DynamoContext {
+  readonly table: string;
+  readonly profile: DynamoProfile;
+  readonly sdk: Sdk;
+  readonly caps: Capabilities;
+  readonly clock: () => number;
+  /** Emitted on this handle's catalog writes and on close: wakes watch() at once. */
+  readonly changed = new EventEmitter();
+  /** ns/stream → partitions (immutable once created). */
+  readonly streamParts = new Map<string, number>();
+  /** ns/stream/partition → the next offset last seen (a hint: conditions check it). */
+  readonly headNext = new Map<string, number>();
+  /** ns/link → { collection, manifestRetentionMs } (immutable). */
+  readonly links = new Map<string, { collection: number; retentionMs: number }>();
+  /** The highest catalog version this handle has seen (a hint for the next change's version). */
+  chgHint: number | null = null;
+  private isClosed = false;
+
+  constructor(opts: DynamoOptions) {
+    if (!opts || typeof opts.table !== 'string' || !/^[A-Za-z0-9_.-]{3,255}$/.test(opts.table)) {
+      throw errors.invalid('table', 'must be a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -)');
+    }
+    this.table = opts.table;
+    this.profile = opts.profile ?? 'dynamodb';
+    if (this.profile !== 'dynamodb' && this.profile !== 'alternator') throw errors.invalid('profile', 'must be dynamodb or alternator');
+    this.sdk = new Sdk({
+      table: opts.table,
+      region: opts.region ?? 'us-east-1',
+      ...(opts.endpoint ? { endpoint: opts.endpoint } : {}),
+      ...(opts.credentials ? { credentials: opts.credentials } : {}),
+      requestTimeoutMs: opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      connectTimeoutMs: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      ...(opts.faults ? { faults: opts.faults } : {}),
+    });
+    this.caps = {
+      transactions: this.profile === 'dynamodb' ? 'multi-item' : 'single-item',
+      snapshotReads: false,
+      maxChunksPerGroup: opts.maxChunksPerGroup === undefined ? MAX_CHUNKS_PER_GROUP : v.nonNegInt('maxChunksPerGroup', opts.maxChunksPerGroup, MAX_CHUNKS_PER_GROUP),
+      maxSwapEntries: MAX_SWAP_ENTRIES,
+      changeFeed: 'poll',
+    };
+    if (this.caps.maxChunksPerGroup < 1) throw errors.invalid('maxChunksPerGroup', `must be in 1..${MAX_CHUNKS_PER_GROUP}`);
+    this.clock = opts.clock ?? Date.now;
+    this.changed.setMaxListeners(0);
+  }
+
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  close(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.changed.emit('change');
+    this.sdk.destroy();
+  }
+
+  checkOpen(): void {
+    if (this.closed) throw errors.invalid('store', 'this metastore handle is closed');
+  }
+
+  /** The Alternator profile sends no transaction: such calls are refused by capability. */
+  needTx(op: string): void {
+    if (this.profile === 'alternator') {
+      throw errors.invalid(
+        'transactions',
+        `${op} needs a multi-item transaction, and this metastore's capabilities are transactions: 'single-item' (spec §4.1)`,
+      );
+    }
+  }
+
+  /**
+   * The frame of every write: stamp and requestId checks, then `fn`. A call with a requestId
+   * whose attempt is refused in a way a retry of an applied call would be (the name exists,
+   * the version moved…) looks up its commit token first: if an earlier attempt applied, its
+   * result is returned instead of the refusal.
+   */
+  async write<T>(op: string, w: WriteContext | undefined, fn: (c: Ctx) => Promise<T>): Promise<T> {
+    this.checkOpen();
+    const stamp = v.stamp(w?.stamp, this.clock());
+    const requestId = w?.requestId === undefined ? undefined : v.tokenString('requestId', w.requestId);
+    const ctx: Ctx = { op, stamp, requestId, tokenBase: requestId !== undefined ? `${requestId}\u0000${op}` : randomUUID() };
+    try {
+      return await fn(ctx);
+    } catch (e) {
+      if (requestId !== undefined && this.profile === 'dynamodb' && isMetaError(e) && LAZY_TOKEN_CHECK.has(e.code)) {
+        const prior = await this.sdk.get(K.req(requestId));
+        if (prior) return this.priorResult<T>(op, prior);
+      }
+      throw e;
+    }
+  }
+
+  priorResult<T>(op: string, item: Item): T {
+    if (item.op !== op) throw errors.invalid('requestId', `was already used for ${String(item.op)}; use a fresh requestId per call`);
+    return JSON.parse(String(item.result)) as T;
+  }
+
+  /** The commit-token item of a write with a requestId: its result, in the same transaction. */
+  reqItem(ctx: Ctx, result: unknown): TxItem {
+    return txPut(
+      'req',
+      K.req(ctx.requestId!),
+      { op: ctx.op, result: JSON.stringify(result ?? null), stamp: ctx.stamp, ttl: ttlAt(ctx.stamp + REQUEST_TOKEN_TTL_MS) },
+      (e) => `attribute_not_exists(${e.a('pk')})`,
+    );
+  }
+
+  /**
+   * Sends one transaction of the call (with its commit token). Success → { result };
+   * an earlier attempt of the same requestId applied → its result; otherwise the reasons.
+   */
+  async submit<T>(ctx: Ctx, items: TxItem[], result: T, tokenExtra = ''): Promise<{ result: T } | Cancelled> {
+    const all = ctx.requestId !== undefined ? [...items, this.reqItem(ctx, result)] : items;
+    const out = await this.sdk.transact(ctx.op, all, ctx.tokenBase + tokenExtra);
+    if (out.ok) return { result };
+    const prior = out.failed.get('req');
+    if (prior) return { result: this.priorResult<T>(ctx.op, prior) };
+    return out;
+  }
+
+  /** Runs attempts until one returns a value; AGAIN re-reads after a jittered pause (bounded). */
+  async attempts<T>(op: string, fn: (n: number) => Promise<T | Again>): Promise<T> {
+    for (let n = 0; n < MAX_INTERNAL_ATTEMPTS; n++) {
+      this.checkOpen();
+      const r = await fn(n);
+      if (r !== AGAIN) return r as T;
+      await jitter(n);
+    }
+    throw errors.retryable('conflict', `${op}: concurrent writers kept winning for ${MAX_INTERNAL_ATTEMPTS} attempts; nothing was applied`);
+  }
+
+  /** Ids from the counters: one UpdateItem, outside the call's transaction (spec §2.3). */
+  async nextIds<K extends string>(kinds: readonly K[]): Promise<Record<K, number>> {
+    const r = await this.sdk.update({
+      ...single(K.counters(), (e) => `ADD ${kinds.map((k) => `${e.a(k)} ${e.v(1)}`).join(', ')}`),
+      ReturnValues: 'UPDATED_NEW',
+    });
+    const out = {} as Record<K, number>;
+    for (const k of kinds) out[k] = Number(r?.[k]);
+    return out;
+  }
+
+  // ---- the change feed's next version
+
+  async chgVersion(): Promise<number> {
+    if (this.chgHint === null) this.chgHint = await this.currentVersion();
+    return this.chgHint + 1;
+  }
+
+  chgItem(version: number, ns: number, kind: ChangeKind, id: number | null, stamp: Stamp): TxItem {
+    return txPut('chg', K.chg(version), { version, ns, kind, id, stamp }, (e) => `attribute_not_exists(${e.a('pk')})`);
+  }
+
+  /** Another writer took the version: learn the current one and try again. */
+  async chgLost(): Promise<Again> {
+    this.chgHint = await this.currentVersion();
+    return AGAIN;
+  }
+
+  chgDone(version: number): void {
+    this.chgHint = Math.max(this.chgHint ?? 0, version);
+    this.changed.emit('change');
+  }
+
+  async currentVersion(): Promise<number> {
+    const last = await this.sdk.query({ KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: K.chgPk() } }, ScanIndexForward: false }, 1);
+    return last[0] ? Number(last[0].version) : 0;
+  }
+
+  /** Conflict (nothing applied) or a lost optimistic condition: both mean "try again". */
+  // ------------------------------------------------------------ loaders
+
+  async liveNamespace(ns: number): Promise<Item> {
+    const r = await this.sdk.get(K.ns(ns));
+    if (!r || r.state !== LIVE) throw errors.notFound(`namespace ${ns}`);
+    return r;
+  }
+
+  async liveCollectionItem(ns: number, id: number): Promise<Item> {
+    const r = await this.sdk.get(K.coll(ns, id));
+    if (!r || r.state !== LIVE) throw errors.notFound(`collection ${id} in namespace ${ns}`);
+    return r;
+  }
+
+  async liveStreamItem(ns: number, id: number): Promise<Item> {
+    const r = await this.sdk.get(K.stream(ns, id));
+    if (!r || r.state !== LIVE) throw errors.notFound(`stream ${id} in namespace ${ns}`);
+    this.cacheParts(ns, id, Number(r.partitions));
+    return r;
+  }
+
+  cacheParts(ns: number, stream: number, parts: number): void {
+    if (this.streamParts.size > MAX_CACHE_ENTRIES) this.streamParts.clear();
+    this.streamParts.set(`${ns}/${stream}`, parts);
+  }
+
+  cacheHead(ns: number, stream: number, p: number, next: number): void {
+    if (this.headNext.size > MAX_CACHE_ENTRIES) this.headNext.clear();
+    const k = `${ns}/${stream}/${p}`;
+    if ((this.headNext.get(k) ?? -1) < next) this.headNext.set(k, next);
+  }
+
+  async readHeads(ns: number, stream: number, partitions: number): Promise<PartitionHead[]> {
+    const rows = await this.sdk.query({ KeyConditionExpression: 'pk = :p', ExpressionAttributeValues: { ':p': { S: K.headPk(ns, stream) } } });
+    const out: PartitionHead[] = [];
+    for (let p = 0; p < partitions; p++) out.push({ partition: p, next: 0, logStart: 0, bytes: 0 });
+    for (const r of rows) {
+      const p = Number(r.sk);
+      if (p < partitions) out[p] = toHead(p, r);
+    }
+    return out;
+  }
+
+  /** Object-reference change for `path` (one item per transaction: callers aggregate per path). */
+  refUp(role: string, path: string, kind: 'wal' | 'segment' | 'manifest', n: number, index?: { stream: string }): TxItem {
+    return txUpdate(
+      role,
+      K.obj(path),
+      (e) =>
+        `SET ${e.a('path')} = ${e.v(path)}, ${e.a('kind')} = if_not_exists(${e.a('kind')}, ${e.v(kind)})` +
+        (index ? `, ${e.a('stream')} = ${e.v(index.stream)}` : '') +
+        ` ADD ${e.a('refs')} ${e.v(n)}${index ? `, ${e.a('irefs')} ${e.v(n)}` : ''} REMOVE ${e.a('rk')}, ${e.a('retired')}`,
+      // Claimed if GC claimed the path (or deleted it): a claim and a new reference serialise (spec §3.2.3).
+      (e) => `attribute_not_exists(${e.a('claimOwner')}) AND attribute_not_exists(${e.a('deleted')})`,
+    );
+  }
+
+  /**
+   * Releases `n` references of `path` whose item read `cur`. The condition pins what was read
+   * where it matters: reaching zero retires a WAL object (listed by the `retired` index), so
+   * that case requires refs to be exactly what was read; otherwise only that enough remain.
+   */
+  refDown(role: string, path: string, n: number, cur: Item | undefined, stamp: Stamp, index: boolean): TxItem {
+    const refs = Number(cur?.refs ?? 0);
+    if (refs - n < 0) throw new Error(`dynamodb metastore invariant violated: object ${path} would have ${refs - n} references`);
+    const ir = index ? (e: Expr) => `, ${e.a('irefs')} = if_not_exists(${e.a('irefs')}, ${e.v(0)}) - ${e.v(n)}` : () => '';
+    if (refs - n === 0) {
+      const retire = cur?.kind === 'wal' && cur.claimOwner === undefined && cur.deleted === undefined;
+      return txUpdate(
+        role,
+        K.obj(path),
+        (e) =>
+          `SET ${e.a('refs')} = ${e.v(0)}${ir(e)}` +
+          (retire ? `, ${e.a('retired')} = ${e.v(stamp)}, ${e.a('rk')} = ${e.v(path)}` : cur?.kind === 'wal' ? `, ${e.a('retired')} = ${e.v(stamp)}` : ''),
+        (e) => `${e.a('refs')} = ${e.v(refs)}`,
+      );
+    }
+    return txUpdate(
+      role,
+      K.obj(path),
+      (e) => `SET ${e.a('refs')} = ${e.a('refs')} - ${e.v(n)}${ir(e)}`,
+      (e) => `${e.a('refs')} > ${e.v(n)}`,
+    );
+  }
+
+}

@@ -1,0 +1,229 @@
+// The log's commit and reads (spec §2.3, §3.1, §3.3): commitWal is one TransactWriteItems per
+// partition group, each with its (object, group) commit record `walc#` as the idempotency
+// key, the object's live count, a live check per stream, and per chunk the head (conditioned
+// on the `next` the per-handle cache predicts) and the index entry. partitionIndex reads the
+// head, then Queries the entries from the one covering max(from, logStart), starting again
+// when a concurrent trim or swap shows a gap; streamState and collectionHead read the parts
+// that only grow last.
+import { linkPointerKey } from '../../contract.js';
+import { errors } from '../../errors.js';
+import { planGroups } from '../../groups.js';
+import { MAX_INDEX_PAGE, WAL_COMMIT_RECORD_TTL_MS, WAL_COMMIT_WINDOW_MS } from '../../limits.js';
+import type { AssignedRange, CollectionHead, IndexEntry, PartitionIndex, Stamp, StreamState, WalChunk, WalCommit, WalCommitResult, WriteContext } from '../../types.js';
+import * as v from '../../validate.js';
+import { MAX_INTERNAL_ATTEMPTS, MAX_SWAP_ENTRIES, type DynamoContext } from './context.js';
+import { txCheck, txPut, txUpdate } from './expr.js';
+import { AGAIN, LIVE, keyPath, sameRanges, toCollection, toEntry, toHead, toPointer, toStream, ttlAt, unexpected } from './items.js';
+import { K } from './keys.js';
+import { jitter, type TxItem } from './sdk.js';
+
+export async function commitWal(cx: DynamoContext, commit: WalCommit, w?: WriteContext): Promise<WalCommitResult> {
+  v.walCommit(commit);
+  keyPath('object', commit.object);
+  cx.needTx('commitWal');
+  cx.checkOpen();
+  const stamp = v.stamp(w?.stamp, cx.clock());
+  const requestId = w?.requestId === undefined ? undefined : v.tokenString('requestId', w.requestId);
+  const { groupOf, groups } = planGroups(commit.chunks, cx.caps.maxChunksPerGroup);
+  // Every stream is checked before any group commits: unknown or dropped → NotFound, a
+  // partition out of range → InvalidArgument (nothing may be half-written by bad input).
+  await checkChunkStreams(cx, commit.chunks);
+  const assigned: AssignedRange[] = new Array(commit.chunks.length);
+  // One transaction per partition group, each with its own commit record (spec §3.1); the
+  // (object, group) record is the idempotency key, so no commit-token item is needed.
+  for (let g = 0; g < groups; g++) {
+    const idx: number[] = [];
+    groupOf.forEach((gg, i) => gg === g && idx.push(i));
+    const ranges = await commitGroup(cx, commit, g, idx, stamp, `${requestId ?? commit.object}\u0000commitWal\u0000${g}`);
+    idx.forEach((i, k) => (assigned[i] = ranges[k]!));
+  }
+  return { object: commit.object, assigned, groups };
+}
+
+async function checkChunkStreams(cx: DynamoContext, chunks: readonly WalChunk[]): Promise<void> {
+  const unknown = [...new Set(chunks.map((c) => `${c.ns}/${c.stream}`))].filter((k) => !cx.streamParts.has(k));
+  if (unknown.length > 0) {
+    const keys = unknown.map((k) => k.split('/').map(Number) as [number, number]);
+    const recs = await cx.sdk.batchGet(keys.map(([ns, s]) => K.stream(ns, s)));
+    recs.forEach((r, i) => {
+      const [ns, s] = keys[i]!;
+      if (!r || r.state !== LIVE) throw errors.notFound(`stream ${s} in namespace ${ns}`);
+      cx.cacheParts(ns, s, Number(r.partitions));
+    });
+  }
+  for (const c of chunks) {
+    const parts = cx.streamParts.get(`${c.ns}/${c.stream}`)!;
+    if (c.partition >= parts) {
+      throw errors.invalid('partition', `stream ${c.stream} has ${parts} partitions; partition ${c.partition} is out of range`);
+    }
+  }
+}
+
+async function commitGroup(cx: DynamoContext, commit: WalCommit, g: number, idx: number[], stamp: Stamp, tokenBase: string): Promise<AssignedRange[]> {
+  const chunks = idx.map((i) => commit.chunks[i]!);
+  const age = stamp - commit.objectStamp;
+  if (age > WAL_COMMIT_WINDOW_MS) {
+    const rec = await cx.sdk.get(K.walc(commit.object, g));
+    if (rec) return sameRanges(rec, chunks, commit.object, g);
+    throw errors.staleCommit(commit.object, age, WAL_COMMIT_WINDOW_MS);
+  }
+  const streams = [...new Set(chunks.map((c) => `${c.ns}/${c.stream}`))];
+  const hk = (c: WalChunk) => `${c.ns}/${c.stream}/${c.partition}`;
+  return cx.attempts('commitWal', async () => {
+    const missing = chunks.filter((c) => !cx.headNext.has(hk(c)));
+    if (missing.length > 0) {
+      const heads = await cx.sdk.batchGet(missing.map((c) => K.head(c.ns, c.stream, c.partition)));
+      missing.forEach((c, i) => cx.cacheHead(c.ns, c.stream, c.partition, Number(heads[i]?.next ?? 0)));
+    }
+    const ranges: AssignedRange[] = chunks.map((c) => {
+      const start = cx.headNext.get(hk(c))!;
+      return { ns: c.ns, stream: c.stream, partition: c.partition, start, end: start + c.records, group: g };
+    });
+    const items: TxItem[] = [
+      txPut(
+        'walc',
+        K.walc(commit.object, g),
+        { object: commit.object, group: g, ranges: JSON.stringify(ranges), stamp, ttl: ttlAt(stamp + WAL_COMMIT_RECORD_TTL_MS) },
+        (e) => `attribute_not_exists(${e.a('pk')})`,
+      ),
+      // The WAL object's live count: chunks not yet segmented or trimmed (one item per transaction).
+      cx.refUp('obj', commit.object, 'wal', chunks.length, { stream: streams.length === 1 ? streams[0]! : '*' }),
+      ...streams.map((s) => {
+        const [ns, id] = s.split('/').map(Number) as [number, number];
+        return txCheck(`stream:${s}`, K.stream(ns, id), (e) => `${e.a('state')} = ${e.v(LIVE)}`);
+      }),
+    ];
+    chunks.forEach((c, i) => {
+      const r = ranges[i]!;
+      items.push(
+        txUpdate(
+          `head:${i}`,
+          K.head(c.ns, c.stream, c.partition),
+          (e) =>
+            `SET ${e.a('next')} = ${e.v(r.end)}, ${e.a('logStart')} = if_not_exists(${e.a('logStart')}, ${e.v(0)}) ADD ${e.a('bytes')} ${e.v(c.byteEnd - c.byteStart)}`,
+          (e) => (r.start === 0 ? `attribute_not_exists(${e.a('next')})` : `${e.a('next')} = ${e.v(r.start)}`),
+        ),
+        txPut(`entry:${i}`, K.entry(c.ns, c.stream, c.partition, r.start), {
+          start: r.start,
+          end: r.end,
+          kind: 'wal',
+          path: commit.object,
+          byteStart: c.byteStart,
+          byteEnd: c.byteEnd,
+          records: c.records,
+          group: g,
+        }),
+      );
+    });
+    let out;
+    try {
+      out = await cx.sdk.transact('commitWal', items, tokenBase);
+    } catch (e) {
+      // The outcome is unknown: forget the heads, so a retry reads them again.
+      for (const c of chunks) cx.headNext.delete(hk(c));
+      throw e;
+    }
+    if (out.ok) {
+      chunks.forEach((c, i) => cx.cacheHead(c.ns, c.stream, c.partition, ranges[i]!.end));
+      return ranges;
+    }
+    const rec = out.failed.get('walc');
+    if (rec) return sameRanges(rec, chunks, commit.object, g);
+    if (out.failed.has('obj')) throw errors.claimed(commit.object);
+    for (const s of streams) {
+      if (out.failed.has(`stream:${s}`)) {
+        cx.streamParts.delete(s);
+        const [ns, id] = s.split('/');
+        throw errors.notFound(`stream ${id} in namespace ${ns}`);
+      }
+    }
+    let moved = false;
+    chunks.forEach((c, i) => {
+      if (out.failed.has(`head:${i}`)) {
+        moved = true;
+        const old = out.failed.get(`head:${i}`);
+        cx.headNext.delete(hk(c));
+        cx.cacheHead(c.ns, c.stream, c.partition, Number(old?.next ?? 0));
+      }
+    });
+    if (moved || out.conflict) return AGAIN;
+    throw unexpected('commitWal', out);
+  });
+}
+
+export async function partitionIndex(cx: DynamoContext, ns: number, stream: number, partition: number, opts?: { from?: number; limit?: number }): Promise<PartitionIndex> {
+  v.id('ns', ns);
+  v.id('stream', stream);
+  v.nonNegInt('partition', partition);
+  const from = opts?.from === undefined ? 0 : v.nonNegInt('from', opts.from);
+  const limit = opts?.limit === undefined ? MAX_INDEX_PAGE : v.nonNegInt('limit', opts.limit, MAX_INDEX_PAGE);
+  if (limit < 1) throw errors.invalid('limit', `must be in 1..${MAX_INDEX_PAGE}`);
+  cx.checkOpen();
+  const pk = K.entryPk(ns, stream, partition);
+  for (let attempt = 0; attempt < MAX_INTERNAL_ATTEMPTS; attempt++) {
+    // Read order (spec §3.3): the head (with the stream), then the entries.
+    const [s, hItem] = await cx.sdk.batchGet([K.stream(ns, stream), K.head(ns, stream, partition)]);
+    if (!s || s.state !== LIVE) throw errors.notFound(`stream ${stream} in namespace ${ns}`);
+    if (partition >= Number(s.partitions)) throw errors.invalid('partition', `stream ${stream} has ${String(s.partitions)} partitions`);
+    const h = toHead(partition, hItem);
+    const lo = Math.max(from, h.logStart);
+    if (lo >= h.next) return { partition, logStart: h.logStart, next: h.next, entries: [] };
+    // The entry covering lo: the last one starting at or below it.
+    const below = await cx.sdk.query(
+      { KeyConditionExpression: 'pk = :p AND sk <= :s', ExpressionAttributeValues: { ':p': { S: pk }, ':s': { S: K.entrySk(lo) } }, ScanIndexForward: false },
+      1,
+    );
+    const first = below[0] ? toEntry(partition, below[0]) : undefined;
+    if (!first || first.end <= lo) {
+      // A concurrent trim or swap moved entries under us (Query is read-committed).
+      await jitter(attempt);
+      continue;
+    }
+    // Covered entries (a swap still deleting them) are skipped, so fetch a little extra.
+    const rows = await cx.sdk.query(
+      { KeyConditionExpression: 'pk = :p AND sk >= :s', ExpressionAttributeValues: { ':p': { S: pk }, ':s': { S: K.entrySk(first.start) } } },
+      limit + 1 + MAX_SWAP_ENTRIES,
+    );
+    const entries: IndexEntry[] = [];
+    let at = first.start;
+    let ok = true;
+    for (const r of rows) {
+      const e = toEntry(partition, r);
+      if (e.start >= h.next || entries.length === limit) break;
+      if (e.end <= at) continue; // covered by an entry already taken
+      if (e.start !== at) {
+        ok = false; // a gap or a partial overlap: the index changed under the read
+        break;
+      }
+      entries.push(e);
+      at = e.end;
+    }
+    if (!ok || (at < h.next && entries.length < limit)) {
+      await jitter(attempt);
+      continue;
+    }
+    const out: PartitionIndex = { partition, logStart: h.logStart, next: h.next, entries };
+    if (at < h.next) out.nextFrom = at;
+    return out;
+  }
+  throw errors.retryable('conflict', `partitionIndex: partition ${partition} kept changing under the read`);
+}
+
+export async function streamState(cx: DynamoContext, ns: number, stream: number): Promise<StreamState> {
+  v.id('ns', ns);
+  v.id('stream', stream);
+  cx.checkOpen();
+  const s = toStream(await cx.liveStreamItem(ns, stream));
+  return { stream: s, heads: await cx.readHeads(ns, stream, s.partitions) };
+}
+
+export async function collectionHead(cx: DynamoContext, ns: number, collection: number): Promise<CollectionHead> {
+  v.id('ns', ns);
+  v.id('collection', collection);
+  cx.checkOpen();
+  const c = toCollection(await cx.liveCollectionItem(ns, collection));
+  // Read order (spec §3.3): the pointer, then the heads (which only grow).
+  const p = await cx.sdk.get(K.ptr(ns, linkPointerKey(c.linkId)));
+  const heads = await cx.readHeads(ns, c.streamId, c.partitions);
+  return { collection: c, pointer: p ? toPointer(p) : null, heads };
+}
