@@ -44,6 +44,8 @@ export interface ChildNode {
   proc: ChildProcess;
   url: string;
   port: number;
+  /** The port of its /metrics listener. */
+  metricsPort: number;
   exited: Promise<number | null>;
   stop(): Promise<void>;
 }
@@ -74,17 +76,18 @@ export async function startChildNode(dir: string, env: Record<string, string> = 
   });
   const exited = new Promise<number | null>((r) => proc.on('exit', (c) => r(c)));
   let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
+  const [url, metricsUrl] = await new Promise<[string, string]>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error('the node did not start')), START_DEADLINE_MS);
     proc.stdout!.on('data', (b: Buffer) => {
       out += b.toString();
       const m = /listening: (http:\/\/127\.0\.0\.1:(\d+))/.exec(out);
-      if (m) {
+      const metrics = /metrics: +(http:\/\/\S+)/.exec(out);
+      if (m && metrics) {
         clearTimeout(t);
         // `loam dev` creates an admin API key on first start and prints it (before the
         // address): the benchmark authenticates with it like any client.
         authKey = /LOAM_KEY=(\S+)/.exec(out)?.[1] ?? null;
-        resolve(m[1]!);
+        resolve([m[1]!, metrics[1]!]);
       }
     });
     void exited.then((c) => reject(new Error(`the node exited with ${c}`)));
@@ -93,6 +96,7 @@ export async function startChildNode(dir: string, env: Record<string, string> = 
     proc,
     url,
     port: Number(new URL(url).port),
+    metricsPort: Number(new URL(metricsUrl).port),
     exited,
     async stop() {
       proc.kill('SIGTERM');
@@ -169,8 +173,9 @@ export async function main(argv: string[]): Promise<void> {
     .option('--batch <n>', 'documents per request', '100')
     .option('--doc-bytes <n>', 'bytes per document', '1024')
     .option('--port <n>', 'drive an already running node on 127.0.0.1:<port> (for profiling) instead of starting one')
+    .option('--metrics-port <n>', "with --port: that node's metrics_port", '7071')
     .parse(['node', 'ingest', ...argv])
-    .opts<{ seconds: string; clients: string; batch: string; docBytes: string; port?: string }>();
+    .opts<{ seconds: string; clients: string; batch: string; docBytes: string; port?: string; metricsPort: string }>();
   const seconds = Number(o.seconds);
   const clients = Number(o.clients);
   const batch = Number(o.batch);
@@ -179,6 +184,7 @@ export async function main(argv: string[]): Promise<void> {
   const node = o.port ? null : await startChildNode(dir);
   try {
     const port = node ? node.port : Number(o.port);
+    const metricsPort = node ? node.metricsPort : Number(o.metricsPort);
     await raiseQuotas(port);
     await request(port, 'POST', '/v1/namespaces', JSON.stringify({ name: 'bench' }));
     await request(port, 'POST', '/v1/namespaces/bench/collections', JSON.stringify({ name: 'docs', primary_key: 'id', partitions: 8 }));
@@ -225,13 +231,13 @@ export async function main(argv: string[]): Promise<void> {
     }
     const running = Array.from({ length: clients }, (_, c) => worker(c));
     await new Promise((r) => setTimeout(r, WARMUP_MS));
-    const m0 = (await request(port, 'GET', '/metrics')).body;
+    const m0 = (await request(metricsPort, 'GET', '/metrics')).body;
     measuring = true;
     const t0 = performance.now();
     await new Promise((r) => setTimeout(r, seconds * 1000));
     measuring = false;
     const elapsed = (performance.now() - t0) / 1000;
-    const m1 = (await request(port, 'GET', '/metrics')).body;
+    const m1 = (await request(metricsPort, 'GET', '/metrics')).body;
     stop = true;
     await Promise.all(running);
     const flushes = metricSum(m1, 'loam_wal_flush_bytes_count') - metricSum(m0, 'loam_wal_flush_bytes_count');

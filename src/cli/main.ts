@@ -66,7 +66,7 @@ export function devBanner(url: string, dataDir: string, key: string | null = nul
     `  curl -s -X POST ${url}/v1/namespaces/demo/collections/users/documents ${auth} -H 'content-type: application/json' -d '{"upserts":[{"id":"u1","name":"Ada"}]}'`,
     `  curl -s ${url}/v1/namespaces/demo/collections/users/documents/u1 ${auth}`,
     `More keys: loam keys create --data-dir ${dataDir} --role writer   (or POST /v1/keys with an admin key)`,
-    `API: ${url}/v1/openapi.json   metrics: ${url}/metrics   health: ${url}/healthz`,
+    `API: ${url}/v1/openapi.json   health: ${url}/healthz`,
     `Stop with Ctrl-C.`,
   ].join('\n');
 }
@@ -96,6 +96,7 @@ export function program(): Command {
         const node = await startNode(config);
         // The bootstrap key goes to stdout once, never to the logs.
         console.log(devBanner(node.url, dir, node.bootstrapKey));
+        console.log(`metrics:   ${node.metricsUrl} (Prometheus; this listener takes no API key)`);
         await runUntilSignal(node);
       } catch (e) {
         fail(e);
@@ -123,6 +124,7 @@ export function program(): Command {
         const node = await startNode(config);
         if (node.bootstrapKey) console.log(`first start: created org "${config.bootstrap_org}" and its admin API key (shown once; store it now):\n  ${node.bootstrapKey}`);
         console.log(`listening: ${node.url}`);
+        console.log(`metrics:   ${node.metricsUrl}`);
         await runUntilSignal(node);
       } catch (e) {
         fail(e);

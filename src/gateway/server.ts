@@ -1,8 +1,8 @@
-// The HTTP API (fastify) under /v1 (issue 5 §4), /healthz, /readyz and /metrics.
+// The HTTP API (fastify) under /v1, /healthz and /readyz. /metrics has a listener of its
+// own (./metrics-listener.ts): it takes no API key.
 //
-// Every request passes one admission hook (`admit`): today it binds the request to the
-// single default org; the tenancy issue replaces it with API-key authentication,
-// authorization and quotas (spec §6, §7) without touching the routes.
+// Every request passes one admission hook (`admit`): with auth api_keys, API-key
+// authentication, authorization and quotas (spec §6, §7); with auth none, the default org.
 // Errors are always JSON { error: { code, message } } with the matching status.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
@@ -65,7 +65,6 @@ export interface GatewayMetrics {
   httpRequests: { inc(labels: { method: string; route: string; status: string }): void };
   httpLatency: { observe(labels: { method: string; route: string; status: string }, seconds: number): void };
   refusals: { inc(labels: { status: string; code: string; reason: string }): void };
-  registry: { contentType: string; metrics(): Promise<string> };
 }
 
 export interface GatewayDeps {
@@ -230,7 +229,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     void reply.status(404).send({ error: { code: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}; see /v1/openapi.json` } });
   });
 
-  const ops = new Set(['/healthz', '/readyz', '/metrics', '/v1/openapi.json']);
+  const ops = new Set(['/healthz', '/readyz', '/v1/openapi.json']);
   // Callback style, so an admission answered at once costs no promise (bench gateway).
   app.addHook('preHandler', (req, _reply, done) => {
     const route = req.routeOptions.url ?? '';
@@ -262,10 +261,6 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     } catch (e) {
       return reply.status(503).header('Retry-After', '1').send({ error: { code: 'not_ready', message: (e as Error).message } });
     }
-  });
-  app.get('/metrics', async (_req, reply) => {
-    void reply.type(d.metrics.registry.contentType);
-    return d.metrics.registry.metrics();
   });
   const openapi = openApiDocument(d.version, { ...(d.routeDefs ? { routes: d.routeDefs } : {}), auth: d.authenticated === true });
   app.get('/v1/openapi.json', async () => openapi);

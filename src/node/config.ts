@@ -1,4 +1,4 @@
-// Node configuration (DESIGN §7): one JSON file, every setting overridable by an
+// Node configuration: one JSON file, every setting overridable by an
 // environment variable LOAM_<SETTING IN UPPER CASE> (e.g. LOAM_STORE, LOAM_PORT), and
 // every setting validated at start with an error that names it.
 //
@@ -28,6 +28,12 @@ export type Role = (typeof ROLES)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const DEFAULT_PORT = 7070;
 export const DEFAULT_HOST = '127.0.0.1';
+/**
+ * /metrics is served on its own listener, never on the API's (it needs no key): loopback
+ * and the port after the API's by default; a free port when the API's port is 0.
+ */
+export const DEFAULT_METRICS_HOST = '127.0.0.1';
+export const DEFAULT_METRICS_PORT = 7071;
 /** Without authentication (auth: none) the API binds only to loopback. */
 export const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
 /** api_keys: every request carries an API key (spec §6); none: loopback development only. */
@@ -39,6 +45,10 @@ export interface NodeConfig {
   host: string;
   /** 0 picks a free port. */
   port: number;
+  /** The Prometheus /metrics listener (no API key on it: keep it on a private interface). */
+  metrics_host: string;
+  /** 0 picks a free port; by default DEFAULT_METRICS_PORT, or 0 when `port` is 0. */
+  metrics_port: number;
   roles: Role[];
   log_level: (typeof LOG_LEVELS)[number];
   node_id: string | null;
@@ -62,6 +72,8 @@ export interface NodeConfig {
 export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   host: DEFAULT_HOST,
   port: DEFAULT_PORT,
+  metrics_host: DEFAULT_METRICS_HOST,
+  metrics_port: DEFAULT_METRICS_PORT,
   roles: [...ROLES],
   log_level: 'info',
   node_id: null,
@@ -94,6 +106,7 @@ export class ConfigError extends Error {
 type IntRange = [number, number];
 const INTS: Partial<Record<keyof NodeConfig, IntRange>> = {
   port: [0, 65_535],
+  metrics_port: [0, 65_535],
   flush_interval_ms: [0, 10_000],
   flush_bytes: [1_024, 256 * 1024 * 1024],
   backlog_max_records: [1, 1_000_000_000],
@@ -140,7 +153,9 @@ export function envOverrides(env: NodeJS.ProcessEnv = process.env): Record<strin
 /** Merges defaults ← file ← env ← flags and validates everything. */
 export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig {
   const raw: Record<string, unknown> = { ...DEFAULTS };
+  let metricsPortSet = false;
   for (const l of layers) {
+    if (l.metrics_port !== undefined) metricsPortSet = true;
     for (const [k, v] of Object.entries(l)) {
       if (v === undefined) continue;
       if (!KEYS.includes(k as keyof NodeConfig)) throw new ConfigError(k, `is not a setting (known: ${KEYS.join(', ')})`);
@@ -155,6 +170,13 @@ export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig 
       throw new ConfigError(k, `must be an integer in ${lo}..${hi}; got ${JSON.stringify(v)}`);
     }
     out[k] = n;
+  }
+  if (!metricsPortSet && out.port === 0) out.metrics_port = 0;
+  if (out.port !== 0 && out.metrics_port === out.port && raw.metrics_host === raw.host) {
+    throw new ConfigError('metrics_port', `must differ from port (${String(out.port)}): /metrics has a listener of its own`);
+  }
+  if (typeof raw.metrics_host !== 'string' || raw.metrics_host.trim() === '' || /[\s/]/.test(raw.metrics_host)) {
+    throw new ConfigError('metrics_host', `must be a host name or address to listen on (default ${DEFAULT_METRICS_HOST}); got ${JSON.stringify(raw.metrics_host)}`);
   }
   for (const k of ['metastore', 'store'] as const) {
     if (typeof raw[k] !== 'string' || (raw[k] as string).trim() === '') throw new ConfigError(k, 'is required (a URL; see the README)');

@@ -1,11 +1,59 @@
-// Prometheus metrics of a node (DESIGN §7): one registry per node, so several nodes can run
-// in one process (tests) without sharing counters. Served at /metrics.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+// Prometheus metrics of a node: one registry per node, so several nodes can run in one
+// process (tests) without sharing counters, and one in its worker thread, which the node
+// asks for at every scrape and adds to its own (`nodeMetricsText`). Served on the metrics
+// listener (config metrics_host, metrics_port), never on the API's.
+//
+// No label takes a value from tenant data (namespace or collection names or ids): a label
+// per tenant would make a series per tenant. Per-namespace figures are the usage API's.
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import type { MetaStore } from '../meta/contract.js';
+import { metaClient } from '../meta/client.js';
 import { isMetaError } from '../meta/errors.js';
 
 /** Latency buckets (seconds): 0.5 ms .. 10 s. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** A collection whose last apply round is older than this no longer counts in the lag gauges (its lease moved, or it was dropped). */
+export const WORKER_LAG_STALE_MS = 60_000;
+/** Collections whose lag is tracked, at most (every map a bound): past it the oldest are forgotten. */
+export const MAX_LAG_ENTRIES = 100_000;
+
+/** A registry's metrics as plain data (what a worker thread posts to the node). */
+export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+
+/** The unapplied records of each collection this node's workers applied lately, summed for the gauges. */
+export class LagTracker {
+  private readonly lag = new Map<string, { records: number; at: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  set(ns: number, collection: number, records: number): void {
+    const k = `${ns}/${collection}`;
+    this.lag.delete(k); // to the back: the map stays in order of last report
+    this.lag.set(k, { records, at: this.now() });
+    for (const old of this.lag.keys()) {
+      if (this.lag.size <= MAX_LAG_ENTRIES) break;
+      this.lag.delete(old);
+    }
+  }
+
+  /** The sum and the maximum over the collections reported within WORKER_LAG_STALE_MS. */
+  figures(): { total: number; max: number; lagging: number } {
+    const cutoff = this.now() - WORKER_LAG_STALE_MS;
+    let total = 0;
+    let max = 0;
+    let lagging = 0;
+    for (const [k, e] of this.lag) {
+      if (e.at < cutoff) {
+        this.lag.delete(k);
+        continue;
+      }
+      total += e.records;
+      max = Math.max(max, e.records);
+      if (e.records > 0) lagging++;
+    }
+    return { total, max, lagging };
+  }
+}
 
 export class NodeMetrics {
   readonly registry = new Registry();
@@ -18,7 +66,25 @@ export class NodeMetrics {
   readonly walFlushLatency = new Histogram({ name: 'loam_wal_flush_duration_seconds', help: 'WAL object PUT and commit latency', labelNames: ['phase'], buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly walFlushes = new Counter({ name: 'loam_wal_flushes_total', help: 'WAL objects flushed, by result', labelNames: ['result'], registers: [this.registry] });
   readonly walRetries = new Counter({ name: 'loam_wal_retries_total', help: 'Retries of WAL object PUTs and commits', labelNames: ['what'], registers: [this.registry] });
-  readonly workerLag = new Gauge({ name: 'loam_worker_lag_records', help: 'Unapplied records per collection after the last apply round', labelNames: ['ns', 'collection'], registers: [this.registry] });
+  readonly lag = new LagTracker();
+  readonly workerLag: Gauge = new Gauge({
+    name: 'loam_worker_lag_records',
+    help: "Unapplied records over the collections this node's workers applied in the last minute (per namespace: the usage API)",
+    registers: [this.registry],
+    collect: () => this.workerLag.set(this.lag.figures().total),
+  });
+  readonly workerLagMax: Gauge = new Gauge({
+    name: 'loam_worker_lag_max_records',
+    help: "The most unapplied records of one collection this node's workers applied in the last minute",
+    registers: [this.registry],
+    collect: () => this.workerLagMax.set(this.lag.figures().max),
+  });
+  readonly laggingCollections: Gauge = new Gauge({
+    name: 'loam_worker_lagging_collections',
+    help: "Collections with unapplied records after this node's last apply round (within the last minute)",
+    registers: [this.registry],
+    collect: () => this.laggingCollections.set(this.lag.figures().lagging),
+  });
   readonly applyLatency = new Histogram({ name: 'loam_apply_round_duration_seconds', help: 'Applier round latency', buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly appliedRecords = new Counter({ name: 'loam_applied_records_total', help: 'Log records applied into data files', registers: [this.registry] });
   readonly gcDeleted = new Counter({ name: 'loam_gc_deleted_objects_total', help: 'Objects deleted by GC', registers: [this.registry] });
@@ -27,9 +93,35 @@ export class NodeMetrics {
   readonly controlTaskFailures = new Counter({ name: 'loam_control_task_failures_total', help: 'Failed background ControlStore tasks (feed poll, membership, last_used, usage)', labelNames: ['task'], registers: [this.registry] });
   readonly workerErrors = new Counter({ name: 'loam_worker_errors_total', help: 'Worker task errors', labelNames: ['task'], registers: [this.registry] });
 
-  constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'loam_' });
+  /** `process: false` in a worker thread: the node's main thread reports the process once. */
+  constructor(o: { process?: boolean } = {}) {
+    if (o.process !== false) collectDefaultMetrics({ register: this.registry, prefix: 'loam_' });
   }
+}
+
+/**
+ * The node's metrics in the Prometheus text format: its own and its worker thread's (when it
+ * has one and it answered), added up series by series.
+ */
+export async function nodeMetricsText(m: NodeMetrics, thread: (() => Promise<MetricsJson | null>) | null): Promise<string> {
+  if (!thread) return m.registry.metrics();
+  const [own, other] = await Promise.all([m.registry.getMetricsAsJSON(), thread()]);
+  if (!other) return m.registry.metrics();
+  return AggregatorRegistry.aggregate([own, other]).metrics();
+}
+
+/** The metastore client (retry policy) over a raw backend, with its retries and every call's latency counted. */
+export function meteredMeta(raw: MetaStore, backend: string, m: NodeMetrics): MetaStore {
+  return timedMeta(
+    metaClient(raw, {
+      onRetry: (method, r) => {
+        m.metaRetries.inc({ call: method });
+        if (r.earlierUnknown) m.metaUnknown.inc({ call: method });
+      },
+    }),
+    backend,
+    m,
+  );
 }
 
 /** Wraps a MetaStore so every call's latency lands in loam_meta_call_duration_seconds. */

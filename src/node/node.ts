@@ -7,7 +7,6 @@ import { hostname } from 'node:os';
 import { pino, type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { MetaStore } from '../meta/contract.js';
-import { metaClient } from '../meta/client.js';
 import { openStore, type Store } from '../store/index.js';
 import { LogReader } from '../log/reader.js';
 import { LogWriter } from '../log/writer.js';
@@ -19,9 +18,10 @@ import { CollectionWriter } from '../collection/writer.js';
 import { Workers } from '../workers/scheduler.js';
 import { canRunInThread, WorkerThread } from './worker-thread.js';
 import { buildApp, type Admit } from '../gateway/server.js';
+import { listenMetrics, type MetricsListener } from '../gateway/metrics-listener.js';
 import { openMetastore } from './backends.js';
 import type { NodeConfig } from './config.js';
-import { NodeMetrics, timedMeta } from './metrics.js';
+import { meteredMeta, NodeMetrics, nodeMetricsText } from './metrics.js';
 import { controlStoreFor } from '../control/index.js';
 import type { ControlStore } from '../control/types.js';
 import { BuiltinAuthorizer, type Authorizer } from '../authz/authorizer.js';
@@ -57,6 +57,8 @@ export interface LoamNode {
   readonly id: string;
   readonly url: string;
   readonly port: number;
+  /** Where Prometheus scrapes this node: http://metrics_host:port/metrics (not the API's listener). */
+  readonly metricsUrl: string;
   readonly config: NodeConfig;
   readonly app: FastifyInstance;
   /** The metastore client (retry policy, metrics) every part of the node uses. */
@@ -99,16 +101,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   } else {
     ({ meta: raw, backend } = await openMetastore(config.metastore));
   }
-  const meta = timedMeta(
-    metaClient(raw, {
-      onRetry: (method, r) => {
-        metrics.metaRetries.inc({ call: method });
-        if (r.earlierUnknown) metrics.metaUnknown.inc({ call: method });
-      },
-    }),
-    backend,
-    metrics,
-  );
+  const meta = meteredMeta(raw, backend, metrics);
   const store = o.store ?? openStore(config.store);
   const roles = new Set(config.roles);
   const manifests = new Manifests(store);
@@ -118,7 +111,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   let workers: Workers | null = null;
   let thread: WorkerThread | null = null;
   const onApply = (c: { ns: number; id: number }, r: { lag: number; applied: number; compacted: boolean }, ms: number) => {
-    metrics.workerLag.set({ ns: String(c.ns), collection: String(c.id) }, r.lag);
+    metrics.lag.set(c.ns, c.id, r.lag);
     if (r.applied > 0 || r.compacted) metrics.applyLatency.observe(ms / 1000);
     metrics.appliedRecords.inc(r.applied);
   };
@@ -245,18 +238,36 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       await withDeadline(store.list('wal/', { limit: 1 }), READY_CHECK_DEADLINE_MS, 'the object store');
     },
   });
-  await app.listen({ host: config.host, port: config.port });
+  let metricsListener: MetricsListener | undefined;
+  try {
+    metricsListener = await listenMetrics({
+      host: config.metrics_host,
+      port: config.metrics_port,
+      contentType: metrics.registry.contentType,
+      text: () => nodeMetricsText(metrics, thread ? () => thread!.metrics() : null),
+      failed: (e) => logger.warn({ err: { message: (e as Error).message } }, 'a metrics scrape failed'),
+    });
+    await app.listen({ host: config.host, port: config.port });
+  } catch (e) {
+    // Nothing listens, so nothing runs: stop what started.
+    await metricsListener?.close();
+    await thread?.stop();
+    await tenancy?.close().catch(() => undefined);
+    throw e;
+  }
+  const scrape = metricsListener;
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   workers?.start();
-  logger.info({ id, port, roles: config.roles, metastore: backend, store: store.capabilities().provider }, 'node started');
+  logger.info({ id, port, metrics: scrape.url, roles: config.roles, metastore: backend, store: store.capabilities().provider }, 'node started');
 
   let closing: Promise<void> | undefined;
   return {
     id,
     url: `http://${host}:${port}`,
     port,
+    metricsUrl: scrape.url,
     config,
     app,
     meta,
@@ -273,6 +284,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     close() {
       closing ??= (async () => {
         await withDeadline(app.close(), SHUTDOWN_DEADLINE_MS, 'closing the HTTP server').catch(() => undefined);
+        await scrape.close();
         await withDeadline(logWriter?.close() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the log writer').catch(() => undefined);
         await withDeadline(workers?.stop() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the workers').catch(() => undefined);
         await thread?.stop();

@@ -1,12 +1,13 @@
 // Entry point of the worker thread (see ./worker-thread.ts): its own metastore client and store,
-// the Workers scheduler, and messages to and from the node's main thread.
+// the Workers scheduler, its own metrics (the node asks for them at every scrape), and
+// messages to and from the node's main thread.
 import { parentPort, workerData } from 'node:worker_threads';
-import { metaClient } from '../meta/client.js';
 import { openStore } from '../store/index.js';
 import { LogReader } from '../log/reader.js';
 import { DataFiles } from '../collection/datafile.js';
 import { Manifests } from '../collection/manifest.js';
 import { openMetastore } from './backends.js';
+import { meteredMeta, NodeMetrics } from './metrics.js';
 import { Workers } from '../workers/scheduler.js';
 import type { FromThread, ThreadConfig, ToThread } from './worker-thread.js';
 
@@ -14,8 +15,9 @@ const cfg = workerData as ThreadConfig;
 const port = parentPort!;
 const send = (m: FromThread) => port.postMessage(m);
 
-const { meta: raw } = await openMetastore(cfg.metastore);
-const meta = metaClient(raw);
+const metrics = new NodeMetrics({ process: false });
+const { meta: raw, backend } = await openMetastore(cfg.metastore);
+const meta = meteredMeta(raw, backend, metrics);
 const store = openStore(cfg.store);
 const workers = new Workers({
   meta,
@@ -38,6 +40,12 @@ const workers = new Workers({
 
 port.on('message', (m: ToThread) => {
   if (m.kind === 'committed') workers.committed(m.assigned);
+  else if (m.kind === 'metrics') {
+    void metrics.registry.getMetricsAsJSON().then(
+      (json) => send({ kind: 'metrics', id: m.id, metrics: json }),
+      () => undefined, // the node serves the scrape without ours at its deadline
+    );
+  }
   else if (m.kind === 'stop') {
     void (async () => {
       await workers.stop();

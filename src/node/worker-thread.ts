@@ -5,9 +5,12 @@
 // used only when both URLs name something shared (not memory).
 import { Worker } from 'node:worker_threads';
 import type { AssignedRange } from '../meta/types.js';
+import type { MetricsJson } from './metrics.js';
 
 /** How long a stopping thread may take before it is terminated. */
 export const THREAD_STOP_DEADLINE_MS = 15_000;
+/** A scrape waits this long for the thread's metrics, then is served without them. */
+export const THREAD_METRICS_DEADLINE_MS = 2_000;
 
 export interface ThreadConfig {
   metastore: string;
@@ -29,11 +32,12 @@ export type FromThread =
   | { kind: 'apply'; ns: number; collection: number; lag: number; applied: number; compacted: boolean; ms: number }
   | { kind: 'gc'; deleted: number }
   | { kind: 'error'; task: string; message: string; code?: string }
+  | { kind: 'metrics'; id: number; metrics: MetricsJson }
   | { kind: 'started' }
   | { kind: 'stopped' };
 
 /** Messages to the thread. */
-export type ToThread = { kind: 'committed'; assigned: AssignedRange[] } | { kind: 'stop' };
+export type ToThread = { kind: 'committed'; assigned: AssignedRange[] } | { kind: 'metrics'; id: number } | { kind: 'stop' };
 
 export function canRunInThread(metastore: string, store: string): boolean {
   return !metastore.includes(':memory:') && !store.startsWith('memory:');
@@ -50,6 +54,9 @@ export class WorkerThread {
   private exited!: Promise<void>;
   private stopping = false;
   private readonly restarts: number[] = [];
+  /** Metrics requests waiting for the thread's answer, by id. */
+  private readonly scrapes = new Map<number, (m: MetricsJson | null) => void>();
+  private nextScrape = 0;
   readonly started: Promise<void>;
 
   constructor(
@@ -71,6 +78,10 @@ export class WorkerThread {
     });
     worker.on('message', (m: FromThread) => {
       if (m.kind === 'started') started();
+      if (m.kind === 'metrics') {
+        this.scrapes.get(m.id)?.(m.metrics);
+        return;
+      }
       this.onMessage(m);
     });
     worker.on('error', (e) => {
@@ -96,6 +107,28 @@ export class WorkerThread {
       }, THREAD_RESTART_DELAY_MS).unref();
     });
     return ready;
+  }
+
+  /**
+   * The thread's metrics (its own metastore client's calls among them), or null when it does
+   * not answer within THREAD_METRICS_DEADLINE_MS (restarting, or busy building a file).
+   */
+  metrics(): Promise<MetricsJson | null> {
+    const id = this.nextScrape++;
+    return new Promise((resolve) => {
+      const t = setTimeout(() => done(null), THREAD_METRICS_DEADLINE_MS);
+      const done = (m: MetricsJson | null) => {
+        clearTimeout(t);
+        this.scrapes.delete(id);
+        resolve(m);
+      };
+      this.scrapes.set(id, done);
+      try {
+        this.worker.postMessage({ kind: 'metrics', id } satisfies ToThread);
+      } catch {
+        done(null);
+      }
+    });
   }
 
   committed(assigned: AssignedRange[]): void {

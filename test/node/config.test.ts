@@ -14,6 +14,17 @@ test('defaults, file values and LOAM_* overrides, in that order', () => {
   assert.equal(c.host, '127.0.0.1');
 });
 
+test('/metrics has its own listener: loopback and port 7071 by default, a free port beside port 0, LOAM_METRICS_* override', () => {
+  const d = resolveConfig(base);
+  assert.equal(d.metrics_host, '127.0.0.1');
+  assert.equal(d.metrics_port, 7071);
+  assert.equal(resolveConfig(base, { port: 0 }).metrics_port, 0);
+  assert.equal(resolveConfig(base, { port: 0, metrics_port: 9464 }).metrics_port, 9464);
+  const e = resolveConfig(base, { metrics_port: 9000 }, envOverrides({ LOAM_METRICS_PORT: '9464', LOAM_METRICS_HOST: '10.0.0.5' }));
+  assert.equal(e.metrics_port, 9464);
+  assert.equal(e.metrics_host, '10.0.0.5');
+});
+
 test('every bad setting is refused at start with its name', () => {
   const bad: [Record<string, unknown>, string][] = [
     [{ port: 70000 }, 'port'],
@@ -25,6 +36,10 @@ test('every bad setting is refused at start with its name', () => {
     [{ gc_grace_ms: 1000, lease_ttl_ms: 1000 }, 'gc_grace_ms'],
     [{ metastore: '' }, 'metastore'],
     [{ colour: 'blue' }, 'colour'],
+    [{ metrics_port: 65536 }, 'metrics_port'],
+    [{ port: 7070, metrics_port: 7070 }, 'metrics_port'],
+    [{ metrics_host: '' }, 'metrics_host'],
+    [{ metrics_host: 'http://x/' }, 'metrics_host'],
   ];
   for (const [layer, name] of bad) {
     assert.throws(

@@ -378,7 +378,7 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
   });
 
   test('/metrics counts refusals by reason and shows the live gateways', async (t) => {
-    const text = await (await fetch(`${a.url}/metrics`, { signal: AbortSignal.timeout(15_000) })).text();
+    const text = await (await fetch(a.metricsUrl, { signal: AbortSignal.timeout(15_000) })).text();
     const value = (labels: string) => Number(new RegExp(`^loam_refusals_total\\{${labels}\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
     for (const reason of ['missing', 'malformed', 'invalid', 'revoked', 'expired']) {
       assert.ok(value(`status="401",code="unauthenticated",reason="${reason}"`) >= 1, `401 ${reason} is counted`);
