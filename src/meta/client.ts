@@ -48,6 +48,7 @@ const READS = [
   'segmentReferenced',
   'retiredWalObjects',
   'pointer',
+  'pointerVersion',
   'lease',
   'listTags',
   'objectRef',

@@ -37,6 +37,7 @@ import type {
   PartitionHead,
   PartitionIndex,
   Pointer,
+  PointerVersion,
   Retention,
   SegmentSwap,
   Stamp,
@@ -217,19 +218,25 @@ export interface MetaStore {
    * segment path: a retry after success returns the same entry. NotFound if the range was
    * trimmed meanwhile. Claimed if GC has claimed the segment's path. Replaced WAL chunks
    * count down their object's live count; an object at zero is retired.
+   * With a fence (the segmenter's lease), applies only while that lease is at the fence's
+   * epoch (FenceMismatch), checked in the same transaction: a segmenter that lost its lease
+   * can no longer replace entries — not even the segment a newer segmenter swapped in, whose
+   * readers would then race GC for it.
    */
-  swapSegment(swap: SegmentSwap, w?: WriteContext): Promise<{ entry: IndexEntry }>;
+  swapSegment(swap: SegmentSwap, opts?: { fence?: Fence } & WriteContext): Promise<{ entry: IndexEntry }>;
 
   /**
    * Moves a partition's logStart forward to `logStart` (never backward: a lower value is a
    * no-op) and removes the entries that end at or below it. Idempotent. Returns the head.
+   * With a fence (the retention task's lease), the move applies only while that lease is
+   * at the fence's epoch (FenceMismatch); a repeat of a move that applied is still a no-op.
    */
   trimPartition(
     ns: NamespaceId,
     stream: StreamId,
     partition: number,
     logStart: Offset,
-    w?: WriteContext,
+    opts?: { fence?: Fence } & WriteContext,
   ): Promise<PartitionHead>;
 
   /** Whether any index entry of the stream still references this segment path. */
@@ -257,6 +264,17 @@ export interface MetaStore {
   ): Promise<Pointer>;
 
   pointer(ns: NamespaceId, key: string): Promise<Pointer | null>;
+
+  /**
+   * One version of a link pointer from its history (spec §3.3, D38): the value it held and
+   * when it was superseded (null: still current). The history keeps every version
+   * superseded less than the collection's manifestRetentionMs ago — the record createTag
+   * and GC both judge retention on. null for a version never written or pruned (superseded
+   * longer ago than the retention); only link keys are promised a history.
+   * A backend may still return a version superseded past the retention that it has not
+   * pruned yet: callers judge on `superseded`.
+   */
+  pointerVersion(ns: NamespaceId, key: string, version: number): Promise<PointerVersion | null>;
 
   // ---------------------------------------------------------------- Leases
 
@@ -309,8 +327,17 @@ export interface MetaStore {
    * and a new reference serialise: whichever commits first makes the other fail.
    * An existing claim (any owner, or a deleted tombstone) answers { claimed: false,
    * reason: 'claimed' }; a retry of the same call goes through its requestId instead.
+   *
+   * Recovery (a GC that died between claim and release): a claim made with a fence (GC's
+   * lease; every fenced claim names the same lease) applies only while that lease is at the
+   * fence's epoch (FenceMismatch), and records the epoch. A fenced claim takes over a claim
+   * recorded at a lower epoch (or with none), and resumes one recorded by the same owner at
+   * the same epoch: { claimed: true, takeover: true }. A deleted tombstone is never taken
+   * over. The older claimant may still be deleting the object, so a claim taken over is
+   * never given back: its new owner ends it with `deleted: true` (or leaves it to the next
+   * epoch). Owners must differ between epochs, so an older claimant's release is NotFound.
    */
-  claimObject(path: string, owner: string, w?: WriteContext): Promise<ClaimResult>;
+  claimObject(path: string, owner: string, opts?: { fence?: Fence } & WriteContext): Promise<ClaimResult>;
 
   /**
    * Ends a claim. `deleted: false` gives the object back (it may be referenced again);
@@ -334,6 +361,17 @@ export interface MetaStore {
    * last three resolve with { changed: false }, never reject. Never wakes on commitWal.
    */
   watch(scope: WatchScope, since: number, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<WatchResult>;
+}
+
+/**
+ * The takeover rule of claimObject, for a live claim held by `heldBy` at `heldEpoch` (null:
+ * made without a fence): a fenced claim takes over one from a lower epoch, and resumes its
+ * own at the same epoch. Epochs only grow (leases), so a paused older GC never wins back.
+ */
+export function claimTakenOver(heldBy: string, heldEpoch: number | null, owner: string, fence: Fence | undefined): boolean {
+  if (!fence) return false;
+  const held = heldEpoch ?? 0;
+  return held < fence.epoch || (held === fence.epoch && heldBy === owner);
 }
 
 /** The name of a collection's implicit stream: '_' cannot start a user-chosen name. */

@@ -117,6 +117,14 @@ export interface Pointer {
   stamp: Stamp;
 }
 
+/** One version from a link pointer's history (contract: pointerVersion). */
+export interface PointerVersion {
+  version: number;
+  value: string;
+  /** The stamp of the casPointer that replaced it; null while it is current. */
+  superseded: Stamp | null;
+}
+
 export interface Lease {
   scope: LeaseScope;
   key: string;
@@ -131,7 +139,7 @@ export interface Lease {
 /** A namespace's leases route with the namespace; cluster leases (GC, node registry) with the catalog (spec §10). */
 export type LeaseScope = NamespaceId | 'cluster';
 
-/** A fence on a lease epoch: casPointer applies only while the lease is at this epoch. */
+/** A fence on a lease epoch: a fenced write applies only while the lease is at this epoch. */
 export interface Fence {
   scope: LeaseScope;
   key: string;
@@ -156,7 +164,7 @@ export interface ObjectRef {
 }
 
 export type ClaimResult =
-  | { claimed: true; path: string; owner: string; stamp: Stamp }
+  | { claimed: true; path: string; owner: string; stamp: Stamp; takeover?: boolean }
   | { claimed: false; path: string; reason: 'referenced' | 'claimed'; refs: number };
 
 // ---- WAL commits (spec §3.1) ----

@@ -21,7 +21,7 @@ import {
   NAME_PATTERN,
   NAME_RULE,
 } from './limits.js';
-import type { AliasAction, CollectionSchema, LeaseScope, PageRequest, Retention, SegmentSwap, WalCommit } from './types.js';
+import type { AliasAction, CollectionSchema, Fence, LeaseScope, PageRequest, Retention, SegmentSwap, WalCommit } from './types.js';
 
 const FIELD_TYPES = new Set(['string', 'number', 'boolean', 'json']);
 
@@ -133,6 +133,16 @@ export function page(v: PageRequest | undefined): { prefix: string; after: strin
 export function leaseScope(v: unknown): LeaseScope {
   if (v === 'cluster') return v;
   return id('scope', v);
+}
+
+/** A write's optional fence: its lease scope, key and epoch. */
+export function fence(f: Fence | undefined): Fence | undefined {
+  if (f === undefined) return undefined;
+  if (typeof f !== 'object' || f === null) throw errors.invalid('fence', 'must be { scope, key, epoch }');
+  leaseScope(f.scope);
+  key('fence.key', f.key);
+  id('fence.epoch', f.epoch);
+  return f;
 }
 
 export function ttl(v: unknown): number {

@@ -167,4 +167,24 @@ describe('segments', { skip: needs(multiItem, MULTI) }, () => {
     assert.equal(page.items.length, 1);
     assert.ok(page.next !== undefined, 'two retired objects, one per page');
   });
+
+  test('with a fence, swapSegment and trimPartition apply while the lease is at its epoch; a stale epoch is FenceMismatch and changes nothing', async () => {
+    const { store, ns, coll, swap } = await fourEntries();
+    const now = Date.now();
+    const key = `segmenter/${coll.streamId}`;
+    const a = await store.acquireLease(ns.id, key, 'node-a', 1_000, { stamp: now });
+    const fenceA = { scope: ns.id, key, epoch: a.epoch };
+    await store.swapSegment(swap(0, 2, `ns/${ns.id}/seg/a-0-2.seg`), { fence: fenceA });
+    await store.trimPartition(ns.id, coll.streamId, 0, 2, { fence: fenceA });
+    // node-a pauses; its lease expires and node-b takes the stream over.
+    const b = await store.acquireLease(ns.id, key, 'node-b', 1_000, { stamp: now + 2_000 });
+    const before = await fullIndex(store, ns.id, coll.streamId, 0);
+    await rejectsWith(() => store.swapSegment(swap(2, 6, `ns/${ns.id}/seg/a-2-6.seg`), { fence: fenceA }), 'FenceMismatch');
+    await rejectsWith(() => store.trimPartition(ns.id, coll.streamId, 0, 5, { fence: fenceA }), 'FenceMismatch');
+    assert.deepEqual(await fullIndex(store, ns.id, coll.streamId, 0), before, 'the stale worker changed nothing');
+    assert.equal(await store.segmentReferenced(ns.id, coll.streamId, `ns/${ns.id}/seg/a-2-6.seg`), false);
+    const fenceB = { scope: ns.id, key, epoch: b.epoch };
+    await store.swapSegment(swap(2, 6, `ns/${ns.id}/seg/b-2-6.seg`), { fence: fenceB });
+    assert.equal((await store.trimPartition(ns.id, coll.streamId, 0, 5, { fence: fenceB })).logStart, 5);
+  });
 });

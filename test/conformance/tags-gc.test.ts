@@ -283,4 +283,86 @@ describe('GC claims', { skip: needs(multiItem, "transactions 'multi-item' (a cla
     await store.dropTag(ns.id, coll.id, 'keep');
     assert.equal((await store.claimObject(paths[0]!, 'gc-1')).claimed, true);
   });
+
+  /** GC's lease held by gc-a at epoch e1, then taken over by gc-b at e2 (by stamps). */
+  async function gcLeases(store: MetaStore) {
+    const now = Date.now();
+    const a = await store.acquireLease('cluster', 'gc', 'gc-a', 1_000, { stamp: now });
+    const fenceA = { scope: 'cluster' as const, key: 'gc', epoch: a.epoch };
+    const takeOver = async () => {
+      const b = await store.acquireLease('cluster', 'gc', 'gc-b', 1_000, { stamp: now + 2_000 });
+      assert.ok(b.epoch > a.epoch);
+      return { scope: 'cluster' as const, key: 'gc', epoch: b.epoch };
+    };
+    return { fenceA, takeOver };
+  }
+
+  test('a claim left by a GC whose lease moved on is taken over by the newer epoch; the old owner can neither release it nor claim again', async () => {
+    const { store, ns } = await world(1);
+    const { fenceA, takeOver } = await gcLeases(store);
+    const a = await store.claimObject('x/1', `gc-a@${fenceA.epoch}`, { fence: fenceA });
+    assert.equal(a.claimed, true);
+    if (a.claimed) assert.equal(a.takeover, undefined, 'a fresh claim is no takeover');
+    // gc-a dies here, between claim and release. Another GC takes the lease.
+    const fenceB = await takeOver();
+    const b = await store.claimObject('x/1', `gc-b@${fenceB.epoch}`, { fence: fenceB });
+    assert.equal(b.claimed, true, 'the newer epoch takes the claim over');
+    if (b.claimed) assert.equal(b.takeover, true);
+    assert.equal((await store.objectRef('x/1'))?.claim?.owner, `gc-b@${fenceB.epoch}`);
+    // The old GC wakes up: its release and its claims are refused, and change nothing.
+    await rejectsWith(() => store.releaseClaim('x/1', `gc-a@${fenceA.epoch}`, { deleted: false }), 'NotFound');
+    await rejectsWith(() => store.claimObject('x/2', `gc-a@${fenceA.epoch}`, { fence: fenceA }), 'FenceMismatch');
+    assert.equal(await store.objectRef('x/2'), null, 'a refused claim leaves nothing');
+    assert.equal((await store.objectRef('x/1'))?.claim?.owner, `gc-b@${fenceB.epoch}`);
+    await store.releaseClaim('x/1', `gc-b@${fenceB.epoch}`, { deleted: true });
+    await rejectsWith(() => store.casPointer(ns.id, 'roots/a', null, 'x/1'), 'Claimed');
+  });
+
+  test('a fenced claim resumes its own claim at the same epoch; another owner at that epoch, an unfenced claim, and a tombstone are not taken over', async () => {
+    const { store } = await world(1);
+    const { fenceA, takeOver } = await gcLeases(store);
+    assert.equal((await store.claimObject('x/1', 'gc-a', { fence: fenceA })).claimed, true);
+    const again = await store.claimObject('x/1', 'gc-a', { fence: fenceA });
+    assert.equal(again.claimed, true, 'the same owner at the same epoch resumes its claim');
+    const other = await store.claimObject('x/1', 'gc-other', { fence: fenceA });
+    assert.deepEqual(other.claimed ? other : { claimed: false, reason: other.reason }, { claimed: false, reason: 'claimed' });
+    assert.equal((await store.claimObject('x/1', 'gc-other')).claimed, false, 'an unfenced claim takes nothing over');
+    // A claim made without a fence (an older GC) is taken over by any fenced claim.
+    assert.equal((await store.claimObject('y/1', 'gc-unfenced')).claimed, true);
+    assert.equal((await store.claimObject('y/1', 'gc-a', { fence: fenceA })).claimed, true);
+    // A deleted tombstone stays: the object is gone, nothing may claim or reference it again.
+    await store.releaseClaim('x/1', 'gc-a', { deleted: true });
+    const fenceB = await takeOver();
+    const r = await store.claimObject('x/1', 'gc-b', { fence: fenceB });
+    assert.deepEqual(r.claimed ? r : { claimed: false, reason: r.reason }, { claimed: false, reason: 'claimed' });
+  });
+
+  test('a fenced claim of a referenced path is refused as referenced, as without a fence', async () => {
+    const { store, ns } = await world(1);
+    const { fenceA } = await gcLeases(store);
+    await store.casPointer(ns.id, 'roots/a', null, 'm/1');
+    const r = await store.claimObject('m/1', 'gc-a', { fence: fenceA });
+    assert.deepEqual(r.claimed ? r : { claimed: false, reason: r.reason }, { claimed: false, reason: 'referenced' });
+  });
+});
+
+describe('pointer history', { skip: needs(multiItem, "transactions 'multi-item' (a link pointer's history is written with the pointer)") }, () => {
+  after(() => factory.cleanup());
+
+  test('pointerVersion returns every retained version of a link pointer with the stamp that superseded it', async () => {
+    const { store, ns, key, base, paths } = await history(3);
+    assert.deepEqual(await store.pointerVersion(ns.id, key, 1), { version: 1, value: paths[0], superseded: base + 1_000 });
+    assert.deepEqual(await store.pointerVersion(ns.id, key, 2), { version: 2, value: paths[1], superseded: base + 2_000 });
+    assert.deepEqual(await store.pointerVersion(ns.id, key, 3), { version: 3, value: paths[2], superseded: null });
+    assert.equal(await store.pointerVersion(ns.id, key, 4), null, 'never written');
+  });
+
+  test('a version superseded past the retention is pruned, or returned with that stamp; createTag refuses it', async () => {
+    const { store, ns, coll, key, base } = await history(2);
+    // Superseding version 2 this late makes version 1 older than the retention.
+    await store.casPointer(ns.id, key, 2, `ns/${ns.id}/m/3.json`, { stamp: base + RETENTION + 5_000 });
+    const v1 = await store.pointerVersion(ns.id, key, 1);
+    assert.ok(v1 === null || (v1.superseded !== null && v1.superseded + RETENTION < base + RETENTION + 5_000), JSON.stringify(v1));
+    await rejectsWith(() => store.createTag(ns.id, coll.id, 'late', 1, { stamp: base + RETENTION + 5_000 }), 'NotFound');
+  });
 });

@@ -43,6 +43,7 @@ import type {
   PartitionHead,
   PartitionIndex,
   Pointer,
+  PointerVersion,
   Retention,
   SegmentSwap,
   Stamp,
@@ -223,11 +224,11 @@ export class DynamoMetaStore implements MetaStore {
   collectionHead(ns: number, collection: number): Promise<CollectionHead> {
     return log.collectionHead(this.cx, ns, collection);
   }
-  swapSegment(swap: SegmentSwap, w?: WriteContext): Promise<{ entry: IndexEntry }> {
-    return segments.swapSegment(this.cx, swap, w);
+  swapSegment(swap: SegmentSwap, opts?: { fence?: Fence } & WriteContext): Promise<{ entry: IndexEntry }> {
+    return segments.swapSegment(this.cx, swap, opts);
   }
-  trimPartition(ns: number, stream: number, partition: number, logStart: number, w?: WriteContext): Promise<PartitionHead> {
-    return segments.trimPartition(this.cx, ns, stream, partition, logStart, w);
+  trimPartition(ns: number, stream: number, partition: number, logStart: number, opts?: { fence?: Fence } & WriteContext): Promise<PartitionHead> {
+    return segments.trimPartition(this.cx, ns, stream, partition, logStart, opts);
   }
   segmentReferenced(ns: number, stream: number, path: string): Promise<boolean> {
     return segments.segmentReferenced(this.cx, ns, stream, path);
@@ -243,6 +244,10 @@ export class DynamoMetaStore implements MetaStore {
   }
   pointer(ns: number, key: string): Promise<Pointer | null> {
     return pointers.pointer(this.cx, ns, key);
+  }
+
+  pointerVersion(ns: number, key: string, version: number): Promise<PointerVersion | null> {
+    return pointers.pointerVersion(this.cx, ns, key, version);
   }
   acquireLease(scope: LeaseScope, key: string, owner: string, ttlMs: number, w?: WriteContext): Promise<Lease> {
     return leases.acquireLease(this.cx, scope, key, owner, ttlMs, w);
@@ -268,8 +273,8 @@ export class DynamoMetaStore implements MetaStore {
   listTags(ns: number, collection: number, page?: PageRequest): Promise<Page<Tag>> {
     return tagsGc.listTags(this.cx, ns, collection, page);
   }
-  claimObject(path: string, owner: string, w?: WriteContext): Promise<ClaimResult> {
-    return tagsGc.claimObject(this.cx, path, owner, w);
+  claimObject(path: string, owner: string, opts?: { fence?: Fence } & WriteContext): Promise<ClaimResult> {
+    return tagsGc.claimObject(this.cx, path, owner, opts);
   }
   releaseClaim(path: string, owner: string, opts: { deleted: boolean }, w?: WriteContext): Promise<void> {
     return tagsGc.releaseClaim(this.cx, path, owner, opts, w);

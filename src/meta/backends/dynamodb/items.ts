@@ -9,6 +9,7 @@ import type {
   ChangeKind,
   Collection,
   CollectionSchema,
+  Fence,
   IndexEntry,
   Lease,
   LeaseScope,
@@ -22,8 +23,21 @@ import type {
 } from '../../types.js';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Item } from './codec.js';
-import type { Expr } from './expr.js';
-import type { Cancelled } from './sdk.js';
+import { txCheck, type Expr } from './expr.js';
+import { K } from './keys.js';
+import type { Cancelled, TxItem } from './sdk.js';
+
+/** FenceMismatch unless the lease item read is at the fence's epoch. */
+export function checkFence(fence: Fence, lease: Item | null | undefined, what: string): void {
+  if (!lease || Number(lease.epoch) !== fence.epoch) {
+    throw errors.fenceMismatch(what, fence.epoch, Number(lease?.epoch ?? 0), (lease?.owner as string | undefined) ?? null);
+  }
+}
+
+/** The transaction item (role 'lease') that keeps a fence's check true until the write commits. */
+export function fenceCheck(fence: Fence): TxItem {
+  return txCheck('lease', K.lease(fence.scope, fence.key), (e) => `${e.a('epoch')} = ${e.v(fence.epoch)}`);
+}
 
 /** Sort keys hold object paths: DynamoDB allows 1,024 bytes. */
 export const MAX_KEY_PATH_BYTES = 1_024;

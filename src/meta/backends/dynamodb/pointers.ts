@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { parseLinkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
 import { DEFAULT_MANIFEST_RETENTION_MS, MAX_CLOCK_SKEW_MS } from '../../limits.js';
-import type { Fence, Pointer, WriteContext } from '../../types.js';
+import type { Fence, Pointer, PointerVersion, WriteContext } from '../../types.js';
 import * as v from '../../validate.js';
 import { MAX_CACHE_ENTRIES, type DynamoContext } from './context.js';
 import { single, txCheck, txPut, txUpdate } from './expr.js';
@@ -135,6 +135,16 @@ async function casPointerSingle(cx: DynamoContext, ns: number, key: string, expe
     if (r.old && ctx.requestId !== undefined && r.old.nonce === ctx.requestId) return toPointer(r.old);
     throw errors.versionMismatch(`pointer ${key}`, expectedVersion, r.old ? Number(r.old.version) : null);
   });
+}
+
+export async function pointerVersion(cx: DynamoContext, ns: number, key: string, version: number): Promise<PointerVersion | null> {
+  v.id('ns', ns);
+  v.key('key', key);
+  v.id('version', version);
+  cx.checkOpen();
+  const r = await cx.sdk.get(K.ptrHist(ns, key, version));
+  if (!r) return null;
+  return { version, value: String(r.value), superseded: r.superseded === undefined ? null : Number(r.superseded) };
 }
 
 export async function pointer(cx: DynamoContext, ns: number, key: string): Promise<Pointer | null> {

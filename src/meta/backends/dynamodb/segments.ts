@@ -5,28 +5,31 @@
 // entries below it in idempotent transactions of TRIM_CHUNK_ENTRIES. The GC reads of WAL
 // objects (retired index, index references) live here too.
 import { errors } from '../../errors.js';
-import type { IndexEntry, Page, PageRequest, PartitionHead, SegmentSwap, Stamp, WriteContext } from '../../types.js';
+import type { Fence, IndexEntry, Page, PageRequest, PartitionHead, SegmentSwap, Stamp, WriteContext } from '../../types.js';
 import * as v from '../../validate.js';
 import type { Item } from './codec.js';
 import { type Ctx, type DynamoContext } from './context.js';
 import { single, txCheck, txDelete, txPut, txUpdate } from './expr.js';
-import { AGAIN, LIVE, MAX_KEY_PATH_BYTES, entryItem, keyPath, paged, toEntry, toHead, toStream, unexpected } from './items.js';
+import { AGAIN, LIVE, MAX_KEY_PATH_BYTES, checkFence, entryItem, fenceCheck, keyPath, paged, toEntry, toHead, toStream, unexpected } from './items.js';
 import { K, OBJ_SHARDS, RETIRED_INDEX, byteCompare, nameRange } from './keys.js';
 import type { TxItem } from './sdk.js';
 
 /** Entries one trim (or janitor) chunk deletes: 2 items each + the head. */
 export const TRIM_CHUNK_ENTRIES = 30;
 
-export async function swapSegment(cx: DynamoContext, swap: SegmentSwap, w?: WriteContext): Promise<{ entry: IndexEntry }> {
+export async function swapSegment(cx: DynamoContext, swap: SegmentSwap, opts?: { fence?: Fence } & WriteContext): Promise<{ entry: IndexEntry }> {
   v.segmentSwap(swap);
   keyPath('path', swap.path);
+  const fence = v.fence(opts?.fence);
   cx.needTx('swapSegment');
   const { ns, stream, partition } = swap;
-  return cx.write('swapSegment', w, (ctx) =>
+  const what = `segments of partition ${partition}`;
+  return cx.write('swapSegment', opts, (ctx) =>
     cx.attempts(ctx.op, async () => {
-      const [s, hItem] = await cx.sdk.batchGet([K.stream(ns, stream), K.head(ns, stream, partition)]);
+      const [s, hItem, l] = await cx.sdk.batchGet([K.stream(ns, stream), K.head(ns, stream, partition), ...(fence ? [K.lease(fence.scope, fence.key)] : [])]);
       if (!s || s.state !== LIVE) throw errors.notFound(`stream ${stream} in namespace ${ns}`);
       if (partition >= Number(s.partitions)) throw errors.invalid('partition', `stream ${stream} has ${String(s.partitions)} partitions`);
+      if (fence) checkFence(fence, l, what);
       const rows = (
         await cx.sdk.query(
           {
@@ -85,9 +88,11 @@ export async function swapSegment(cx: DynamoContext, swap: SegmentSwap, w?: Writ
         ),
         ...paths.map((p, i) => cx.refDown(`o:${i}`, p, perPath.get(p)!, objs[i], ctx.stamp, true)),
         cx.refUp('seg', swap.path, 'segment', 1, { stream: `${ns}/${stream}` }),
+        ...(fence ? [fenceCheck(fence)] : []),
       ];
       const out = await cx.submit(ctx, items, { entry });
       if ('result' in out) return out.result;
+      if (out.failed.has('lease')) checkFence(fence!, out.failed.get('lease'), what);
       if (out.failed.has('seg')) throw errors.claimed(swap.path);
       if (out.failed.has('stream')) throw errors.notFound(`stream ${stream} in namespace ${ns}`);
       if (out.conflict || out.failed.size > 0) return AGAIN; // the head or entries moved: re-read
@@ -96,21 +101,43 @@ export async function swapSegment(cx: DynamoContext, swap: SegmentSwap, w?: Writ
   );
 }
 
-export async function trimPartition(cx: DynamoContext, ns: number, stream: number, partition: number, logStart: number, w?: WriteContext): Promise<PartitionHead> {
+export async function trimPartition(
+  cx: DynamoContext,
+  ns: number,
+  stream: number,
+  partition: number,
+  logStart: number,
+  opts?: { fence?: Fence } & WriteContext,
+): Promise<PartitionHead> {
   v.id('ns', ns);
   v.id('stream', stream);
   v.nonNegInt('partition', partition);
   v.nonNegInt('logStart', logStart);
+  const fence = v.fence(opts?.fence);
   cx.needTx('trimPartition');
-  return cx.write('trimPartition', w, async (ctx) => {
+  const what = `log start of partition ${partition}`;
+  return cx.write('trimPartition', opts, async (ctx) => {
     const s = toStream(await cx.liveStreamItem(ns, stream));
     if (partition >= s.partitions) throw errors.invalid('partition', `stream ${stream} has ${s.partitions} partitions`);
     // 1. Move logStart forward (one conditional write): readers stop at once at the new start.
     //    The call's result is the head as that write left it: the trim's linearization point.
     const head = await cx.attempts(ctx.op, async () => {
-      const h = toHead(partition, await cx.sdk.get(K.head(ns, stream, partition)));
+      const [hItem, l] = await cx.sdk.batchGet([K.head(ns, stream, partition), ...(fence ? [K.lease(fence.scope, fence.key)] : [])]);
+      if (fence) checkFence(fence, l, what);
+      const h = toHead(partition, hItem);
       if (logStart > h.next) throw errors.invalid('logStart', `${logStart} is past the partition's head (${h.next})`);
       if (logStart <= h.logStart) return h; // never backward; a repeat is a no-op
+      if (fence) {
+        // Fenced: the move and the lease check in one transaction.
+        const out = await cx.sdk.transact(ctx.op, [
+          txUpdate('head', K.head(ns, stream, partition), (e) => `SET ${e.a('logStart')} = ${e.v(logStart)}`, (e) =>
+            `${e.a('logStart')} < ${e.v(logStart)} AND ${e.a('next')} >= ${e.v(logStart)}`),
+          fenceCheck(fence),
+        ], `${ctx.tokenBase}\u0000trim`);
+        if (out.ok) return { ...h, logStart };
+        if (out.failed.has('lease')) checkFence(fence, out.failed.get('lease'), what);
+        return AGAIN;
+      }
       const r = await cx.sdk.writeOne(ctx.op, {
         update: single(
           K.head(ns, stream, partition),

@@ -2,14 +2,14 @@
 // (live) and the pointer-history item of the version (still retained at the stamp) and takes a
 // reference on the manifest; a GC claim is the object's reference item itself, set only while
 // nothing references it, so a claim and a new reference serialise in one item.
-import { linkPointerKey } from '../../contract.js';
+import { claimTakenOver, linkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
 import { WAL_COMMIT_RECORD_TTL_MS } from '../../limits.js';
-import type { ClaimResult, ObjectRef, Page, PageRequest, Tag, WriteContext } from '../../types.js';
+import type { ClaimResult, Fence, ObjectRef, Page, PageRequest, Tag, WriteContext } from '../../types.js';
 import * as v from '../../validate.js';
 import type { DynamoContext } from './context.js';
 import { txCheck, txDelete, txPut, txUpdate } from './expr.js';
-import { AGAIN, LIVE, MAX_KEY_PATH_BYTES, keyPath, lost, paged, toCollection, toTag, ttlAt, unexpected } from './items.js';
+import { AGAIN, LIVE, MAX_KEY_PATH_BYTES, checkFence, fenceCheck, keyPath, lost, paged, toCollection, toTag, ttlAt, unexpected } from './items.js';
 import { K } from './keys.js';
 import { listNames } from './catalog.js';
 
@@ -80,28 +80,47 @@ export async function listTags(cx: DynamoContext, ns: number, collection: number
   return paged(rows.map(toTag), p.limit, (t) => t.name);
 }
 
-export async function claimObject(cx: DynamoContext, path: string, owner: string, w?: WriteContext): Promise<ClaimResult> {
+export async function claimObject(cx: DynamoContext, path: string, owner: string, opts?: { fence?: Fence } & WriteContext): Promise<ClaimResult> {
   v.path('path', path);
   v.tokenString('owner', owner);
   keyPath('path', path);
+  const fence = v.fence(opts?.fence);
   cx.needTx('claimObject');
-  return cx.write('claimObject', w, async (ctx) => {
-    const result: ClaimResult = { claimed: true, path, owner, stamp: ctx.stamp };
-    // The claim is the object's reference item itself: set only while nothing references it,
-    // and every reference addition requires it absent, so the two serialise (spec §3.2.3).
-    const claim = txUpdate(
-      'obj',
-      K.obj(path),
-      (e) =>
-        `SET ${e.a('path')} = ${e.v(path)}, ${e.a('claimOwner')} = ${e.v(owner)}, ${e.a('claimStamp')} = ${e.v(ctx.stamp)}, ` +
-        // No kind: the path's first real reference sets it (a WAL object must still retire).
-        `${e.a('refs')} = if_not_exists(${e.a('refs')}, ${e.v(0)}) REMOVE ${e.a('rk')}`,
-      (e) =>
-        `(attribute_not_exists(${e.a('refs')}) OR ${e.a('refs')} = ${e.v(0)}) AND attribute_not_exists(${e.a('claimOwner')}) AND attribute_not_exists(${e.a('deleted')})`,
-    );
-    return cx.attempts(ctx.op, async () => {
-      const out = await cx.submit(ctx, [claim], result);
+  return cx.write('claimObject', opts, async (ctx) =>
+    cx.attempts(ctx.op, async () => {
+      // A fenced claim may take over a live claim: judged on the item read here, and the
+      // write's condition pins that claim, so a change in between makes it read again.
+      let held: { owner: string; epoch: number | null } | null = null;
+      if (fence) {
+        const [cur, l] = await cx.sdk.batchGet([K.obj(path), K.lease(fence.scope, fence.key)]);
+        checkFence(fence, l, `claim on ${path}`);
+        if (cur?.claimOwner !== undefined && cur.deleted === undefined) {
+          const epoch = cur.claimEpoch === undefined ? null : Number(cur.claimEpoch);
+          if (claimTakenOver(String(cur.claimOwner), epoch, owner, fence)) held = { owner: String(cur.claimOwner), epoch };
+        }
+      }
+      const result: ClaimResult = { claimed: true, path, owner, stamp: ctx.stamp, ...(held ? { takeover: true } : {}) };
+      // The claim is the object's reference item itself: set only while nothing references it,
+      // and every reference addition requires it absent, so the two serialise (spec §3.2.3).
+      const claim = txUpdate(
+        'obj',
+        K.obj(path),
+        (e) =>
+          `SET ${e.a('path')} = ${e.v(path)}, ${e.a('claimOwner')} = ${e.v(owner)}, ${e.a('claimStamp')} = ${e.v(ctx.stamp)}, ` +
+          // No kind: the path's first real reference sets it (a WAL object must still retire).
+          `${e.a('refs')} = if_not_exists(${e.a('refs')}, ${e.v(0)})` +
+          (fence ? `, ${e.a('claimEpoch')} = ${e.v(fence.epoch)} REMOVE ${e.a('rk')}` : ` REMOVE ${e.a('rk')}, ${e.a('claimEpoch')}`),
+        (e) =>
+          `(attribute_not_exists(${e.a('refs')}) OR ${e.a('refs')} = ${e.v(0)}) AND attribute_not_exists(${e.a('deleted')}) AND ` +
+          (held
+            ? `${e.a('claimOwner')} = ${e.v(held.owner)} AND ` +
+              (held.epoch === null ? `attribute_not_exists(${e.a('claimEpoch')})` : `${e.a('claimEpoch')} = ${e.v(held.epoch)}`)
+            : `attribute_not_exists(${e.a('claimOwner')})`),
+      );
+      const out = await cx.submit(ctx, fence ? [claim, fenceCheck(fence)] : [claim], result);
       if ('result' in out) return out.result;
+      if (out.failed.has('lease')) checkFence(fence!, out.failed.get('lease'), `claim on ${path}`);
+      if (held && out.failed.has('obj')) return AGAIN; // the claim we meant to take over moved: judge again
       if (out.failed.has('obj')) {
         const old = out.failed.get('obj');
         const refs = Number(old?.refs ?? 0);
@@ -110,8 +129,8 @@ export async function claimObject(cx: DynamoContext, path: string, owner: string
       }
       if (out.conflict) return AGAIN;
       throw unexpected(ctx.op, out);
-    });
-  });
+    }),
+  );
 }
 
 export async function releaseClaim(cx: DynamoContext, path: string, owner: string, opts: { deleted: boolean }, w?: WriteContext): Promise<void> {
@@ -134,7 +153,7 @@ export async function releaseClaim(cx: DynamoContext, path: string, owner: strin
             opts.deleted
               ? // A tombstone: the path stays unreferenceable until TTL removes it (after the commit-record TTL).
                 `SET ${e.a('deleted')} = ${e.v(true)}, ${e.a('claimStamp')} = ${e.v(ctx.stamp)}, ${e.a('ttl')} = ${e.v(ttlAt(ctx.stamp + WAL_COMMIT_RECORD_TTL_MS))} REMOVE ${e.a('claimOwner')}, ${e.a('rk')}, ${e.a('retired')}`
-              : `REMOVE ${e.a('claimOwner')}, ${e.a('claimStamp')}` + (relist ? ` SET ${e.a('rk')} = ${e.v(path)}` : ''),
+              : `REMOVE ${e.a('claimOwner')}, ${e.a('claimStamp')}, ${e.a('claimEpoch')}` + (relist ? ` SET ${e.a('rk')} = ${e.v(path)}` : ''),
           (e) => `${e.a('claimOwner')} = ${e.v(owner)}`,
         ),
       ], null);

@@ -15,7 +15,7 @@ import Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CreateCollection, CreateNamespace, CreateStream, MetaStore, ReadOptions } from '../../contract.js';
-import { implicitStreamName, linkPointerKey, parseLinkPointerKey } from '../../contract.js';
+import { claimTakenOver, implicitStreamName, linkPointerKey, parseLinkPointerKey } from '../../contract.js';
 import { MetaError, errors, isMetaError } from '../../errors.js';
 import type { FaultHook } from '../../faults.js';
 import { planGroups } from '../../groups.js';
@@ -52,6 +52,7 @@ import type {
   PartitionHead,
   PartitionIndex,
   Pointer,
+  PointerVersion,
   Retention,
   SegmentSwap,
   Stamp,
@@ -299,6 +300,13 @@ export class EmbeddedMetaStore implements MetaStore {
     return toHeads(this.all<Row>('SELECT partition, next, log_start, bytes FROM heads WHERE ns = ? AND stream = ? ORDER BY partition', ns, stream), partitions);
   }
 
+
+  /** FenceMismatch unless the fence's lease is at its epoch (read in the write's transaction). */
+  private checkFence(fence: Fence | undefined, what: string): void {
+    if (!fence) return;
+    const l = this.get<{ epoch: number; owner: string | null }>('SELECT epoch, owner FROM leases WHERE scope = ? AND key = ?', scopeKey(fence.scope), fence.key);
+    if (!l || l.epoch !== fence.epoch) throw errors.fenceMismatch(what, fence.epoch, l?.epoch ?? 0, l?.owner ?? null);
+  }
 
   /** Takes n references on a path; Claimed if GC claimed or deleted it (spec §3.2.3). */
   private addRef(path: string, kind: 'wal' | 'segment' | 'manifest', n: number): void {
@@ -865,11 +873,13 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  async swapSegment(swap: SegmentSwap, w?: WriteContext): Promise<{ entry: IndexEntry }> {
+  async swapSegment(swap: SegmentSwap, opts?: { fence?: Fence } & WriteContext): Promise<{ entry: IndexEntry }> {
     v.segmentSwap(swap);
-    return this.write('swapSegment', w, ({ stamp }) => {
+    const fence = v.fence(opts?.fence);
+    return this.write('swapSegment', opts, ({ stamp }) => {
       const { ns, stream, partition } = swap;
       const s = this.liveStream(ns, stream);
+      this.checkFence(fence, `segments of partition ${partition}`);
       if (partition >= s.partitions) throw errors.invalid('partition', `stream ${stream} has ${s.partitions} partitions`);
       const rows = this.all<Row>(
         `SELECT * FROM index_entries WHERE ns = ? AND stream = ? AND partition = ? AND start >= ? AND start < ?
@@ -938,14 +948,16 @@ export class EmbeddedMetaStore implements MetaStore {
     });
   }
 
-  async trimPartition(ns: number, stream: number, partition: number, logStart: number, w?: WriteContext): Promise<PartitionHead> {
+  async trimPartition(ns: number, stream: number, partition: number, logStart: number, opts?: { fence?: Fence } & WriteContext): Promise<PartitionHead> {
     v.id('ns', ns);
     v.id('stream', stream);
     v.nonNegInt('partition', partition);
     v.nonNegInt('logStart', logStart);
-    return this.write('trimPartition', w, ({ stamp }) => {
+    const fence = v.fence(opts?.fence);
+    return this.write('trimPartition', opts, ({ stamp }) => {
       const s = this.liveStream(ns, stream);
       if (partition >= s.partitions) throw errors.invalid('partition', `stream ${stream} has ${s.partitions} partitions`);
+      this.checkFence(fence, `log start of partition ${partition}`);
       const h = this.head(ns, stream, partition);
       if (logStart > h.next) throw errors.invalid('logStart', `${logStart} is past the partition's head (${h.next})`);
       if (logStart <= h.logStart) return h; // never backward; a repeat is a no-op
@@ -1050,6 +1062,21 @@ export class EmbeddedMetaStore implements MetaStore {
         stamp,
       );
       return { ns, key, version, value, stamp } satisfies Pointer;
+    });
+  }
+
+  async pointerVersion(ns: number, key: string, version: number): Promise<PointerVersion | null> {
+    v.id('ns', ns);
+    v.key('key', key);
+    v.id('version', version);
+    return this.read(() => {
+      const r = this.get<{ value: string; superseded: number | null }>(
+        'SELECT value, superseded FROM pointer_history WHERE ns = ? AND key = ? AND version = ?',
+        ns,
+        key,
+        version,
+      );
+      return r ? { version, value: r.value, superseded: r.superseded } : null;
     });
   }
 
@@ -1218,25 +1245,29 @@ export class EmbeddedMetaStore implements MetaStore {
 
   // ------------------------------------------------------------ GC
 
-  async claimObject(path: string, owner: string, w?: WriteContext): Promise<ClaimResult> {
+  async claimObject(path: string, owner: string, opts?: { fence?: Fence } & WriteContext): Promise<ClaimResult> {
     v.path('path', path);
     v.tokenString('owner', owner);
-    return this.write('claimObject', w, ({ stamp }) => {
-      const r = this.get<{ refs: number; claim_owner: string | null; deleted: number }>(
-        'SELECT refs, claim_owner, deleted FROM object_refs WHERE path = ?',
+    const fence = v.fence(opts?.fence);
+    return this.write('claimObject', opts, ({ stamp }) => {
+      this.checkFence(fence, `claim on ${path}`);
+      const r = this.get<{ refs: number; claim_owner: string | null; claim_epoch: number | null; deleted: number }>(
+        'SELECT refs, claim_owner, claim_epoch, deleted FROM object_refs WHERE path = ?',
         path,
       );
       if (r && r.refs > 0) return { claimed: false, path, reason: 'referenced', refs: r.refs } satisfies ClaimResult;
-      if (r && (r.claim_owner !== null || r.deleted === 1)) return { claimed: false, path, reason: 'claimed', refs: 0 } satisfies ClaimResult;
+      const takeover = r?.claim_owner != null && r.deleted === 0 && claimTakenOver(r.claim_owner, r.claim_epoch, owner, fence);
+      if (r && (r.claim_owner !== null || r.deleted === 1) && !takeover) return { claimed: false, path, reason: 'claimed', refs: 0 } satisfies ClaimResult;
       // Atomic with "still unreferenced": the row's refs were read in this transaction.
       this.run(
-        `INSERT INTO object_refs (path, kind, refs, claim_owner, claim_stamp) VALUES (?, 'unknown', 0, ?, ?)
-         ON CONFLICT (path) DO UPDATE SET claim_owner = excluded.claim_owner, claim_stamp = excluded.claim_stamp`,
+        `INSERT INTO object_refs (path, kind, refs, claim_owner, claim_stamp, claim_epoch) VALUES (?, 'unknown', 0, ?, ?, ?)
+         ON CONFLICT (path) DO UPDATE SET claim_owner = excluded.claim_owner, claim_stamp = excluded.claim_stamp, claim_epoch = excluded.claim_epoch`,
         path,
         owner,
         stamp,
+        fence?.epoch ?? null,
       );
-      return { claimed: true, path, owner, stamp } satisfies ClaimResult;
+      return { claimed: true, path, owner, stamp, ...(takeover ? { takeover: true } : {}) } satisfies ClaimResult;
     });
   }
 
@@ -1252,7 +1283,7 @@ export class EmbeddedMetaStore implements MetaStore {
         // A tombstone: the path stays unreferenceable until it is pruned (after the commit-record TTL).
         this.run('UPDATE object_refs SET claim_owner = NULL, claim_stamp = ?, deleted = 1, retired = NULL WHERE path = ?', stamp, path);
       } else {
-        this.run('UPDATE object_refs SET claim_owner = NULL, claim_stamp = NULL WHERE path = ?', path);
+        this.run('UPDATE object_refs SET claim_owner = NULL, claim_stamp = NULL, claim_epoch = NULL WHERE path = ?', path);
       }
     });
   }

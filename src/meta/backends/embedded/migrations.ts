@@ -90,6 +90,10 @@ export const MIGRATIONS: readonly string[] = [
     id TEXT PRIMARY KEY, op TEXT NOT NULL, result TEXT NOT NULL, stamp INTEGER NOT NULL) WITHOUT ROWID;
   CREATE INDEX request_tokens_stamp ON request_tokens (stamp);
   `,
+  // 2: the lease epoch a GC claim was made under, so a newer GC can take it over (contract: claimObject).
+  `
+  ALTER TABLE object_refs ADD COLUMN claim_epoch INTEGER;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -5,7 +5,7 @@
 // write-transaction and read helpers, pruning):
 //   catalog.ts   namespaces, collections, aliases, streams
 //   log.ts       commitWal, partitionIndex, streamState, collectionHead, swapSegment, trimPartition
-//   pointers.ts  casPointer, pointer
+//   pointers.ts  casPointer, pointer, pointerVersion
 //   leases.ts    acquireLease, renewLease, releaseLease, lease
 //   tags-gc.ts   tags, GC claims and references, retired WAL objects, the janitor
 //   feed.ts      catalogVersion, changesSince, watch (LISTEN/NOTIFY: listener.ts)
@@ -52,6 +52,7 @@ import type {
   PartitionHead,
   PartitionIndex,
   Pointer,
+  PointerVersion,
   Retention,
   SegmentSwap,
   Stamp,
@@ -277,12 +278,12 @@ export class PostgresMetaStore implements MetaStore {
     return log.collectionHead(this.ctx, ns, collection);
   }
 
-  swapSegment(swap: SegmentSwap, w?: WriteContext): Promise<{ entry: IndexEntry }> {
-    return log.swapSegment(this.ctx, swap, w);
+  swapSegment(swap: SegmentSwap, opts?: { fence?: Fence } & WriteContext): Promise<{ entry: IndexEntry }> {
+    return log.swapSegment(this.ctx, swap, opts);
   }
 
-  trimPartition(ns: number, stream: number, partition: number, logStart: number, w?: WriteContext): Promise<PartitionHead> {
-    return log.trimPartition(this.ctx, ns, stream, partition, logStart, w);
+  trimPartition(ns: number, stream: number, partition: number, logStart: number, opts?: { fence?: Fence } & WriteContext): Promise<PartitionHead> {
+    return log.trimPartition(this.ctx, ns, stream, partition, logStart, opts);
   }
 
   janitor(ns: number, w?: WriteContext): Promise<{ collections: number; streams: number; done: boolean }> {
@@ -309,6 +310,10 @@ export class PostgresMetaStore implements MetaStore {
 
   pointer(ns: number, key: string): Promise<Pointer | null> {
     return pointers.pointer(this.ctx, ns, key);
+  }
+
+  pointerVersion(ns: number, key: string, version: number): Promise<PointerVersion | null> {
+    return pointers.pointerVersion(this.ctx, ns, key, version);
   }
 
   acquireLease(scope: LeaseScope, key: string, owner: string, ttlMs: number, w?: WriteContext): Promise<Lease> {
@@ -339,8 +344,8 @@ export class PostgresMetaStore implements MetaStore {
     return tagsGc.listTags(this.ctx, ns, collection, page);
   }
 
-  claimObject(path: string, owner: string, w?: WriteContext): Promise<ClaimResult> {
-    return tagsGc.claimObject(this.ctx, path, owner, w);
+  claimObject(path: string, owner: string, opts?: { fence?: Fence } & WriteContext): Promise<ClaimResult> {
+    return tagsGc.claimObject(this.ctx, path, owner, opts);
   }
 
   releaseClaim(path: string, owner: string, opts: { deleted: boolean }, w?: WriteContext): Promise<void> {

@@ -15,6 +15,7 @@ import { MAX_INDEX_PAGE, WAL_COMMIT_WINDOW_MS } from '../../limits.js';
 import type {
   AssignedRange,
   CollectionHead,
+  Fence,
   IndexEntry,
   PartitionHead,
   PartitionIndex,
@@ -28,7 +29,7 @@ import type {
 import * as v from '../../validate.js';
 import { toCollection, toEntry, toHeads, toPointer, toStream, type Row } from '../sql/rows.js';
 import type { PgContext } from './context.js';
-import { adjustRefs, assert } from './shared.js';
+import { adjustRefs, assert, checkFence } from './shared.js';
 import { SQL } from './sql.js';
 import type { WriteTx } from './tx.js';
 
@@ -246,14 +247,16 @@ async function lockHead(tx: WriteTx, ns: number, stream: number, partition: numb
   return { partition, next: r?.next ?? 0, logStart: r?.log_start ?? 0, bytes: r?.bytes ?? 0 };
 }
 
-export async function swapSegment(ctx: PgContext, swap: SegmentSwap, w?: WriteContext): Promise<{ entry: IndexEntry }> {
+export async function swapSegment(ctx: PgContext, swap: SegmentSwap, opts?: { fence?: Fence } & WriteContext): Promise<{ entry: IndexEntry }> {
   v.segmentSwap(swap);
-  return ctx.write('swapSegment', w, async (tx) => {
+  const fence = v.fence(opts?.fence);
+  return ctx.write('swapSegment', opts, async (tx) => {
     const { ns, stream, partition } = swap;
     await tx.beforeWrite();
     // The head's lock orders this swap with commits and trims of the partition: the entries
     // read below cannot change until COMMIT.
     const h = await lockHead(tx, ns, stream, partition);
+    await checkFence(tx, fence, `segments of partition ${partition}`);
     const rows = (
       await tx.q(
         `SELECT partition, start, "end", kind, path, byte_start, byte_end, records FROM index_entries
@@ -306,14 +309,23 @@ export async function swapSegment(ctx: PgContext, swap: SegmentSwap, w?: WriteCo
   });
 }
 
-export async function trimPartition(ctx: PgContext, ns: number, stream: number, partition: number, logStart: number, w?: WriteContext): Promise<PartitionHead> {
+export async function trimPartition(
+  ctx: PgContext,
+  ns: number,
+  stream: number,
+  partition: number,
+  logStart: number,
+  opts?: { fence?: Fence } & WriteContext,
+): Promise<PartitionHead> {
   v.id('ns', ns);
   v.id('stream', stream);
   v.nonNegInt('partition', partition);
   v.nonNegInt('logStart', logStart);
-  return ctx.write('trimPartition', w, async (tx) => {
+  const fence = v.fence(opts?.fence);
+  return ctx.write('trimPartition', opts, async (tx) => {
     await tx.beforeWrite();
     const h = await lockHead(tx, ns, stream, partition);
+    await checkFence(tx, fence, `log start of partition ${partition}`);
     if (logStart > h.next) throw errors.invalid('logStart', `${logStart} is past the partition's head (${h.next})`);
     if (logStart <= h.logStart) return h; // never backward; a repeat is a no-op
     const gone = await tx.q<{ path: string; bytes: number }>(

@@ -104,6 +104,10 @@ export const MIGRATIONS: readonly string[] = [
     id text COLLATE "C" PRIMARY KEY, op text NOT NULL, result json NOT NULL, stamp bigint NOT NULL);
   CREATE INDEX request_tokens_stamp ON request_tokens (stamp);
   `,
+  // 2: the lease epoch a GC claim was made under, so a newer GC can take it over (contract: claimObject).
+  `
+  ALTER TABLE object_refs ADD COLUMN claim_epoch bigint;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -9,7 +9,7 @@
 import { parseLinkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
 import { DEFAULT_MANIFEST_RETENTION_MS } from '../../limits.js';
-import type { Fence, Pointer, WriteContext } from '../../types.js';
+import type { Fence, Pointer, PointerVersion, WriteContext } from '../../types.js';
 import * as v from '../../validate.js';
 import { scopeKey, toPointer } from '../sql/rows.js';
 import type { PgContext } from './context.js';
@@ -92,6 +92,17 @@ export async function casPointer(
     await tx.q(SQL.POINTER_HISTORY, [ns, key, version, value, tx.stamp, tx.stamp - retentionMs]);
     return { ns, key, version, value, stamp: tx.stamp } satisfies Pointer;
   });
+}
+
+export async function pointerVersion(ctx: PgContext, ns: number, key: string, version: number): Promise<PointerVersion | null> {
+  v.id('ns', ns);
+  v.key('key', key);
+  v.id('version', version);
+  const r = await ctx.readOne<{ value: string; superseded: number | null }>(
+    'SELECT value, superseded FROM pointer_history WHERE ns = $1 AND key = $2 AND version = $3',
+    [ns, key, version],
+  );
+  return r ? { version, value: r.value, superseded: r.superseded } : null;
 }
 
 export async function pointer(ctx: PgContext, ns: number, key: string): Promise<Pointer | null> {

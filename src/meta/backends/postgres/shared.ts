@@ -1,7 +1,8 @@
 // Row helpers several concerns of the PostgreSQL backend share inside their transactions:
 // id counters, the catalog change record, reference counts and namespace checks.
 import { errors } from '../../errors.js';
-import type { ChangeKind } from '../../types.js';
+import type { ChangeKind, Fence } from '../../types.js';
+import { scopeKey } from '../sql/rows.js';
 import { SQL } from './sql.js';
 import type { WriteTx } from './tx.js';
 
@@ -58,6 +59,16 @@ export async function adjustRefs(tx: WriteTx, changes: Array<{ path: string; kin
   for (const p of paths) {
     if (byPath.get(p)!.delta >= 0 && !done.has(p)) throw errors.claimed(p);
   }
+}
+
+/** FenceMismatch unless the fence's lease is at its epoch (FOR SHARE: a takeover waits for COMMIT, or is seen). */
+export async function checkFence(tx: WriteTx, fence: Fence | undefined, what: string): Promise<void> {
+  if (!fence) return;
+  const l = await tx.one<{ epoch: number; owner: string | null }>('SELECT epoch, owner FROM leases WHERE scope = $1 AND key = $2 FOR SHARE', [
+    scopeKey(fence.scope),
+    fence.key,
+  ]);
+  if (!l || l.epoch !== fence.epoch) throw errors.fenceMismatch(what, fence.epoch, l?.epoch ?? 0, l?.owner ?? null);
 }
 
 export async function shareNamespace(tx: WriteTx, ns: number): Promise<void> {

@@ -8,14 +8,14 @@
 // on refs = 0, so a concurrent reference either committed first or sees the claim. The
 // janitor deletes the rows of dropped streams and collections in bounded batches
 // (JANITOR_BATCH_ENTRIES index entries per call), releasing their references.
-import { linkPointerKey } from '../../contract.js';
+import { claimTakenOver, linkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
 import { JANITOR_BATCH_ENTRIES } from '../../limits.js';
-import type { ClaimResult, ObjectRef, Page, PageRequest, Stamp, Tag, WriteContext } from '../../types.js';
+import type { ClaimResult, Fence, ObjectRef, Page, PageRequest, Stamp, Tag, WriteContext } from '../../types.js';
 import * as v from '../../validate.js';
 import { paged, toCollection, toTag, type Row } from '../sql/rows.js';
 import type { PgContext } from './context.js';
-import { adjustRefs } from './shared.js';
+import { adjustRefs, checkFence } from './shared.js';
 
 export async function janitor(ctx: PgContext, ns: number, w?: WriteContext): Promise<{ collections: number; streams: number; done: boolean }> {
   v.id('ns', ns);
@@ -154,21 +154,32 @@ export async function listTags(ctx: PgContext, ns: number, collection: number, p
 }
 
 
-export async function claimObject(ctx: PgContext, path: string, owner: string, w?: WriteContext): Promise<ClaimResult> {
+export async function claimObject(ctx: PgContext, path: string, owner: string, opts?: { fence?: Fence } & WriteContext): Promise<ClaimResult> {
   v.path('path', path);
   v.tokenString('owner', owner);
-  return ctx.write('claimObject', w, async (tx) => {
+  const fence = v.fence(opts?.fence);
+  return ctx.write('claimObject', opts, async (tx) => {
     await tx.beforeWrite();
+    await checkFence(tx, fence, `claim on ${path}`);
+    // A live claim this fenced claim may take over (the row lock holds it until COMMIT).
+    let takeover = false;
+    if (fence) {
+      const cur = await tx.one<{ claim_owner: string | null; claim_epoch: number | null; deleted: boolean }>(
+        'SELECT claim_owner, claim_epoch, deleted FROM object_refs WHERE path = $1 FOR UPDATE',
+        [path],
+      );
+      takeover = !!cur && cur.claim_owner !== null && !cur.deleted && claimTakenOver(cur.claim_owner, cur.claim_epoch, owner, fence);
+    }
     // Atomic with "still unreferenced": the upsert locks the row, and its condition is
     // evaluated on the newest version. A reference added concurrently either committed
     // first (refs > 0 here) or waits and then sees the claim (Claimed).
     const ok = await tx.one(
-      `INSERT INTO object_refs AS o (path, kind, refs, claim_owner, claim_stamp) VALUES ($1, 'unknown', 0, $2, $3)
-       ON CONFLICT (path) DO UPDATE SET claim_owner = excluded.claim_owner, claim_stamp = excluded.claim_stamp
-       WHERE o.refs = 0 AND o.claim_owner IS NULL AND NOT o.deleted RETURNING 1`,
-      [path, owner, tx.stamp],
+      `INSERT INTO object_refs AS o (path, kind, refs, claim_owner, claim_stamp, claim_epoch) VALUES ($1, 'unknown', 0, $2, $3, $4::bigint)
+       ON CONFLICT (path) DO UPDATE SET claim_owner = excluded.claim_owner, claim_stamp = excluded.claim_stamp, claim_epoch = excluded.claim_epoch
+       WHERE o.refs = 0 AND (o.claim_owner IS NULL OR $5::boolean) AND NOT o.deleted RETURNING 1`,
+      [path, owner, tx.stamp, fence?.epoch ?? null, takeover],
     );
-    if (ok) return { claimed: true, path, owner, stamp: tx.stamp } satisfies ClaimResult;
+    if (ok) return { claimed: true, path, owner, stamp: tx.stamp, ...(takeover ? { takeover: true } : {}) } satisfies ClaimResult;
     const r = (await tx.one<{ refs: number }>('SELECT refs FROM object_refs WHERE path = $1', [path]))!;
     if (r.refs > 0) return { claimed: false, path, reason: 'referenced', refs: r.refs } satisfies ClaimResult;
     return { claimed: false, path, reason: 'claimed', refs: 0 } satisfies ClaimResult;
@@ -188,7 +199,7 @@ export async function releaseClaim(ctx: PgContext, path: string, owner: string, 
       // A tombstone: the path stays unreferenceable until it is pruned (after the commit-record TTL).
       await tx.q('UPDATE object_refs SET claim_owner = NULL, claim_stamp = $1, deleted = true, retired = NULL WHERE path = $2', [tx.stamp, path]);
     } else {
-      await tx.q('UPDATE object_refs SET claim_owner = NULL, claim_stamp = NULL WHERE path = $1', [path]);
+      await tx.q('UPDATE object_refs SET claim_owner = NULL, claim_stamp = NULL, claim_epoch = NULL WHERE path = $1', [path]);
     }
   });
 }
