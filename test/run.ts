@@ -28,6 +28,7 @@ const SUITES: Record<string, string> = {
   control: 'test/control',
   tenancy: 'test/tenancy',
   authz: 'test/authz',
+  client: 'test/client',
 };
 
 /** Not a folder: the second pass of NODE22_SUITES on Node 22 (test/harness/node22.ts); in `all`. */

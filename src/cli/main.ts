@@ -16,6 +16,7 @@ import { BuiltinAuthorizer } from '../authz/authorizer.js';
 import { Tenancy } from '../authz/tenancy.js';
 import { USAGE_METRICS } from '../quota/usage.js';
 import { QUOTA_DEFAULTS } from '../quota/quota.js';
+import { dataCommands } from './data.js';
 
 /** Where `loam dev` keeps its data unless --data-dir says otherwise. */
 export const DEV_DATA_DIR = './.loam';
@@ -143,6 +144,7 @@ export function program(): Command {
       }
     });
 
+  dataCommands(p);
   tenancyCommands(p);
   return p;
 }

@@ -1,0 +1,153 @@
+// `npm run bench -- client [--rounds N] [--seconds N] [--clients N]`
+//
+// What the TypeScript client (src/client) costs over bare fetch (issue 21, "Benchmark"). One
+// `loam dev` node in a child process (API keys on, the admin key it prints; the org's quotas
+// raised through PUT /v1/quotas so admission never refuses), 100 documents. The same strong
+// point GET of a document, from the same number of concurrent loops, (a) through
+// LoamClient.get and (b) as bare fetch with keep-alive (Node's global fetch keeps connections
+// alive; the same Authorization header, the answer parsed with .json()). Rounds alternate, the
+// order flips every pair, rates are medians. Prints client_overhead_ratio = client ÷ bare
+// (target ≥ 0.9) and both rates and latencies.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { LoamClient } from '../src/client/index.js';
+import { medianOf, pct, round, timed, type Sample } from './_stats.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+export const TARGET_RATIO = 0.9;
+export const START_DEADLINE_MS = 60_000;
+export const STOP_DEADLINE_MS = 10_000;
+/** One request may take at most this long (bare fetch; the client has its own deadline). */
+export const REQUEST_DEADLINE_MS = 10_000;
+/** Quota values set for the bench org (per second / slots): never reached. */
+export const BENCH_QUOTA = 1_000_000_000;
+export const BENCH_QUERY_SLOTS = 100_000;
+const DOCS = 100;
+
+interface Node {
+  url: string;
+  key: string;
+  stop(): Promise<void>;
+}
+
+/** `loam dev` in a child process, on a free port; resolves once it prints its address and key. */
+async function startDev(dir: string): Promise<Node> {
+  const proc = spawn(process.execPath, [join(ROOT, 'src/cli/loam.mjs'), 'dev', '--data-dir', dir, '--port', '0', '--log-level', 'warn'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let code: number | null | undefined;
+  const exited = new Promise<void>((r) =>
+    proc.on('exit', (c) => {
+      code = c;
+      r();
+    }),
+  );
+  const stop = async () => {
+    if (code !== undefined) return;
+    proc.kill('SIGTERM');
+    const t = setTimeout(() => proc.kill('SIGKILL'), STOP_DEADLINE_MS);
+    await exited;
+    clearTimeout(t);
+  };
+  let out = '';
+  try {
+    return await new Promise<Node>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`the node did not start within ${START_DEADLINE_MS} ms`)), START_DEADLINE_MS);
+      proc.stdout!.on('data', (b: Buffer) => {
+        out += b.toString();
+        const m = /listening: (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        const key = /LOAM_KEY=(\S+)/.exec(out)?.[1];
+        if (m && key) {
+          clearTimeout(t);
+          resolve({ url: m[1]!, key, stop });
+        }
+      });
+      void exited.then(() => {
+        clearTimeout(t);
+        reject(new Error(`the node exited with ${code}`));
+      });
+    });
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+function line(metric: string, value: number, unit: string, extra: Record<string, unknown> = {}): void {
+  console.log(JSON.stringify({ bench: 'client', backend: 'embedded+file', metric, value: round(value, 3), unit, ...extra }));
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const o = new Command()
+    .name('bench client')
+    .option('--rounds <n>', 'measured rounds per side (client and bare fetch alternate)', '9')
+    .option('--seconds <n>', 'seconds per round', '1.5')
+    .option('--clients <n>', 'concurrent request loops', '16')
+    .parse(['node', 'client', ...argv])
+    .opts<{ rounds: string; seconds: string; clients: string }>();
+  const rounds = Math.max(1, Number(o.rounds));
+  const seconds = Math.max(0.2, Number(o.seconds));
+  const clients = Math.max(1, Number(o.clients));
+  const load0 = loadavg()[0]!;
+  const dir = mkdtempSync(join(tmpdir(), 'loam-bench-client-'));
+  const node = await startDev(dir);
+  try {
+    const loam = new LoamClient({ url: node.url, key: node.key });
+    for (const [name, value] of [
+      ['request_rate', BENCH_QUOTA],
+      ['ingest_bytes_per_s', BENCH_QUOTA],
+      ['concurrent_query_slots', BENCH_QUERY_SLOTS],
+      ['namespace_query_slots', BENCH_QUERY_SLOTS],
+    ] as const) {
+      await loam.quotas.set({ name, value });
+    }
+    await loam.namespaces.create('bench');
+    await loam.collections.create('bench', { name: 'docs', primary_key: 'id' });
+    const docs = loam.collection('bench', 'docs');
+    await docs.upsert(Array.from({ length: DOCS }, (_, i) => ({ id: `d${i}`, n: i, name: `document ${i}`, tags: ['a', 'b'] })));
+
+    const auth = { authorization: `Bearer ${node.key}` };
+    const base = `${node.url}/v1/namespaces/bench/collections/docs/documents/`;
+    const bare = async (i: number) => {
+      const r = await fetch(base + `d${i % DOCS}`, { headers: auth, signal: AbortSignal.timeout(REQUEST_DEADLINE_MS) });
+      if (r.status !== 200) throw new Error(`bare GET answered ${r.status}`);
+      await r.json();
+    };
+    const viaClient = (i: number) => docs.get(`d${i % DOCS}`);
+    // Warm both paths (connections, JIT, the gateway's key and decision caches).
+    await timed(Math.min(1, seconds), viaClient, clients);
+    await timed(Math.min(1, seconds), bare, clients);
+
+    const c: Sample[] = [];
+    const b: Sample[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 === 0 ? ['client', 'bare'] : ['bare', 'client'];
+      for (const side of order) {
+        if (side === 'client') c.push(await timed(seconds, viaClient, clients));
+        else b.push(await timed(seconds, bare, clients));
+      }
+    }
+    const cr = medianOf(c.map((s) => s.rate));
+    const br = medianOf(b.map((s) => s.rate));
+    const cl = c.flatMap((s) => s.lat);
+    const bl = b.flatMap((s) => s.lat);
+    line('client_get_per_s', cr, 'ops/s', { baseline: round(br), ratio: round(cr / br, 3) });
+    line('client_get_p50_ms', pct(cl, 50), 'ms', { baseline: round(pct(bl, 50), 3) });
+    line('client_get_p99_ms', pct(cl, 99), 'ms', { baseline: round(pct(bl, 99), 3) });
+    line('client_overhead_ratio', cr / br, 'ratio', {
+      target: TARGET_RATIO,
+      met: cr / br >= TARGET_RATIO,
+      rounds,
+      seconds,
+      clients,
+      loadavg_1m: [round(load0), round(loadavg()[0]!)],
+    });
+  } finally {
+    await node.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

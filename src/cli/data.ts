@@ -1,0 +1,319 @@
+// The data commands of `loam` (issue 21 §2): namespaces, collections, documents and queries,
+// against a running node over its HTTP API, through the TypeScript client (src/client). The
+// node is --url or LOAM_URL; the API key is LOAM_KEY (an environment variable, not a flag,
+// so it stays out of shell history and process lists). Any 4xx/5xx answer ends the command
+// with exit status 1 and the server's message on stderr.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { SingleBar } from 'cli-progress';
+import { LoamClient, LoamError, type Doc, type Page } from '../client/index.js';
+import { formatOne, formatRows, OUTPUT_FORMATS, type OutputFormat } from './output.js';
+import { batches, DEFAULT_BATCH_DOCS, fromArguments, fromFile, fromStdin, InputError, type Located } from './docs-input.js';
+
+/** The node the data commands talk to unless --url or LOAM_URL says otherwise (what `loam dev` listens on). */
+export const DEFAULT_URL = 'http://127.0.0.1:7070';
+/** Items a list or query prints unless --limit (or --all) says otherwise. */
+export const DEFAULT_PRINT_LIMIT = 100;
+/** Items a list or query prints at most with --all in a table or json (they are held to be laid out); jsonl streams. */
+export const MAX_BUFFERED_ROWS = 100_000;
+
+interface Remote {
+  url: string;
+  output: OutputFormat;
+}
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function jsonObject(v: string): Record<string, unknown> {
+  try {
+    const x = JSON.parse(v) as unknown;
+    if (x === null || typeof x !== 'object' || Array.isArray(x)) throw new Error('not an object');
+    return x as Record<string, unknown>;
+  } catch {
+    throw new InvalidArgumentError(`expected a JSON object, e.g. '{"year":{"$gte":1980}}'`);
+  }
+}
+
+/** The options every data command takes, and its example. */
+function remote(c: Command, example: string): Command {
+  return c
+    .addOption(new Option('--url <url>', 'the node').env('LOAM_URL').default(DEFAULT_URL))
+    .addOption(new Option('-o, --output <format>', 'how to print the answer').choices([...OUTPUT_FORMATS]).default('table'))
+    .addHelpText('after', `\nThe API key is read from LOAM_KEY.\n\nExample:\n  ${example}\n`);
+}
+
+function clientFor(o: Remote): LoamClient {
+  const key = process.env.LOAM_KEY;
+  return new LoamClient({ url: o.url, ...(key ? { key } : {}) });
+}
+
+/** Reports a failure the way a user can act on: the server's message, unchanged, and exit status 1. */
+function failed(e: unknown, o: { url?: string }): void {
+  if (e instanceof LoamError) {
+    console.error(e.status === 0 ? `loam: ${e.message} (is a node running at ${o.url}? set --url or LOAM_URL)` : `loam: ${e.message} (HTTP ${e.status} ${e.code})`);
+  } else if (e instanceof InputError) console.error(`loam: ${e.message}`);
+  else console.error(`loam: ${(e as Error).stack ?? String(e)}`);
+  process.exitCode = 1;
+}
+
+/** Runs a command's body; the options object is the one commander passes after the arguments. */
+function act<A extends unknown[]>(fn: (...args: A) => Promise<void>) {
+  return async (...args: A): Promise<void> => {
+    const o = args.find((a, i) => i >= args.length - 2 && a !== null && typeof a === 'object' && !(a instanceof Command)) as { url?: string } | undefined;
+    try {
+      await fn(...args);
+    } catch (e) {
+      failed(e, o ?? {});
+    }
+  };
+}
+
+function print(s: string): void {
+  if (s !== '') process.stdout.write(`${s}\n`);
+}
+
+/** Follows pages up to `limit` items; prints them (jsonl as they arrive). Says on stderr when it stopped before the end. */
+async function printPages<T extends object>(pages: AsyncIterable<{ items: T[]; more: boolean }>, o: Remote & { limit?: number; all?: boolean }, columns?: readonly string[]): Promise<void> {
+  const limit = o.all ? (o.output === 'jsonl' ? Infinity : MAX_BUFFERED_ROWS) : (o.limit ?? DEFAULT_PRINT_LIMIT);
+  const held: T[] = [];
+  let shown = 0;
+  let more = false;
+  for await (const p of pages) {
+    const take = p.items.slice(0, limit - shown);
+    shown += take.length;
+    if (o.output === 'jsonl') print(formatRows(take as Record<string, unknown>[], 'jsonl'));
+    else held.push(...take);
+    if (shown >= limit) {
+      more = take.length < p.items.length || p.more;
+      break;
+    }
+  }
+  if (o.output !== 'jsonl') print(formatRows(held as Record<string, unknown>[], o.output, columns));
+  if (more) console.error(`loam: showing the first ${shown}; there are more (--limit N, or --all${o.output === 'jsonl' ? '' : ' with -o jsonl to stream them all'})`);
+}
+
+async function* items<T>(pages: AsyncIterable<Page<T>>): AsyncGenerator<{ items: T[]; more: boolean }> {
+  for await (const p of pages) yield { items: p.items, more: p.next_cursor !== null };
+}
+
+const NS_COLUMNS = ['name', 'id', 'created'];
+const COLL_COLUMNS = ['name', 'namespace', 'primary_key', 'partitions', 'fields', 'id', 'created'];
+
+function namespaceCommands(p: Command): void {
+  const ns = p
+    .command('namespaces')
+    .alias('ns')
+    .description('Create, list, show and drop namespaces (on a running node, with LOAM_KEY).')
+    .addHelpText('after', '\nExample:\n  LOAM_URL=http://127.0.0.1:7070 LOAM_KEY=loam_… loam namespaces list\n');
+  remote(ns.command('create').argument('<name>').description('Create a namespace in the key\'s org.'), 'loam namespaces create demo').action(
+    act(async (name: string, o: Remote) => print(formatOne(await clientFor(o).namespaces.create(name), o.output, NS_COLUMNS))),
+  );
+  remote(
+    ns.command('list').description('List namespaces by name.').option('--prefix <prefix>', 'only names starting with this').option('--limit <n>', `print at most this many (default ${DEFAULT_PRINT_LIMIT})`, positiveInt).option('--all', 'print every one'),
+    'loam namespaces list --prefix de -o json',
+  ).action(
+    act(async (o: Remote & { prefix?: string; limit?: number; all?: boolean }) =>
+      printPages(items(clientFor(o).namespaces.pages(o.prefix ? { prefix: o.prefix } : {})), o, NS_COLUMNS),
+    ),
+  );
+  remote(ns.command('show').argument('<name>').description('Show one namespace.'), 'loam namespaces show demo').action(
+    act(async (name: string, o: Remote) => print(formatOne(await clientFor(o).namespaces.get(name), o.output, NS_COLUMNS))),
+  );
+  remote(ns.command('drop').argument('<name>').description('Drop a namespace (it must have no collections).'), 'loam namespaces drop demo').action(
+    act(async (name: string, o: Remote) => {
+      await clientFor(o).namespaces.drop(name);
+      print(formatOne({ dropped: name }, o.output));
+    }),
+  );
+}
+
+function fieldType(v: string, prev: Record<string, string> = {}): Record<string, string> {
+  const m = /^([^:]+):(.+)$/.exec(v);
+  if (!m) throw new InvalidArgumentError('expected name:type, e.g. year:number');
+  return { ...prev, [m[1]!]: m[2]! };
+}
+
+function collectionCommands(p: Command): void {
+  const coll = p
+    .command('collections')
+    .alias('coll')
+    .description('Create, list, show and drop collections of a namespace.')
+    .addHelpText('after', '\nExample:\n  loam collections create demo books --primary-key id\n');
+  remote(
+    coll
+      .command('create')
+      .argument('<namespace>')
+      .argument('<name>')
+      .description('Create a collection of JSON documents with a primary key.')
+      .requiredOption('--primary-key <field>', 'the field that identifies a document')
+      .option('--partitions <n>', 'partitions of its log (the server\'s default when not given)', positiveInt)
+      .option('--field <name:type>', 'a field type checked on write and in filters (string, number, boolean, json); repeatable', fieldType),
+    'loam collections create demo books --primary-key id --field year:number',
+  ).action(
+    act(async (ns: string, name: string, o: Remote & { primaryKey: string; partitions?: number; field?: Record<string, string> }) => {
+      const c = await clientFor(o).collections.create(ns, {
+        name,
+        primary_key: o.primaryKey,
+        ...(o.partitions !== undefined ? { partitions: o.partitions } : {}),
+        ...(o.field ? { fields: o.field as Record<string, 'string' | 'number' | 'boolean' | 'json'> } : {}),
+      });
+      print(formatOne(c, o.output, COLL_COLUMNS));
+    }),
+  );
+  remote(
+    coll.command('list').argument('<namespace>').description('List a namespace\'s collections by name.').option('--prefix <prefix>', 'only names starting with this').option('--limit <n>', `print at most this many (default ${DEFAULT_PRINT_LIMIT})`, positiveInt).option('--all', 'print every one'),
+    'loam collections list demo',
+  ).action(
+    act(async (ns: string, o: Remote & { prefix?: string; limit?: number; all?: boolean }) =>
+      printPages(items(clientFor(o).collections.pages(ns, o.prefix ? { prefix: o.prefix } : {})), o, COLL_COLUMNS),
+    ),
+  );
+  remote(coll.command('show').argument('<namespace>').argument('<name>').description('Show one collection.'), 'loam collections show demo books').action(
+    act(async (ns: string, name: string, o: Remote) => print(formatOne(await clientFor(o).collections.get(ns, name), o.output, COLL_COLUMNS))),
+  );
+  remote(coll.command('drop').argument('<namespace>').argument('<name>').description('Drop a collection and its documents.'), 'loam collections drop demo books').action(
+    act(async (ns: string, name: string, o: Remote) => {
+      await clientFor(o).collections.drop(ns, name);
+      print(formatOne({ dropped: `${ns}/${name}` }, o.output));
+    }),
+  );
+}
+
+/** "upserts[3]" in a server message → the input position of that document. */
+function locate(e: unknown, batch: readonly Located[]): string {
+  const i = e instanceof LoamError ? /upserts\[(\d+)\]/.exec(e.message)?.[1] : undefined;
+  const d = i === undefined ? undefined : batch[Number(i)];
+  return d ? ` (upserts[${i}] is ${d.at})` : '';
+}
+
+async function putDocuments(ns: string, coll: string, args: string[], o: Remote & { file?: string; batchSize: number }): Promise<void> {
+  const loam = clientFor(o);
+  let source: AsyncIterable<Located> | Iterable<Located>;
+  let total: number | undefined;
+  if (o.file && o.file !== '-') {
+    if (args.length > 0) throw new InputError('give documents as arguments or with --file, not both');
+    const f = await fromFile(o.file);
+    source = f.docs();
+    total = f.total;
+  } else if (args.length > 0) source = fromArguments(args);
+  else if (o.file === '-' || !process.stdin.isTTY) source = fromStdin(process.stdin);
+  else throw new InputError('no documents: give them as arguments (JSON objects), with --file PATH, or on stdin');
+  // A bar only for people: stdout a terminal (cli-progress itself stays quiet when stderr is not one).
+  const bar = total !== undefined && process.stdout.isTTY ? new SingleBar({ format: 'docs put |{bar}| {percentage}% {value}/{total} documents | eta {eta_formatted}', hideCursor: true }) : null;
+  bar?.start(total!, 0);
+  let written = 0;
+  let token: string | undefined;
+  let last = '';
+  try {
+    for await (const batch of batches(source, o.batchSize)) {
+      try {
+        token = (await loam.write(ns, coll, { upserts: batch.map((d) => d.doc as Doc) })).token;
+      } catch (e) {
+        bar?.stop();
+        const range = batch.length === 1 ? batch[0]!.at : `${batch[0]!.at}–${batch[batch.length - 1]!.at}`;
+        console.error(`loam: ${written} documents written${last ? ` (through ${last})` : ''}; the batch ${range} was not written${locate(e, batch)}:`);
+        throw e;
+      }
+      written += batch.length;
+      last = batch[batch.length - 1]!.at;
+      bar?.update(written);
+    }
+  } catch (e) {
+    bar?.stop();
+    if (e instanceof InputError && written > 0) console.error(`loam: ${written} documents written (through ${last}); nothing after that:`);
+    throw e;
+  }
+  bar?.stop();
+  print(formatOne({ written, token: token ?? null }, o.output));
+}
+
+function documentCommands(p: Command): void {
+  const docs = p
+    .command('docs')
+    .description('Put, get and delete documents of a collection.')
+    .addHelpText('after', '\nExample:\n  loam docs put demo books --file books.jsonl\n');
+  remote(
+    docs
+      .command('put')
+      .argument('<namespace>')
+      .argument('<collection>')
+      .argument('[documents...]', 'documents as JSON objects')
+      .description('Upsert documents: from arguments, from --file (a JSON array or JSON lines), or from stdin. A file shows a progress bar on a terminal.')
+      .option('-f, --file <path>', 'a JSON array or JSON lines file ("-" for stdin)')
+      .option('--batch-size <n>', 'documents per write request', positiveInt, DEFAULT_BATCH_DOCS),
+    `loam docs put demo books '{"id":"b1","title":"Dune","year":1965}'   (or: loam docs put demo books --file books.jsonl)`,
+  ).action(act(async (ns: string, coll: string, args: string[], o: Remote & { file?: string; batchSize: number }) => putDocuments(ns, coll, args, o)));
+  remote(
+    docs
+      .command('get')
+      .argument('<namespace>')
+      .argument('<collection>')
+      .argument('<ids...>', 'primary keys')
+      .description('Get documents by primary key (a missing one is an error).')
+      .addOption(new Option('--consistency <level>', 'strong sees every acknowledged write; eventual may lag').choices(['strong', 'eventual']))
+      .option('--token <token>', 'a consistency token a write printed: the read sees that write'),
+    'loam docs get demo books b1 b2 -o json',
+  ).action(
+    act(async (ns: string, coll: string, ids: string[], o: Remote & { consistency?: 'strong' | 'eventual'; token?: string }) => {
+      const loam = clientFor(o);
+      const read = { ...(o.consistency ? { consistency: o.consistency } : {}), ...(o.token ? { token: o.token } : {}) };
+      const got: Doc[] = [];
+      for (const id of ids) {
+        const d = await loam.get(ns, coll, id, read);
+        if (o.output === 'jsonl') print(JSON.stringify(d));
+        else got.push(d);
+      }
+      if (o.output !== 'jsonl') print(ids.length === 1 && got[0] ? formatOne(got[0], o.output) : formatRows(got, o.output));
+    }),
+  );
+  remote(
+    docs.command('delete').argument('<namespace>').argument('<collection>').argument('<ids...>', 'primary keys').description('Delete documents by primary key, in one write.'),
+    'loam docs delete demo books b1 b3',
+  ).action(
+    act(async (ns: string, coll: string, ids: string[], o: Remote) => {
+      const r = await clientFor(o).write(ns, coll, { deletes: ids });
+      print(formatOne({ deleted: ids.length, token: r.token ?? null }, o.output));
+    }),
+  );
+}
+
+function queryCommand(p: Command): void {
+  remote(
+    p
+      .command('query')
+      .argument('<namespace>')
+      .argument('<collection>')
+      .argument('[filter]', 'a filter as JSON: $eq $ne $gt $gte $lt $lte $in, $and $or $not', jsonObject)
+      .description('Query a collection with a filter, in primary-key order, following pages.')
+      .option('--limit <n>', `print at most this many documents (default ${DEFAULT_PRINT_LIMIT})`, positiveInt)
+      .option('--all', 'print every matching document (with -o jsonl, streamed page by page)')
+      .option('--page-size <n>', 'documents per request (the server\'s default when not given)', positiveInt)
+      .addOption(new Option('--consistency <level>', 'strong sees every acknowledged write; eventual may lag').choices(['strong', 'eventual']))
+      .option('--token <token>', 'a consistency token a write printed: the query sees that write'),
+    `loam query demo books '{"year":{"$gte":1980}}' -o jsonl`,
+  ).action(
+    act(async (ns: string, coll: string, filter: Record<string, unknown> | undefined, o: Remote & { limit?: number; all?: boolean; pageSize?: number; consistency?: 'strong' | 'eventual'; token?: string }) => {
+      const q = {
+        ...(filter ? { filter } : {}),
+        ...(o.pageSize ? { limit: o.pageSize } : {}),
+        ...(o.consistency ? { consistency: o.consistency } : {}),
+        ...(o.token ? { token: o.token } : {}),
+      };
+      async function* pages() {
+        for await (const page of clientFor(o).query(ns, coll, q)) yield { items: page.documents, more: page.next_cursor !== null };
+      }
+      await printPages(pages(), o);
+    }),
+  );
+}
+
+/** Registers the data commands on the `loam` program. */
+export function dataCommands(p: Command): void {
+  namespaceCommands(p);
+  collectionCommands(p);
+  documentCommands(p);
+  queryCommand(p);
+}

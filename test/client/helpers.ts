@@ -1,0 +1,56 @@
+// A real node for the client and CLI tests: `loam dev`'s settings (API keys on, the bootstrap
+// admin key), in memory, on a free port; and a fetch that counts what was sent (it passes
+// every call to the real fetch: the server answers, nothing is faked).
+import { createServer } from 'node:net';
+import { pino } from 'pino';
+import { resolveConfig, type NodeConfig } from '../../src/node/config.js';
+import { startNode, type LoamNode } from '../../src/node/node.js';
+import { FAST } from '../node/helpers.js';
+
+export interface KeyedNode {
+  node: LoamNode;
+  url: string;
+  /** The org admin key the node printed on its first start. */
+  admin: string;
+  close(): Promise<void>;
+}
+
+export async function keyedNode(config: Partial<NodeConfig> = {}): Promise<KeyedNode> {
+  const node = await startNode(resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, auth: 'api_keys', log_level: 'silent', ...FAST, ...config }), {
+    logger: pino({ level: process.env.LOAM_TEST_LOG ?? 'silent' }),
+  });
+  if (!node.bootstrapKey) throw new Error('the node printed no bootstrap key');
+  return { node, url: node.url, admin: node.bootstrapKey, close: () => node.close() };
+}
+
+/** The real fetch, recording each request's method and URL. */
+export function countingFetch(): { fetch: typeof fetch; calls: { method: string; url: string }[] } {
+  const calls: { method: string; url: string }[] = [];
+  const f: typeof fetch = (input, init) => {
+    calls.push({ method: init?.method ?? 'GET', url: String(input) });
+    return fetch(input, init);
+  };
+  return { fetch: f, calls };
+}
+
+/** The raw answer to a request, to compare the client's error with what the server said. */
+export async function raw(url: string, key: string | null, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const r = await fetch(url + path, {
+    method,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await r.text();
+  return { status: r.status, body: text ? JSON.parse(text) : null };
+}
+
+/** A loopback port nothing listens on (it was free a moment ago). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+}
