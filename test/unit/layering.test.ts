@@ -11,6 +11,8 @@ import ts from 'typescript';
 /** Top to bottom; a folder may import its own layer's folders (without a cycle) and any layer below. */
 const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
+  // The HTTP API's TypeScript client: it imports nothing of the server (it is built on its own), and only the CLI uses it.
+  ['client'],
   ['node'],
   ['gateway'],
   // Tenancy and authorization, the data plane, and the checker (a testing tool).
