@@ -33,8 +33,8 @@ export interface TenancyDeps {
   logger: Logger;
   /** The unapplied backlog of a collection (the log role's writer), when this node writes. */
   backlog?: BacklogOf;
-  /** A collection's stored bytes (log, manifests, data files, tag-only bytes), when this node can read manifests. */
-  storedBytes?: (c: Collection) => Promise<number>;
+  /** A collection's stored bytes and unapplied records, when this node can read manifests (StorageDeps.measure). */
+  measure?: (c: Collection) => Promise<{ bytes: number; unappliedRecords: number }>;
   /** Where the node's metrics learn the gateway count and background failures. */
   observe?: { gateways(n: number): void; taskFailed(task: string): void };
   /** This node's id in the gateway membership (per-gateway quota shares); none: counted as the only gateway. */
@@ -72,7 +72,7 @@ export class Tenancy {
     this.storage = new StorageMeter({
       meta: d.meta,
       control: d.control,
-      ...(d.storedBytes ? { storedBytes: d.storedBytes } : {}),
+      ...(d.measure ? { measure: d.measure } : {}),
       now,
       failed: failed('storage', 'measuring stored bytes failed; the last measurement stands'),
     });

@@ -306,7 +306,7 @@ function tenancyCommands(p: Command): void {
   where(
     p
       .command('usage')
-      .description('Show usage rollups of an org: requests and ingest bytes per namespace and hour, stored bytes per namespace.')
+      .description('Show usage rollups of an org: requests and ingest bytes per namespace and hour, stored bytes and unapplied records per namespace.')
       .option('--org <org>', 'the org', 'default')
       .addOption(new Option('--metric <metric>', 'only this metric').choices([...USAGE_METRICS]))
       .option('--since <ms>', 'only windows starting at or after this (epoch ms)'),

@@ -19,6 +19,8 @@ export interface StoredBytes {
   /** Tagged manifests other than the current one, and data files only they reference. */
   tagOnly: number;
   total: number;
+  /** Records the log holds that the current manifest has not applied (from the same head and manifest). */
+  unappliedRecords: number;
 }
 
 /** A manifest's object size: manifests are written as exactly this JSON (Manifests.write). */
@@ -33,9 +35,12 @@ export async function storedBytes(meta: MetaStore, manifests: Manifests, c: Coll
   let files = 0;
   let manifest = 0;
   let tagOnly = 0;
+  let unappliedRecords = 0;
   const counted = new Set<string>();
-  if (head.pointer) {
-    const m = await manifests.load(head.pointer.value);
+  const current = head.pointer ? await manifests.load(head.pointer.value) : null;
+  for (const h of head.heads) unappliedRecords += Math.max(0, h.next - (current?.applied[h.partition] ?? 0));
+  if (head.pointer && current) {
+    const m = current;
     counted.add(head.pointer.value);
     manifest = manifestBytes(m);
     for (const f of m.files) {
@@ -55,5 +60,5 @@ export async function storedBytes(meta: MetaStore, manifests: Manifests, c: Coll
       tagOnly += f.bytes;
     }
   }
-  return { log, files, manifest, tagOnly, total: log + files + manifest + tagOnly };
+  return { log, files, manifest, tagOnly, total: log + files + manifest + tagOnly, unappliedRecords };
 }

@@ -148,7 +148,7 @@ export const TENANCY_ROUTES = {
   getUsage: {
     method: 'GET',
     url: '/v1/usage',
-    summary: "The org's usage: requests and ingest bytes per namespace and hour (counted by the gateways), stored bytes per namespace (measured)",
+    summary: "The org's usage: requests and ingest bytes per namespace and hour (counted by the gateways), stored bytes and unapplied records per namespace (measured)",
     schema: {
       querystring: {
         type: 'object',

@@ -203,7 +203,10 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       catalog,
       meta,
       logger,
-      storedBytes: async (c) => (await storedBytes(meta, manifests, c)).total,
+      measure: async (c) => {
+        const s = await storedBytes(meta, manifests, c);
+        return { bytes: s.total, unappliedRecords: s.unappliedRecords };
+      },
       node: id,
       observe: { gateways: (n) => metrics.gateways.set(n), taskFailed: (task) => metrics.controlTaskFailures.inc({ task }) },
       ...(writer

@@ -4,8 +4,12 @@
 // gateways counting into the same hour lose nothing.
 import { MAX_USAGE_ROWS, type ControlStore, type UsageDelta } from '../control/types.js';
 
-/** The usage metrics: counted by the gateways (requests, ingest_bytes) or measured (storage_bytes, a gauge in window 0). */
-export const USAGE_METRICS = ['requests', 'ingest_bytes', 'storage_bytes'] as const;
+/**
+ * The usage metrics: counted by the gateways (requests, ingest_bytes) or measured with the
+ * stored bytes (storage_bytes, and unapplied_records: the log records of the namespace's
+ * collections their manifests have not applied yet), gauges in window 0.
+ */
+export const USAGE_METRICS = ['requests', 'ingest_bytes', 'storage_bytes', 'unapplied_records'] as const;
 /** Counters roll up into windows this long. */
 export const USAGE_WINDOW_MS = 3_600_000;
 /** Namespaces counted between flushes, at most; reaching it flushes early. */

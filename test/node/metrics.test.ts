@@ -1,6 +1,6 @@
 // What an operator scraping a node sees: /metrics on its own loopback listener (not on the
 // API's port), the worker thread's metastore calls in it, and no label naming a tenant's
-// namespace or collection.
+// namespace or collection; per-namespace figures (unapplied records) are the usage API's.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -126,5 +126,37 @@ describe('metrics of a node whose workers run in their own thread', () => {
     const other = await fetch(new URL('/v1/namespaces', node.metricsUrl), { signal: AbortSignal.timeout(15_000) });
     assert.equal(other.status, 404, 'the metrics listener serves nothing else');
     await other.text();
+  });
+});
+
+describe('per-namespace figures are in the usage API, not in /metrics', () => {
+  let node: LoamNode;
+  before(async () => {
+    // No worker role: nothing is applied, so every write stays unapplied.
+    node = await startNode(resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, log_level: 'silent', auth: 'api_keys', roles: ['log', 'query'], ...FAST }), {
+      logger: pino({ level: 'silent' }),
+    });
+  });
+  after(async () => node?.close());
+
+  test('GET /v1/usage?metric=unapplied_records gives each namespace its unapplied records', async () => {
+    const auth = { authorization: `Bearer ${node.bootstrapKey!}`, 'content-type': 'application/json' };
+    const call = async (method: string, path: string, body?: unknown) => {
+      const r = await fetch(node.url + path, { method, headers: auth, ...(body === undefined ? {} : { body: JSON.stringify(body) }), signal: AbortSignal.timeout(15_000) });
+      return { status: r.status, body: (await r.json()) as any };
+    };
+    const ids: Record<string, number> = {};
+    for (const [ns, docs] of [['alpha', 7], ['beta', 3]] as const) {
+      ids[ns] = (await call('POST', '/v1/namespaces', { name: ns })).body.id;
+      assert.equal((await call('POST', `/v1/namespaces/${ns}/collections`, { name: 'c', primary_key: 'id' })).status, 201);
+      const w = await call('POST', `/v1/namespaces/${ns}/collections/c/documents`, { upserts: Array.from({ length: docs }, (_, i) => ({ id: `d${i}` })) });
+      assert.equal(w.status, 200);
+    }
+    await node.tenancy!.refreshStorage();
+    const r = await call('GET', '/v1/usage?metric=unapplied_records');
+    assert.equal(r.status, 200, JSON.stringify(r.body));
+    const value = (ns: number) => (r.body.items as { ns: number; value: number }[]).find((u) => u.ns === ns)?.value;
+    assert.equal(value(ids.alpha!), 7);
+    assert.equal(value(ids.beta!), 3);
   });
 });
