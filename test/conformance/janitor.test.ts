@@ -3,8 +3,8 @@
 // a second run finds nothing. Fresh store per case.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { linkPointerKey, type MetaStore } from '../../src/meta/index.js';
-import { SCHEMA, factory, multiItem, needs, rejectsWith, wal, world } from './helpers.js';
+import { JANITOR_BATCH_ENTRIES, linkPointerKey, type MetaStore } from '../../src/meta/index.js';
+import { SCHEMA, factory, fresh, multiItem, needs, rejectsWith, wal, world } from './helpers.js';
 
 /** Runs the janitor until it says done (bounded: a runaway janitor fails the case). */
 async function sweep(store: MetaStore, ns: number): Promise<{ collections: number; streams: number; calls: number }> {
@@ -74,5 +74,30 @@ describe('janitor', { skip: needs(multiItem, "transactions 'multi-item' (the jan
     assert.ok((await store.retiredWalObjects()).items.some((x) => x.path === c.object));
     const again = await store.createStream({ ns: ns.id, name: 'events', partitions: 1 });
     assert.notEqual(again.id, s.id);
+  });
+  test('one janitor call deletes a bounded batch (JANITOR_BATCH_ENTRIES); later calls finish the rest', async () => {
+    // More index entries than one batch may clear: 32 partitions, one entry each per commit.
+    const partitions = 32;
+    const store = await fresh();
+    const ns = await store.createNamespace({ org: 'org-a', name: 'ns-big' });
+    const coll = await store.createCollection({ ns: ns.id, name: 'wide', schema: SCHEMA, partitions });
+    const objects: string[] = [];
+    for (let i = 0; i * partitions <= JANITOR_BATCH_ENTRIES; i++) {
+      const c = wal(Array.from({ length: partitions }, (_, p) => ({ ns: ns.id, stream: coll.streamId, partition: p })));
+      await store.commitWal(c);
+      objects.push(c.object);
+    }
+    await store.dropCollection(ns.id, coll.id);
+
+    const first = await store.janitor(ns.id);
+    assert.equal(first.done, false, 'the first call stops after its batch');
+    assert.deepEqual([first.collections, first.streams], [0, 0], 'nothing is finished yet');
+    const early = new Set((await store.retiredWalObjects({ limit: 1000 })).items.map((x) => x.path));
+    assert.ok(objects.some((o) => !early.has(o)), 'an object whose entries remain is not retired yet');
+    const rest = await sweep(store, ns.id);
+    assert.deepEqual([rest.collections, rest.streams], [1, 1]);
+    const retired = new Set((await store.retiredWalObjects({ limit: 1000 })).items.map((x) => x.path));
+    assert.ok(objects.every((o) => retired.has(o)), 'every object retired once every entry is gone');
+    await rejectsWith(() => store.collection(ns.id, coll.id, { includeDropping: true }), 'NotFound');
   });
 });

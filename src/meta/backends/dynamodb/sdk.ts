@@ -5,6 +5,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import {
   BatchGetItemCommand,
+  BatchWriteItemCommand,
   DynamoDBClient,
   GetItemCommand,
   InternalServerError,
@@ -39,6 +40,8 @@ export const MAX_TX_BYTES = 4 * 1024 * 1024;
 export const MAX_ITEM_BYTES = 400 * 1024;
 /** BatchGetItem: at most 100 keys per request. */
 export const MAX_BATCH_GET = 100;
+/** BatchWriteItem: at most 25 requests. */
+export const MAX_BATCH_WRITE = 25;
 /** ClientRequestToken: 1-36 characters. */
 const TOKEN_LENGTH = 36;
 /** Rounds of BatchGetItem's UnprocessedKeys before giving up with Retryable. */
@@ -294,6 +297,27 @@ export class Sdk {
       }
       if (name === 'TransactionConflictException') return { ok: false, old: null, conflict: true };
       throw mapError(e, 'write');
+    }
+  }
+
+  /**
+   * Unconditional deletes of items nothing else references any more (the janitor's heads,
+   * pointer history and records): BatchWriteItem, 25 keys a request, unprocessed keys sent
+   * again (bounded). Idempotent: a missing item is fine.
+   */
+  async batchDelete(op: string, keys: Key[]): Promise<void> {
+    for (let off = 0; off < keys.length; off += MAX_BATCH_WRITE) {
+      let pending = dedupe(keys.slice(off, off + MAX_BATCH_WRITE)).map((k) => ({ DeleteRequest: { Key: keyOf(k) } }));
+      for (let round = 0; pending.length > 0; round++) {
+        if (round >= MAX_UNPROCESSED_ROUNDS) throw errors.retryable('throttle', 'BatchWriteItem left deletes unprocessed; run the call again', true);
+        try {
+          const r = await this.faultScope(op, () => this.client.send(new BatchWriteItemCommand({ RequestItems: { [this.table]: pending } })));
+          pending = (r.UnprocessedItems?.[this.table] ?? []) as typeof pending;
+        } catch (e) {
+          throw mapError(e, 'write');
+        }
+        if (pending.length > 0) await jitter(round);
+      }
     }
   }
 
