@@ -1,4 +1,4 @@
-// FaultyStore: wraps any Store with scripted, deterministic faults (DESIGN §4, spec §4.4:
+// FaultyStore: wraps any Store with scripted, deterministic faults (spec §4.4:
 // "RustFS never returns S3's 409 or 503 SlowDown; FaultyStore keeps covering those").
 //
 // Faults, with what the caller sees and whether the inner store applied the call:
@@ -35,7 +35,7 @@ import { WRITE_METHODS } from '../store/types.js';
 
 export type FaultKind = 'conflict' | 'slowDown' | 'serverError' | 'timeout' | 'lostAck' | 'delay';
 
-/** The longest scripted or random delay; a fault layer must not hang a test (DESIGN §7). */
+/** The longest scripted or random delay; a fault layer must not hang a test. */
 export const FAULT_MAX_DELAY_MS = 60_000;
 
 export interface FaultRule {

@@ -1,4 +1,4 @@
-// The `loam` command (issue 5 §4). Run through ./loam.mjs (the package's bin), or directly:
+// The `loam` command. Run through ./loam.mjs (the package's bin), or directly:
 //   node --import tsx src/cli/main.ts <command>
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -48,8 +48,8 @@ declare module 'fastify' {
 }
 
 /**
- * Authentication, authorization and admission plug in here (the tenancy issue). Throw (or
- * reject with) an HttpError or DataError to refuse. A plain value when the answer is at hand:
+ * Authentication, authorization and admission plug in here (spec §6, §7). Throw (or
+ * reject with) an HttpError, AuthzError or DataError to refuse. A plain value when the answer is at hand:
  * no promise on the hot path.
  */
 export type Admit = (req: FastifyRequest, route: string) => Principal | Promise<Principal>;

@@ -1,6 +1,6 @@
-// A running Loam node: wires the roles a config names (DESIGN §1) around one metastore
+// A running Loam node: wires the roles a config names around one metastore
 // client and one store — log (LogWriter + CollectionWriter), query (CollectionReader),
-// worker (applier, compaction, segmenter, retention, GC) — and the HTTP API.
+// worker (applier, compaction, segmenter, retention, GC) — the HTTP API and the metrics listener.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';

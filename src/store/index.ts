@@ -1,4 +1,4 @@
-// The object-store layer (DESIGN §4, spec §4.4, §9.9): the Store contract, its providers
+// The object-store layer (spec §4.4, §9.9): the Store contract, its providers
 // (memory, file, s3), the CountingStore wrapper and openStore(url).
 export * from './types.js';
 export * from './errors.js';
