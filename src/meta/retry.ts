@@ -13,6 +13,9 @@
 //   sets it; every other retryable failure does. When the attempts run out after such a
 //   failure, the call surfaces Unknown with earlierUnknown = true, never success and never
 //   a plain "not applied".
+// - The budget bounds a hanging attempt too: one still unanswered when the budget ends is
+//   abandoned and the call surfaces Unknown with earlierUnknown = true (spec §4.2: "Timeout
+//   after the retry budget"), since the abandoned attempt may still apply.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MetaError, errors, isMetaError } from './errors.js';
@@ -57,7 +60,7 @@ export async function withRetry<T>(
   let last: unknown;
   for (let n = 1; n <= policy.maxAttempts; n++) {
     try {
-      const r = await attempt(requestId, n);
+      const r = await withinBudget(attempt(requestId, n), deadline, n);
       report?.({ attempts: n, earlierUnknown });
       return r;
     } catch (e) {
@@ -80,6 +83,24 @@ export async function withRetry<T>(
     throw errors.unknown(`outcome unknown after retries: ${err.message}`, true);
   }
   throw err;
+}
+
+/** `p`, or Unknown once the deadline passes first (the attempt goes on, unobserved). */
+async function withinBudget<T>(p: Promise<T>, deadline: number, n: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(errors.unknown(`attempt ${n} had no answer within the retry budget; it may still apply`, true)),
+      Math.max(0, deadline - Date.now()),
+    );
+  });
+  const q = Promise.resolve(p);
+  q.catch(() => undefined); // an abandoned attempt's late failure is nobody's to handle
+  try {
+    return await Promise.race([q, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function retryable(e: MetaError): boolean {

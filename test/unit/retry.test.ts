@@ -51,6 +51,20 @@ describe('retry policy (spec §4.2)', () => {
     assert.equal(s.calls(), 1);
   });
 
+  test('an attempt that hangs past the budget surfaces Unknown (earlierUnknown) when the budget ends', async () => {
+    const policy: RetryPolicy = { maxAttempts: 5, budgetMs: 100, baseDelayMs: 1, maxDelayMs: 1, random: () => 0.5 };
+    let calls = 0;
+    const hang = () => {
+      calls++;
+      return new Promise<string>((resolve) => setTimeout(() => resolve('too late'), 1_000));
+    };
+    const t0 = Date.now();
+    await assert.rejects(withRetry(hang, policy), (e) => isMetaError(e, 'Unknown') && e.details.earlierUnknown === true);
+    const took = Date.now() - t0;
+    assert.ok(took >= 90 && took < 600, `gave up after ${took} ms, at the 100 ms budget`);
+    assert.equal(calls, 1, 'no new attempt once the budget is spent');
+  });
+
   test('the time budget bounds the attempts', async () => {
     const slow: RetryPolicy = { maxAttempts: 100, budgetMs: 50, baseDelayMs: 20, maxDelayMs: 20, random: () => 1 };
     const s = script(...Array.from({ length: 100 }, () => errors.retryable('throttle', 'slow down', true)));
