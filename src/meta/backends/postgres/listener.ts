@@ -4,9 +4,16 @@
 // watch) and wakes the waiters of that namespace's scope and of the 'catalog' scope.
 // commitWal, pointers and leases send nothing. A notification only wakes: the watcher then
 // reads catalog_changes, so a lost or duplicate notification can delay a wake, never fake one.
+// When the server drops the connection (a restart, a failover, pg_terminate_backend) and
+// watchers wait, it reconnects by itself with a bounded backoff; every waiter is woken at the
+// drop and again once LISTEN is back, so it re-reads whatever the gap hid.
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
 export const NOTIFY_CHANNEL = 'loam_catalog';
+/** Backoff between reconnect attempts after the listener was dropped: doubling from the first to the last. */
+export const RECONNECT_FIRST_MS = 25;
+export const RECONNECT_MAX_MS = 2_000;
 
 type Waiter = { ns: number | null; wake: () => void };
 
@@ -15,6 +22,7 @@ export class CatalogListener {
   private connecting: Promise<boolean> | undefined;
   private readonly waiters = new Set<Waiter>();
   private closed = false;
+  private reconnecting = false;
 
   constructor(private readonly config: pg.ClientConfig) {}
 
@@ -68,11 +76,33 @@ export class CatalogListener {
     return true;
   }
 
-  /** The listening connection died: wake everyone so they re-read and re-subscribe. */
+  /** The listening connection died: wake everyone so they re-read, and listen again while anyone waits. */
   private drop(c: pg.Client): void {
     if (this.client !== c) return;
     this.client = undefined;
+    this.wakeAll();
+    void this.reconnect();
+  }
+
+  private wakeAll(): void {
     for (const w of this.waiters) w.wake();
+  }
+
+  /** Bounded backoff; stops once connected, closed, or nobody waits (the next subscribe connects). */
+  private async reconnect(): Promise<void> {
+    if (this.reconnecting) return;
+    this.reconnecting = true;
+    try {
+      for (let delay = RECONNECT_FIRST_MS; !this.closed && !this.client && this.waiters.size > 0; delay = Math.min(delay * 2, RECONNECT_MAX_MS)) {
+        if (await this.ensure()) {
+          this.wakeAll(); // changes committed while nobody listened are read now
+          return;
+        }
+        await sleep(delay);
+      }
+    } finally {
+      this.reconnecting = false;
+    }
   }
 
   async close(): Promise<void> {
