@@ -39,6 +39,29 @@ export const MATRIX_POLICY: RetryPolicy = { maxAttempts: 2, budgetMs: 5_000, bas
 export interface RealFaults {
   faultPoints?: Partial<Record<Fault, FaultPoint>>;
   unknownsResolved?(store: MetaStore): number;
+  /** Faults the backend's real server produces, in place of the thrown error. */
+  produce?: Partial<Record<Fault, RealFault>>;
+}
+
+/**
+ * A fault made by the real server (e.g. a deadlock, a refused connection, a killed session)
+ * rather than thrown by the hook. fire() runs at `point` on the attempts the cell hits and
+ * returns when the call may go on (the fault then happens to it); settle() ends whatever fire()
+ * left running (sessions, held connections) and runs before the next attempt and after the call.
+ */
+export interface RealFault {
+  /** Where fire() runs (the first is the one the legend names). */
+  point: FaultPoint | readonly FaultPoint[];
+  /** One line for the table's legend: how the server is made to produce it. */
+  how: string;
+  fire(store: MetaStore, op: string, point: FaultPoint): Promise<void>;
+  settle?(): Promise<void>;
+  /** Sees each failed attempt's error, so settle() can check the server produced the fault. */
+  observe?(error: unknown): void;
+  /** The cell's store, when the fault needs its own settings (e.g. a short connect timeout). */
+  open?(faults: FaultHook): Promise<MetaStore>;
+  /** Changes to the matrix policy for this fault's cells (e.g. a short budget to outlast). */
+  policy?: Partial<RetryPolicy>;
 }
 
 const POINT: Record<Fault, FaultPoint> = {
@@ -349,6 +372,8 @@ export interface CellResult {
   variant?: boolean;
   /** Set when the backend injected the fault for real at this point of its own. */
   realPoint?: FaultPoint;
+  /** How the real server produced it (a RealFault's legend line). */
+  realHow?: string;
 }
 
 export async function runCell(factory: BackendFactory, group: Group, fault: Fault, attempt: Attempt): Promise<CellResult> {
@@ -357,16 +382,19 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
   const variant = runnable !== group;
   group = runnable;
   const hits = attempt === 'first' ? new Set([1]) : new Set([1, 2]);
-  const real = (factory as BackendFactory & RealFaults).faultPoints?.[fault];
-  const point = real ?? POINT[fault];
+  const producer = (factory as BackendFactory & RealFaults).produce?.[fault];
+  const producerPoints: readonly FaultPoint[] | undefined = producer ? [producer.point].flat() : undefined;
+  const real = producerPoints?.[0] ?? (factory as BackendFactory & RealFaults).faultPoints?.[fault];
+  const points: readonly FaultPoint[] = producerPoints ?? [real ?? POINT[fault]];
   const resolvedCount = (factory as BackendFactory & RealFaults).unknownsResolved;
-  const plan = { armed: false, attempt: 0, fired: false };
+  const plan = { armed: false, attempt: 0, fired: new Set<FaultPoint>() };
   let other: MetaStore | undefined;
   let ctx: Ctx | undefined;
   // Synchronous throws (BeforeCommit must not return a promise); promises for Race and Delay.
   const hook: FaultHook = (p, op) => {
-    if (!plan.armed || op !== group.op || p !== point || plan.fired || !hits.has(plan.attempt)) return;
-    plan.fired = true; // once per attempt: the attempt's first transaction of this op
+    if (!plan.armed || op !== group.op || !points.includes(p) || plan.fired.has(p) || !hits.has(plan.attempt)) return;
+    plan.fired.add(p); // once per attempt and point: the attempt's first transaction of this op
+    if (producer) return producer.fire(store!, op, p);
     switch (fault) {
       case 'BeforeSend':
         throw errors.retryable('connect', 'injected: connection refused before BEGIN', true);
@@ -384,7 +412,8 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
         return sleep(DELAY_MS);
     }
   };
-  const store = await factory.open({ faults: hook });
+  let store: MetaStore | undefined;
+  store = producer?.open ? await producer.open(hook) : await factory.open({ faults: hook });
   other = await factory.connect(store);
   ctx = await group.setup(store);
   let acked: unknown;
@@ -394,13 +423,19 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
   plan.armed = true;
   try {
     acked = await withRetry(
-      (requestId, n) => {
+      async (requestId, n) => {
+        if (n > 1) await producer?.settle?.();
         plan.attempt = n;
-        plan.fired = false;
+        plan.fired.clear();
         attempts = n;
-        return group.call(store, ctx!, { requestId });
+        try {
+          return await group.call(store!, ctx!, { requestId });
+        } catch (e) {
+          producer?.observe?.(e);
+          throw e;
+        }
       },
-      MATRIX_POLICY,
+      { ...MATRIX_POLICY, ...producer?.policy },
     );
     if (acked === undefined) acked = null; // a void call that succeeded
     const resolved = (resolvedCount?.(store) ?? 0) > resolvedBefore;
@@ -410,13 +445,22 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
     outcome = e.code === 'Unknown' ? 'SurfacedUnknown' : e.code === 'Retryable' ? 'SurfacedRetryable' : `Refused(${e.code})`;
   } finally {
     plan.armed = false;
+    await producer?.settle?.();
   }
   try {
     await group.check(store, ctx, acked);
   } catch (e) {
     throw new Error(`invariant broken in cell ${group.name} × ${fault} × ${attempt} (${outcome}): ${(e as Error).message}`);
   }
-  return { group: group.name, attempt, fault, outcome, ...(real ? { realPoint: real } : {}), ...(variant ? { variant: true } : {}) };
+  return {
+    group: group.name,
+    attempt,
+    fault,
+    outcome,
+    ...(real ? { realPoint: real } : {}),
+    ...(producer ? { realHow: producer.how } : {}),
+    ...(variant ? { variant: true } : {}),
+  };
 }
 
 export function renderTable(backend: string, cells: CellResult[]): string {
@@ -445,7 +489,11 @@ export function renderTable(backend: string, cells: CellResult[]): string {
 /** Legend lines for faults a backend injected for real (none for a backend that injects none). */
 function realFaultNotes(cells: CellResult[]): string[] {
   const real = new Map<Fault, FaultPoint>();
-  for (const c of cells) if (c.realPoint) real.set(c.fault, c.realPoint);
+  const produced = new Map<Fault, string>();
+  for (const c of cells) {
+    if (c.realPoint) real.set(c.fault, c.realPoint);
+    if (c.realHow) produced.set(c.fault, c.realHow);
+  }
   if (real.size === 0) return [];
   const how: Record<string, string> = {
     BeforeWrite: 'a competing write through another connection between the transaction\'s SELECT and its UPDATE',
@@ -453,7 +501,7 @@ function realFaultNotes(cells: CellResult[]): string[] {
   };
   return [
     'Injected for real by this backend:',
-    ...[...real].map(([f, p]) => `- ${f} at ${p}: ${how[p] ?? 'a fault point of the backend'}.`),
+    ...[...real].map(([f, p]) => `- ${f} at ${p}: ${produced.get(f) ?? how[p] ?? 'a fault point of the backend'}.`),
     '',
   ];
 }

@@ -18,7 +18,10 @@ import { join } from 'node:path';
 import pg from 'pg';
 import type { MetaStore } from '../../src/meta/index.js';
 import { openPostgres, type PostgresMetaStore, type PostgresOptions } from '../../src/meta/backends/postgres/index.js';
+import type { FaultHook } from '../../src/meta/faults.js';
+import type { RealFault } from '../faults/matrix.js';
 import type { BackendFactory, OpenOptions } from './backends.js';
+import { postgresRealFaults } from './postgres-faults.js';
 import type { RunningService, ServiceSpec } from './services.js';
 
 export const PG_URL_ENV = 'LOAM_TEST_PG_URL';
@@ -161,14 +164,18 @@ export function withDatabase(url: string, db: string): string {
   return u.toString();
 }
 
-/** Fault points the postgres backend injects for real (see src/meta/faults.ts, test/faults/matrix.ts). */
-export const POSTGRES_FAULT_POINTS = { Race: 'BeforeWrite', Undetermined: 'CommitSent' } as const;
+/**
+ * Fault points the postgres backend injects for real (see src/meta/faults.ts, test/faults/matrix.ts);
+ * the other faults the real server produces (postgres-faults.ts).
+ */
+export const POSTGRES_FAULT_POINTS = { Race: 'BeforeWrite' } as const;
 
 /** Small pools that close idle connections quickly: a test process holds many handles at once. */
 const TEST_POOL: Partial<PostgresOptions> = { poolSize: 8, readPoolSize: 4, idleTimeoutMs: 1_000 };
 
 export function postgresFactory(extra: Partial<PostgresOptions> = {}): BackendFactory & {
   faultPoints: typeof POSTGRES_FAULT_POINTS;
+  produce: Record<string, RealFault>;
   unknownsResolved(store: MetaStore): number;
 } {
   const name = 'postgres';
@@ -206,29 +213,62 @@ export function postgresFactory(extra: Partial<PostgresOptions> = {}): BackendFa
     }
     return template;
   };
-  const openAt = (url: string, opts?: OpenOptions): PostgresMetaStore => {
-    const s = openPostgres({ url, ...TEST_POOL, ...extra, ...(opts?.faults ? { faults: opts.faults } : {}) });
+  const openAt = (url: string, opts?: OpenOptions, more: Partial<PostgresOptions> = {}): PostgresMetaStore => {
+    const s = openPostgres({ url, ...TEST_POOL, ...extra, ...more, ...(opts?.faults ? { faults: opts.faults } : {}) });
     stores.push(s);
     urls.set(s, url);
     return s;
   };
+  /** A fresh database: a copy of the template on the test server, or migrated by its first handle elsewhere. */
+  const openWith = async (
+    faults: FaultHook | undefined,
+    o: { server?: string; extra?: Partial<PostgresOptions>; settings?: Record<string, string> } = {},
+  ): Promise<PostgresMetaStore> => {
+    const db = `${prefix}_${++seq}`;
+    // Database names and settings come from this process, never from input.
+    const settings = Object.entries(o.settings ?? {}).map(([k, val]) => `ALTER DATABASE ${db} SET ${k} = '${val}'`);
+    let url: string;
+    if (o.server === undefined) {
+      const tpl = await ensureTemplate();
+      const a = await adminPool();
+      await a.query(`CREATE DATABASE ${db} TEMPLATE ${tpl}`);
+      databases.push(db);
+      for (const q of settings) await a.query(q);
+      url = withDatabase(await testServerUrl(), db);
+    } else {
+      // Another server (the fault matrix's throttle cluster), removed as a whole by its owner.
+      const c = new pg.Client({ connectionString: o.server });
+      await c.connect();
+      try {
+        await c.query(`CREATE DATABASE ${db}`);
+        for (const q of settings) await c.query(q);
+      } finally {
+        await c.end();
+      }
+      url = withDatabase(o.server, db);
+    }
+    const s = openAt(url, faults ? { faults } : undefined, o.extra);
+    await s.ready();
+    return s;
+  };
+  const real = postgresRealFaults({
+    openWith,
+    startCluster,
+    urlOf: (store) => {
+      const url = urls.get(store);
+      if (!url) throw new Error('urlOf: store was not opened by this factory');
+      return url;
+    },
+  });
   return {
     name,
     faultPoints: POSTGRES_FAULT_POINTS,
+    produce: real.produce,
     unknownsResolved: (store) => {
       const st = (store as PostgresMetaStore).stats();
       return st.resolvedCommitted + st.resolvedAborted;
     },
-    async open(opts) {
-      const tpl = await ensureTemplate();
-      const db = `${prefix}_${++seq}`;
-      // Database names come from this process (pid, counter), never from input.
-      await (await adminPool()).query(`CREATE DATABASE ${db} TEMPLATE ${tpl}`);
-      databases.push(db);
-      const s = openAt(withDatabase(await testServerUrl(), db), opts);
-      await s.ready();
-      return s;
-    },
+    open: (opts) => openWith(opts?.faults),
     async connect(store, opts) {
       const url = urls.get(store);
       if (!url) throw new Error('connect: store was not opened by this factory');
@@ -242,6 +282,7 @@ export function postgresFactory(extra: Partial<PostgresOptions> = {}): BackendFa
       return { backend: name, path: url };
     },
     async cleanup() {
+      await real.stop();
       for (const s of stores.splice(0)) await s.close();
       urls.clear();
       const dbs = databases.splice(0);

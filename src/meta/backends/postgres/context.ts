@@ -215,7 +215,7 @@ export class PgContext {
         }
         sent = true;
         const resolver = (xid: string | undefined) =>
-          resolveOutcome(this.writePool, xid, opts.resolveToken ?? (() => this.tokenExists(tokenId)));
+          resolveOutcome(this.writePool, xid, opts.resolveToken ?? (() => this.tokenExists(tokenId)), this.stats);
         broken = (await commit(client, tx, op, this.faults, resolver, this.stats)).discard;
       }
     } catch (e) {

@@ -71,13 +71,15 @@ export interface Stats {
   resolvedCommitted: number;
   resolvedAborted: number;
   unresolved: number;
+  /** pg_xact_status answers 'in progress' while resolving (the server still held the transaction). */
+  resolveInProgress: number;
   /** Prune passes that ran (they hold the prune advisory lock) and rows they removed. */
   prunes: number;
   pruned: number;
 }
 
 export function newStats(): Stats {
-  return { commitCuts: 0, resolvedCommitted: 0, resolvedAborted: 0, unresolved: 0, prunes: 0, pruned: 0 };
+  return { commitCuts: 0, resolvedCommitted: 0, resolvedAborted: 0, unresolved: 0, resolveInProgress: 0, prunes: 0, pruned: 0 };
 }
 
 /** One write transaction: statements, the Race point, and the xid recorded before COMMIT. */
@@ -178,7 +180,12 @@ async function cutConnection(client: pg.PoolClient): Promise<void> {
  * may still be finishing the COMMIT it received), else the commit-token row. Bounded by
  * RESOLVE_TIMEOUT_MS; connection errors while asking are retried within it.
  */
-export async function resolveOutcome(pool: pg.Pool, xid: string | undefined, tokenExists: () => Promise<boolean>): Promise<Outcome> {
+export async function resolveOutcome(
+  pool: pg.Pool,
+  xid: string | undefined,
+  tokenExists: () => Promise<boolean>,
+  stats?: Stats,
+): Promise<Outcome> {
   if (xid === undefined) return 'unknown'; // every write records its xid; without one, nothing to ask
   const deadline = Date.now() + RESOLVE_TIMEOUT_MS;
   for (let delay = 5; Date.now() < deadline; delay = Math.min(delay * 2, 200)) {
@@ -187,6 +194,7 @@ export async function resolveOutcome(pool: pg.Pool, xid: string | undefined, tok
       const s = r.rows[0]?.s ?? null;
       if (s === 'committed') return 'committed';
       if (s === 'aborted') return 'aborted';
+      if (s === 'in progress' && stats) stats.resolveInProgress++;
       // null: the xid is older than the commit log keeps; the token row is then authoritative
       // (the transaction is certainly no longer in progress).
       if (s === null) return (await tokenExists()) ? 'committed' : 'aborted';
