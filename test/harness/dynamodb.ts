@@ -162,6 +162,10 @@ export function dynamoFactory(profile: DynamoProfile, config: { maxChunksPerGrou
       if (!loc) throw new Error('connect: store was not opened by this factory');
       return openAt(loc, opts?.faults);
     },
+    /** Unknown outcomes the handle resolved itself (resent with the same ClientRequestToken): the fault matrix's Resolved. */
+    unknownsResolved(store: MetaStore): number {
+      return (store as DynamoMetaStore).sdk.unknownsResolved;
+    },
     location(store: MetaStore): DynamoLocation {
       const loc = locs.get(store);
       if (!loc) throw new Error('location: store was not opened by this factory');

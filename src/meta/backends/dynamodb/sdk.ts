@@ -2,7 +2,7 @@
 // middleware (spec §4.2), the mapping of DynamoDB's errors into the contract's typed errors,
 // and the request helpers every call uses (consistent reads, limits checked before sending).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   BatchGetItemCommand,
   BatchWriteItemCommand,
@@ -44,6 +44,14 @@ export const MAX_BATCH_GET = 100;
 export const MAX_BATCH_WRITE = 25;
 /** ClientRequestToken: 1-36 characters. */
 const TOKEN_LENGTH = 36;
+/**
+ * Resends of one transaction after an unknown outcome (HTTP 5xx, a timeout, a transaction
+ * still in progress): the identical request with the same ClientRequestToken, which DynamoDB
+ * answers with success without applying twice if the first one applied (spec §2.3).
+ */
+export const MAX_TOKEN_RESENDS = 2;
+/** ClientRequestToken's idempotency window: 10 minutes from the first request (spec §2.3). */
+export const TOKEN_WINDOW_MS = 10 * 60_000;
 /** Rounds of BatchGetItem's UnprocessedKeys before giving up with Retryable. */
 const MAX_UNPROCESSED_ROUNDS = 8;
 /** Pages one Query may follow (each at most 1 MB): a bound on every loop over a partition. */
@@ -86,6 +94,8 @@ export class Sdk {
   readonly client: DynamoDBClient;
   private readonly scope = new AsyncLocalStorage<FaultScope>();
   private readonly table: string;
+  /** Unknown outcomes this handle resolved by resending with the same token (fault matrix, metrics). */
+  unknownsResolved = 0;
 
   constructor(opts: SdkOptions & { table: string }) {
     this.table = opts.table;
@@ -223,11 +233,19 @@ export class Sdk {
 
   /**
    * One TransactWriteItems. Limits are checked before sending (LimitExceeded, never a round
-   * trip that is bound to fail). `tokenBase` identifies the logical write (its requestId and
-   * group); the ClientRequestToken is derived from it and the request body, so an identical
-   * resend within 10 minutes returns success without applying twice (spec §2.3). A resend
-   * with a different body gets a different token and relies on the items' own conditions
-   * (commit records, commit-token items), so it can never apply twice either.
+   * trip that is bound to fail). `tokenBase` names the transaction within its logical call
+   * (requestId, call, and its slot: a commit group, a sweep chunk), never its body: the
+   * ClientRequestToken derived from it is the same for every send of this transaction and for
+   * a caller's retry of the call with the same requestId (spec §2.3).
+   *
+   * - An unknown outcome (5xx, timeout, TransactionInProgress) is resolved here: the identical
+   *   request is sent again with the same token, at most MAX_TOKEN_RESENDS times within the
+   *   token's window. DynamoDB answers a repeat of an applied transaction with success and
+   *   applies nothing; one that had not applied is applied now. Either way it applied once.
+   * - A caller's retry rebuilds its body (a new stamp, state read again), and DynamoDB refuses
+   *   a changed body under a token it has seen (IdempotentParameterMismatch): that body is sent
+   *   under a token of its own, and its conditions (commit token, commit record, nonce) say
+   *   whether the earlier attempt applied.
    */
   async transact(op: string, items: TxItem[], tokenBase: string): Promise<TxOutcome> {
     if (items.length === 0) return { ok: true };
@@ -245,19 +263,30 @@ export class Sdk {
       if (part) part.TableName = this.table;
     }
     const TransactItems = items.map((i) => i.op);
-    const body = JSON.stringify(TransactItems);
-    const token = createHash('sha256').update(tokenBase).update('\u0000').update(body).digest('base64url').slice(0, TOKEN_LENGTH);
-    try {
-      await this.faultScope(op, () =>
-        this.client.send(new TransactWriteItemsCommand({ TransactItems, ClientRequestToken: token })),
-      );
-      return { ok: true };
-    } catch (e) {
-      if (e instanceof TransactionCanceledException || (e as { name?: string }).name === 'TransactionCanceledException') {
-        return cancelled(e as TransactionCanceledException, items);
+    let token = requestToken(tokenBase);
+    const started = Date.now();
+    let unknown = false;
+    let last: unknown;
+    for (let send = 0; send <= MAX_TOKEN_RESENDS + 1; send++) {
+      try {
+        await this.faultScope(op, () => this.client.send(new TransactWriteItemsCommand({ TransactItems, ClientRequestToken: token })));
+        if (unknown) this.unknownsResolved++;
+        return { ok: true };
+      } catch (e) {
+        if (e instanceof TransactionCanceledException || (e as { name?: string }).name === 'TransactionCanceledException') {
+          return cancelled(e as TransactionCanceledException, items);
+        }
+        if ((e as { name?: string }).name === 'IdempotentParameterMismatchException' && !unknown) {
+          token = requestToken(`${tokenBase}\u0000rebuilt\u0000${randomUUID()}`);
+          continue;
+        }
+        last = mapError(e, 'write');
+        if (!isMetaError(last, 'Unknown') || Date.now() - started >= TOKEN_WINDOW_MS || send >= MAX_TOKEN_RESENDS) throw last;
+        unknown = true;
+        await jitter(send);
       }
-      throw mapError(e, 'write');
     }
+    throw last;
   }
 
   /**
@@ -330,6 +359,11 @@ export class Sdk {
       throw mapError(e, 'write');
     }
   }
+}
+
+/** A ClientRequestToken (1-36 characters) from the transaction's name in its logical call. */
+function requestToken(tokenBase: string): string {
+  return createHash('sha256').update(tokenBase).digest('base64url').slice(0, TOKEN_LENGTH);
 }
 
 function dedupe(keys: Key[]): Key[] {
