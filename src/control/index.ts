@@ -1,26 +1,40 @@
 // The ControlStore beside whichever metastore backend a node runs on (spec §6: "in M2 it
-// runs on the cluster's metastore backend").
+// runs on the cluster's metastore backend"), on the same connection: the backend registry
+// (src/meta/backends/registry.ts) says which connection a backend handle runs on.
 import type { MetaStore } from '../meta/contract.js';
-import { EmbeddedMetaStore } from '../meta/backends/embedded/index.js';
+import { connectionOf, type Connection } from '../meta/backends/registry.js';
 import { embeddedControlOn } from './embedded.js';
 import type { ControlStore } from './types.js';
 
 export * from './types.js';
 
-/** A ControlStore on the same database as `meta` (a raw backend handle, not a client wrapper). */
-export async function controlStoreFor(meta: MetaStore): Promise<ControlStore> {
+/** A ControlStore on a backend connection. */
+export async function controlStoreOn(connection: Connection): Promise<ControlStore> {
   let cs: ControlStore;
-  if (meta instanceof EmbeddedMetaStore) cs = embeddedControlOn(meta.db);
-  else if (meta.constructor.name === 'PostgresMetaStore') {
-    const { postgresControlOn } = await import('./postgres.js');
-    const pgMeta = meta as unknown as { writePool: import('pg').Pool; ready(): Promise<void> };
-    await pgMeta.ready();
-    cs = postgresControlOn(pgMeta.writePool);
-  } else if (meta.constructor.name === 'DynamoMetaStore') {
-    const { DynamoControlStore } = await import('./dynamodb.js');
-    const d = meta as unknown as { sdk: { client: import('@aws-sdk/client-dynamodb').DynamoDBClient }; table: string; profile: 'dynamodb' | 'alternator' };
-    cs = new DynamoControlStore(d.sdk.client, d.table, d.profile);
-  } else throw new Error(`no ControlStore for metastore ${meta.constructor.name}`);
+  switch (connection.kind) {
+    case 'sqlite':
+      cs = embeddedControlOn(connection.db);
+      break;
+    case 'postgres': {
+      // Loaded on demand, so a node on another backend does not load the pg driver.
+      const { postgresControlOn } = await import('./postgres.js');
+      await connection.ready();
+      cs = postgresControlOn(connection.pool);
+      break;
+    }
+    case 'dynamodb': {
+      const { DynamoControlStore } = await import('./dynamodb.js');
+      cs = new DynamoControlStore(connection.client, connection.table, connection.profile);
+      break;
+    }
+  }
   await cs.init();
   return cs;
+}
+
+/** A ControlStore on the same database as `meta`: a backend handle as its backend opened it, not a client wrapper. */
+export async function controlStoreFor(meta: MetaStore): Promise<ControlStore> {
+  const c = connectionOf(meta);
+  if (!c) throw new Error('no ControlStore for this metastore: pass the backend handle its backend opened (not a client wrapper)');
+  return controlStoreOn(c);
 }

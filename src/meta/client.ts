@@ -1,7 +1,11 @@
 // MetaClient: the MetaStore every caller uses. It wraps a backend with the client retry
-// policy (./retry.ts), one requestId per logical call, and bounded-skew stamps (spec §3.2).
+// policy (./retry.ts), one requestId per logical call, and bounded-skew stamps (spec §3.2):
+// every write is stamped max(local clock, last observed stamp), and every stamp a result
+// carries (./core/stamps.ts) is observed, so a caller whose clock lags never stamps a
+// command behind a stamp it has seen (spec §3.2.1).
 // It is itself a MetaStore, so callers cannot tell it from a backend.
 import type { MetaStore } from './contract.js';
+import { maxStampIn } from './core/stamps.js';
 import { DEFAULT_RETRY_POLICY, withRetry, type RetryPolicy, type RetryReport } from './retry.js';
 import { StampClock } from './stamp.js';
 import type { WriteContext } from './types.js';
@@ -74,6 +78,11 @@ export function metaClient(backend: MetaStore, opts: MetaClientOptions = {}): Me
   const report = (method: string) => (r: RetryReport) => {
     if (r.attempts > 1 || r.earlierUnknown) opts.onRetry?.(method, r);
   };
+  const observed = (method: string) => (r: unknown) => {
+    const s = maxStampIn(method, r);
+    if (s > 0) clock.observe(s);
+    return r;
+  };
   for (const [method, at] of Object.entries(WRITE_CONTEXT_ARG)) {
     const fn = (backend as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!.bind(backend);
     client[method] = (...args: unknown[]) => {
@@ -86,12 +95,12 @@ export function metaClient(backend: MetaStore, opts: MetaClientOptions = {}): Me
         },
         policy,
         report(method),
-      );
+      ).then(observed(method));
     };
   }
   for (const method of READS) {
     const fn = (backend as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!.bind(backend);
-    client[method] = (...args: unknown[]) => withRetry(() => fn(...args), policy, report(method));
+    client[method] = (...args: unknown[]) => withRetry(() => fn(...args), policy, report(method)).then(observed(method));
   }
   return client as unknown as MetaStore;
 }

@@ -288,6 +288,12 @@ export interface ChangesPage {
   /** The catalog version this page reaches: pass it to the next changesSince. */
   version: number;
   more: boolean;
+  /**
+   * Set when `version` was below the feed's horizon (spec §5.4, core/feed.ts): changes up to
+   * the horizon were compacted to the newest change of each namespace, so some changes after
+   * `version` are gone. Re-read the catalog of every namespace the pages name, then go on.
+   */
+  resync?: true;
 }
 
 /** A namespace's catalog, or every namespace's. */
@@ -298,6 +304,8 @@ export interface WatchResult {
   version: number;
   /** Whether a change in scope happened after `since`. */
   changed: boolean;
+  /** Set when `since` was below the feed's horizon: read changesSince, which says resync too. */
+  resync?: true;
 }
 
 // ---- Capabilities (spec §3.4) ----

@@ -56,6 +56,8 @@ import type {
   WatchScope,
   WriteContext,
 } from '../../types.js';
+import { validating } from '../../core/validating.js';
+import { registerConnection } from '../connections.js';
 import * as catalog from './catalog.js';
 import * as collections from './collections.js';
 import { DynamoContext, type DynamoOptions } from './context.js';
@@ -106,7 +108,15 @@ export function dynamoOptionsFromUrl(url: string): DynamoOptions {
 }
 
 export function openDynamo(opts: DynamoOptions): DynamoMetaStore {
-  return new DynamoMetaStore(opts);
+  // Through the one validating wrapper (src/meta/core), recorded with its connection for the
+  // ControlStore (src/meta/backends/registry.ts).
+  const s = new DynamoMetaStore(opts);
+  return registerConnection(validating(s, { now: opts.clock ?? Date.now }), {
+    kind: 'dynamodb',
+    client: s.sdk.client,
+    table: s.table,
+    profile: s.profile,
+  });
 }
 
 export class DynamoMetaStore implements MetaStore {

@@ -66,6 +66,8 @@ import type {
   WriteContext,
 } from '../../types.js';
 import * as v from '../../validate.js';
+import { validating } from '../../core/validating.js';
+import { registerConnection } from '../connections.js';
 import { paged, scopeKey, toChange, toCollection, toEntry, toHeads, toNamespace, toPointer, toStream, toTag, type Row } from '../sql/rows.js';
 import { migrate } from './migrations.js';
 
@@ -96,7 +98,10 @@ export interface EmbeddedOptions {
 }
 
 export function openEmbedded(opts: EmbeddedOptions): EmbeddedMetaStore {
-  return new EmbeddedMetaStore(opts);
+  // Through the one validating wrapper (src/meta/core), recorded with its connection for the
+  // ControlStore (src/meta/backends/registry.ts).
+  const s = new EmbeddedMetaStore(opts);
+  return registerConnection(validating(s, { now: opts.clock ?? Date.now }), { kind: 'sqlite', db: s.db });
 }
 
 type Tx = { stamp: Stamp };

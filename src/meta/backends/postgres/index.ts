@@ -66,6 +66,8 @@ import type {
   WriteContext,
 } from '../../types.js';
 import * as v from '../../validate.js';
+import { validating } from '../../core/validating.js';
+import { registerConnection } from '../connections.js';
 import { tryAdvisoryLock, type AdvisoryLock } from './advisory.js';
 import * as catalog from './catalog.js';
 import { PgContext, type PostgresOptions } from './context.js';
@@ -105,7 +107,10 @@ export const DEFAULT_MAX_SWAP_ENTRIES = 1_000;
  * bad URL or a too-new schema stops it there).
  */
 export function openPostgres(opts: PostgresOptions): PostgresMetaStore {
-  return new PostgresMetaStore(opts);
+  // Through the one validating wrapper (src/meta/core), recorded with its connection for the
+  // ControlStore (src/meta/backends/registry.ts).
+  const s = new PostgresMetaStore(opts);
+  return registerConnection(validating(s, { now: opts.clock ?? Date.now }), { kind: 'postgres', pool: s.writePool, ready: () => s.ready() });
 }
 
 /** openPostgres, then ready(): connected and migrated, or the reason it cannot be. */

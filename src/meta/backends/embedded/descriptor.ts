@@ -1,0 +1,45 @@
+// The embedded backend's registry entry: sqlite: URLs.
+//   sqlite:/abs/path/meta.db             a file (relative paths: from the cwd)
+//   sqlite:///abs/path/meta.db           the same, as a file URL
+//   sqlite::memory:                      in memory (nothing survives the process)
+//   ...?synchronous=FULL|NORMAL          FULL (default) fsyncs every commit; NORMAL may lose
+//                                        the last commits on power loss (not on a crash)
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BackendDescriptor } from '../registry.js';
+import { openEmbedded } from './index.js';
+
+export function embeddedPathFromUrl(url: string): { path: string; synchronous: 'FULL' | 'NORMAL' } {
+  let path = url.slice('sqlite:'.length);
+  let synchronous: 'FULL' | 'NORMAL' = 'FULL';
+  const q = path.indexOf('?');
+  if (q >= 0) {
+    const params = new URLSearchParams(path.slice(q + 1));
+    path = path.slice(0, q);
+    for (const [k, v] of params) {
+      if (k !== 'synchronous' || (v !== 'FULL' && v !== 'NORMAL')) {
+        throw new Error(`sqlite: takes only ?synchronous=FULL|NORMAL; got ${k}=${v}`);
+      }
+      synchronous = v;
+    }
+  }
+  if (path.startsWith('//')) {
+    try {
+      path = fileURLToPath(`file:${path}`);
+    } catch {
+      throw new Error(`${url} is not a sqlite: URL (sqlite:/abs/path.db or sqlite::memory:)`);
+    }
+  }
+  if (path === '') throw new Error('sqlite: needs a path (sqlite:/abs/path.db or sqlite::memory:)');
+  return { path: path === ':memory:' ? ':memory:' : resolve(path), synchronous };
+}
+
+export const embeddedDescriptor: BackendDescriptor = {
+  name: 'embedded',
+  schemes: ['sqlite:'],
+  urlForm: 'sqlite:/abs/path.db[?synchronous=FULL|NORMAL] or sqlite::memory:',
+  async open(url) {
+    const meta = openEmbedded(embeddedPathFromUrl(url));
+    return { meta, connection: { kind: 'sqlite', db: meta.db }, backend: 'embedded' };
+  },
+};

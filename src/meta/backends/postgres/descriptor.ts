@@ -1,0 +1,14 @@
+// The Postgres backend's registry entry: postgres:// and postgresql:// URLs, connected and
+// migrated at open. The driver is loaded only when such a URL is opened.
+import type { BackendDescriptor } from '../registry.js';
+
+export const postgresDescriptor: BackendDescriptor = {
+  name: 'postgres',
+  schemes: ['postgres:', 'postgresql:'],
+  urlForm: 'postgres://user:password@host:port/database',
+  async open(url, options) {
+    const { connectPostgres } = await import('./index.js');
+    const meta = await connectPostgres({ url, applicationName: options?.applicationName ?? 'loam' });
+    return { meta, connection: { kind: 'postgres', pool: meta.writePool, ready: () => meta.ready() }, backend: 'postgres' };
+  },
+};

@@ -1,0 +1,276 @@
+// The argument checks of every MetaStore call, written once (issue 12 item 1). The validating
+// wrapper (./validating.ts) runs them before a backend sees the call, so every backend gives
+// the same InvalidArgument, naming the same field, for the same input, and nothing is written
+// (contract: "Bad arguments are InvalidArgument naming the field, checked before anything
+// is written"). Checks that need stored state (a partition out of a stream's range, a
+// primary key change) stay with the rule that reads that state.
+import type { MetaStore } from '../contract.js';
+import { errors } from '../errors.js';
+import { MAX_INDEX_PAGE, MAX_PAGE_LIMIT, MAX_WATCH_MS } from '../limits.js';
+import type { Fence, WriteContext } from '../types.js';
+import * as v from '../validate.js';
+
+/** The contract calls that take arguments: every method but capabilities() and close(). */
+export type CheckedMethod = Exclude<keyof MetaStore, 'capabilities' | 'close'>;
+
+/** A call's check: its arguments, and `now`, the backend's clock (stamps may not run ahead of it). */
+type Check<K extends CheckedMethod> = (now: number, ...args: Parameters<MetaStore[K]>) => void;
+
+/** A write's context: its stamp within maxClockSkew of the backend's clock, its requestId a token string. */
+export function checkWriteContext(w: WriteContext | undefined, now: number): void {
+  if (w === undefined || w === null) return;
+  if (typeof w !== 'object') throw errors.invalid('w', 'must be a WriteContext { stamp?, requestId? }');
+  v.stamp(w.stamp, now);
+  if (w.requestId !== undefined) v.tokenString('requestId', w.requestId);
+}
+
+function fence(f: Fence | undefined): void {
+  if (f === undefined) return;
+  v.leaseScope(f.scope);
+  v.key('fence.key', f.key);
+  v.id('fence.epoch', f.epoch);
+}
+
+function readOpts(o: { includeDropping?: boolean } | undefined): void {
+  if (o?.includeDropping !== undefined && typeof o.includeDropping !== 'boolean') {
+    throw errors.invalid('includeDropping', 'must be true or false');
+  }
+}
+
+/** A limit in 1..max, or absent. */
+export function optionalLimit(field: string, value: unknown, max: number): void {
+  if (value === undefined) return;
+  v.nonNegInt(field, value, max);
+  if ((value as number) < 1) throw errors.invalid(field, `must be in 1..${max}`);
+}
+
+export const CHECKS: { [K in CheckedMethod]: Check<K> } = {
+  // ---- catalog
+  createNamespace(now, req, w) {
+    v.name('org', req?.org);
+    v.name('name', req?.name);
+    checkWriteContext(w, now);
+  },
+  dropNamespace(now, ns, w) {
+    v.id('ns', ns);
+    checkWriteContext(w, now);
+  },
+  namespace(_now, ns, opts) {
+    v.id('ns', ns);
+    readOpts(opts);
+  },
+  namespaceByName(_now, org, name) {
+    v.name('org', org);
+    v.name('name', name);
+  },
+  listNamespaces(_now, org, page) {
+    v.name('org', org);
+    v.page(page);
+  },
+  createCollection(now, req, w) {
+    v.id('ns', req?.ns);
+    v.name('name', req.name);
+    v.schema('schema', req.schema);
+    v.partitions('partitions', req.partitions);
+    v.retention('retention', req.retention);
+    v.manifestRetention(req.manifestRetentionMs);
+    checkWriteContext(w, now);
+  },
+  dropCollection(now, ns, collection, w) {
+    v.id('ns', ns);
+    v.id('collection', collection);
+    checkWriteContext(w, now);
+  },
+  janitor(now, ns, w) {
+    v.id('ns', ns);
+    checkWriteContext(w, now);
+  },
+  collection(_now, ns, collection, opts) {
+    v.id('ns', ns);
+    v.id('collection', collection);
+    readOpts(opts);
+  },
+  collectionByName(_now, ns, name) {
+    v.id('ns', ns);
+    v.name('name', name);
+  },
+  listCollections(_now, ns, page) {
+    v.id('ns', ns);
+    v.page(page);
+  },
+  updateCollectionSchema(now, ns, collection, expectedVersion, schema, w) {
+    v.id('ns', ns);
+    v.id('collection', collection);
+    v.id('expectedVersion', expectedVersion);
+    v.schema('schema', schema);
+    checkWriteContext(w, now);
+  },
+  updateAliases(now, ns, actions, expectedVersion, w) {
+    v.id('ns', ns);
+    v.aliasActions(actions);
+    if (expectedVersion !== undefined) v.nonNegInt('expectedVersion', expectedVersion);
+    checkWriteContext(w, now);
+  },
+  aliases(_now, ns) {
+    v.id('ns', ns);
+  },
+  createStream(now, req, w) {
+    v.id('ns', req?.ns);
+    v.name('name', req.name);
+    v.partitions('partitions', req.partitions);
+    v.retention('retention', req.retention);
+    checkWriteContext(w, now);
+  },
+  dropStream(now, ns, stream, w) {
+    v.id('ns', ns);
+    v.id('stream', stream);
+    checkWriteContext(w, now);
+  },
+  stream(_now, ns, stream, opts) {
+    v.id('ns', ns);
+    v.id('stream', stream);
+    readOpts(opts);
+  },
+  listStreams(_now, ns, page) {
+    v.id('ns', ns);
+    v.page(page);
+  },
+  setRetention(now, ns, stream, retention, w) {
+    v.id('ns', ns);
+    v.id('stream', stream);
+    v.retention('retention', retention);
+    checkWriteContext(w, now);
+  },
+
+  // ---- log
+  commitWal(now, commit, w) {
+    v.walCommit(commit);
+    checkWriteContext(w, now);
+  },
+  partitionIndex(_now, ns, stream, partition, opts) {
+    v.id('ns', ns);
+    v.id('stream', stream);
+    v.nonNegInt('partition', partition);
+    if (opts?.from !== undefined) v.nonNegInt('from', opts.from);
+    optionalLimit('limit', opts?.limit, MAX_INDEX_PAGE);
+  },
+  streamState(_now, ns, stream) {
+    v.id('ns', ns);
+    v.id('stream', stream);
+  },
+  collectionHead(_now, ns, collection) {
+    v.id('ns', ns);
+    v.id('collection', collection);
+  },
+  swapSegment(now, swap, w) {
+    v.segmentSwap(swap);
+    checkWriteContext(w, now);
+  },
+  trimPartition(now, ns, stream, partition, logStart, w) {
+    v.id('ns', ns);
+    v.id('stream', stream);
+    v.nonNegInt('partition', partition);
+    v.nonNegInt('logStart', logStart);
+    checkWriteContext(w, now);
+  },
+  segmentReferenced(_now, ns, stream, path) {
+    v.id('ns', ns);
+    v.id('stream', stream);
+    v.path('path', path);
+  },
+  retiredWalObjects(_now, page) {
+    v.page(page);
+  },
+
+  // ---- pointers
+  casPointer(now, ns, key, expectedVersion, value, opts) {
+    v.id('ns', ns);
+    v.key('key', key);
+    if (expectedVersion !== null) v.id('expectedVersion', expectedVersion);
+    v.path('value', value);
+    fence(opts?.fence);
+    checkWriteContext(opts, now);
+  },
+  pointer(_now, ns, key) {
+    v.id('ns', ns);
+    v.key('key', key);
+  },
+
+  // ---- leases
+  acquireLease(now, scope, key, owner, ttlMs, w) {
+    v.leaseScope(scope);
+    v.key('key', key);
+    v.tokenString('owner', owner);
+    v.ttl(ttlMs);
+    checkWriteContext(w, now);
+  },
+  renewLease(now, scope, key, owner, epoch, ttlMs, w) {
+    v.leaseScope(scope);
+    v.key('key', key);
+    v.tokenString('owner', owner);
+    v.id('epoch', epoch);
+    v.ttl(ttlMs);
+    checkWriteContext(w, now);
+  },
+  releaseLease(now, scope, key, owner, epoch, w) {
+    v.leaseScope(scope);
+    v.key('key', key);
+    v.tokenString('owner', owner);
+    v.id('epoch', epoch);
+    checkWriteContext(w, now);
+  },
+  lease(_now, scope, key) {
+    v.leaseScope(scope);
+    v.key('key', key);
+  },
+
+  // ---- tags
+  createTag(now, ns, collection, name, manifestVersion, w) {
+    v.id('ns', ns);
+    v.id('collection', collection);
+    v.name('name', name);
+    v.id('manifestVersion', manifestVersion);
+    checkWriteContext(w, now);
+  },
+  dropTag(now, ns, collection, name, w) {
+    v.id('ns', ns);
+    v.id('collection', collection);
+    v.name('name', name);
+    checkWriteContext(w, now);
+  },
+  listTags(_now, ns, collection, page) {
+    v.id('ns', ns);
+    v.id('collection', collection);
+    v.page(page);
+  },
+
+  // ---- GC
+  claimObject(now, path, owner, w) {
+    v.path('path', path);
+    v.tokenString('owner', owner);
+    checkWriteContext(w, now);
+  },
+  releaseClaim(now, path, owner, opts, w) {
+    v.path('path', path);
+    v.tokenString('owner', owner);
+    if (typeof opts?.deleted !== 'boolean') throw errors.invalid('deleted', 'must be true or false');
+    checkWriteContext(w, now);
+  },
+  objectRef(_now, path) {
+    v.path('path', path);
+  },
+
+  // ---- change feed
+  catalogVersion() {},
+  changesSince(_now, version, limit) {
+    v.nonNegInt('version', version);
+    optionalLimit('limit', limit, MAX_PAGE_LIMIT);
+  },
+  watch(_now, scope, since, opts) {
+    if (scope !== 'catalog') v.id('scope.ns', scope?.ns);
+    v.nonNegInt('since', since);
+    v.nonNegInt('timeoutMs', opts?.timeoutMs, MAX_WATCH_MS);
+  },
+};
+
+export const CHECKED_METHODS = Object.keys(CHECKS) as CheckedMethod[];

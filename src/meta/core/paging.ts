@@ -1,0 +1,22 @@
+// Paging of every list (spec §5.4: prefix, after, limit; default 100, at most 1,000), once.
+import { DEFAULT_PAGE_LIMIT } from '../limits.js';
+import type { Page, PageRequest } from '../types.js';
+
+/** A page request as the dialect reads it: validated by the wrapper, defaults filled. */
+export interface PageArgs {
+  prefix: string;
+  /** Items strictly after this cursor (the last item's sort key); null: from the start. */
+  after: string | null;
+  limit: number;
+}
+
+export function pageArgs(p: PageRequest | undefined): PageArgs {
+  return { prefix: p?.prefix ?? '', after: p?.after ?? null, limit: p?.limit ?? DEFAULT_PAGE_LIMIT };
+}
+
+/** A page from `limit + 1` rows in cursor order: the extra row only says that more follow. */
+export function paged<T>(rows: T[], limit: number, cursor: (t: T) => string): Page<T> {
+  if (rows.length <= limit) return { items: rows };
+  const items = rows.slice(0, limit);
+  return { items, next: cursor(items[items.length - 1]!) };
+}
