@@ -363,17 +363,6 @@ export interface MetaStore {
   watch(scope: WatchScope, since: number, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<WatchResult>;
 }
 
-/**
- * The takeover rule of claimObject, for a live claim held by `heldBy` at `heldEpoch` (null:
- * made without a fence): a fenced claim takes over one from a lower epoch, and resumes its
- * own at the same epoch. Epochs only grow (leases), so a paused older GC never wins back.
- */
-export function claimTakenOver(heldBy: string, heldEpoch: number | null, owner: string, fence: Fence | undefined): boolean {
-  if (!fence) return false;
-  const held = heldEpoch ?? 0;
-  return held < fence.epoch || (held === fence.epoch && heldBy === owner);
-}
-
 /** The name of a collection's implicit stream: '_' cannot start a user-chosen name. */
 export function implicitStreamName(collection: string): string {
   return `_c_${collection}`;

@@ -7,7 +7,7 @@
 import type { MetaStore } from '../contract.js';
 import { errors } from '../errors.js';
 import { MAX_INDEX_PAGE, MAX_PAGE_LIMIT, MAX_WATCH_MS } from '../limits.js';
-import type { Fence, WriteContext } from '../types.js';
+import type { WriteContext } from '../types.js';
 import * as v from '../validate.js';
 
 /** The contract calls that take arguments: every method but capabilities() and close(). */
@@ -22,13 +22,6 @@ export function checkWriteContext(w: WriteContext | undefined, now: number): voi
   if (typeof w !== 'object') throw errors.invalid('w', 'must be a WriteContext { stamp?, requestId? }');
   v.stamp(w.stamp, now);
   if (w.requestId !== undefined) v.tokenString('requestId', w.requestId);
-}
-
-function fence(f: Fence | undefined): void {
-  if (f === undefined) return;
-  v.leaseScope(f.scope);
-  v.key('fence.key', f.key);
-  v.id('fence.epoch', f.epoch);
 }
 
 function readOpts(o: { includeDropping?: boolean } | undefined): void {
@@ -162,16 +155,18 @@ export const CHECKS: { [K in CheckedMethod]: Check<K> } = {
     v.id('ns', ns);
     v.id('collection', collection);
   },
-  swapSegment(now, swap, w) {
+  swapSegment(now, swap, opts) {
     v.segmentSwap(swap);
-    checkWriteContext(w, now);
+    v.fence(opts?.fence);
+    checkWriteContext(opts, now);
   },
-  trimPartition(now, ns, stream, partition, logStart, w) {
+  trimPartition(now, ns, stream, partition, logStart, opts) {
     v.id('ns', ns);
     v.id('stream', stream);
     v.nonNegInt('partition', partition);
     v.nonNegInt('logStart', logStart);
-    checkWriteContext(w, now);
+    v.fence(opts?.fence);
+    checkWriteContext(opts, now);
   },
   segmentReferenced(_now, ns, stream, path) {
     v.id('ns', ns);
@@ -188,12 +183,17 @@ export const CHECKS: { [K in CheckedMethod]: Check<K> } = {
     v.key('key', key);
     if (expectedVersion !== null) v.id('expectedVersion', expectedVersion);
     v.path('value', value);
-    fence(opts?.fence);
+    v.fence(opts?.fence);
     checkWriteContext(opts, now);
   },
   pointer(_now, ns, key) {
     v.id('ns', ns);
     v.key('key', key);
+  },
+  pointerVersion(_now, ns, key, version) {
+    v.id('ns', ns);
+    v.key('key', key);
+    v.id('version', version);
   },
 
   // ---- leases
@@ -245,10 +245,11 @@ export const CHECKS: { [K in CheckedMethod]: Check<K> } = {
   },
 
   // ---- GC
-  claimObject(now, path, owner, w) {
+  claimObject(now, path, owner, opts) {
     v.path('path', path);
     v.tokenString('owner', owner);
-    checkWriteContext(w, now);
+    v.fence(opts?.fence);
+    checkWriteContext(opts, now);
   },
   releaseClaim(now, path, owner, opts, w) {
     v.path('path', path);

@@ -1,7 +1,7 @@
 // The rules of pointers, tags and GC claims (contract: casPointer, createTag, claimObject,
 // releaseClaim; spec §3.2.3, §3.3), once. Pure: rows in, decisions out.
 import { errors } from '../errors.js';
-import type { ClaimResult, Stamp } from '../types.js';
+import type { ClaimResult, Fence, Stamp } from '../types.js';
 
 /** casPointer applies only at `expected` (null: only if absent); else VersionMismatch with the current version. */
 export function checkPointerVersion(key: string, current: number | null, expected: number | null): number {
@@ -47,13 +47,32 @@ export function checkReferenceable(path: string, ref: RefState | null): void {
 }
 
 /**
- * claimObject: claims only an unreferenced, unclaimed path, atomically with reading its row.
- * Returns the refusal, or null when the dialect should write the claim.
+ * The takeover rule of claimObject, for a live claim held by `heldBy` at `heldEpoch` (null:
+ * made without a fence): a fenced claim takes over one from a lower epoch, and resumes its
+ * own at the same epoch. Epochs only grow (leases), so a paused older GC never wins back.
  */
-export function claimRefusal(path: string, ref: RefState | null): ClaimResult | null {
+export function claimTakenOver(heldBy: string, heldEpoch: number | null, owner: string, fence: Fence | undefined): boolean {
+  if (!fence) return false;
+  const held = heldEpoch ?? 0;
+  return held < fence.epoch || (held === fence.epoch && heldBy === owner);
+}
+
+/** A path's claim as claimObject's recovery rule needs it: who holds it, at which lease epoch. */
+export interface ClaimState extends RefState {
+  claimEpoch: number | null;
+}
+
+/**
+ * claimObject: claims only an unreferenced path, atomically with reading its row; a live
+ * claim is taken over only by the takeover rule (`claimTakenOver`), a tombstone never.
+ * Returns the refusal, or { takeover } when the dialect should write the claim (recording
+ * the fence's epoch).
+ */
+export function claimDecision(path: string, owner: string, fence: Fence | undefined, ref: ClaimState | null): ClaimResult | { takeover: boolean } {
   if (ref && ref.refs > 0) return { claimed: false, path, reason: 'referenced', refs: ref.refs };
-  if (ref && (ref.claimOwner !== null || ref.deleted)) return { claimed: false, path, reason: 'claimed', refs: 0 };
-  return null;
+  const takeover = ref !== null && ref.claimOwner !== null && !ref.deleted && claimTakenOver(ref.claimOwner, ref.claimEpoch, owner, fence);
+  if (ref && (ref.claimOwner !== null || ref.deleted) && !takeover) return { claimed: false, path, reason: 'claimed', refs: 0 };
+  return { takeover };
 }
 
 /**

@@ -35,6 +35,10 @@ export function maxStampIn(method: keyof MetaStore | string, result: unknown): S
       return own(r.stream);
     case 'objectRef':
       return own(r.claim);
+    case 'pointerVersion': {
+      const sup = (result as { superseded?: unknown }).superseded;
+      return typeof sup === 'number' ? sup : 0;
+    }
     case 'acquireLease':
     case 'renewLease':
     case 'lease':

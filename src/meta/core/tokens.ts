@@ -7,6 +7,7 @@
 // so an idle node no longer grows the token table (issue 12):
 //   commitWal       its (object, group) commit record is the idempotency key (spec §3.1)
 //   trimPartition   logStart only moves forward; a repeat is a no-op returning the head
+//                   (unfenced only: a fenced one keeps its token, see tokenFor)
 //   acquireLease    the owner acquiring again extends at the same epoch
 //   renewLease      owner and epoch still match; the deadline only grows
 //   releaseLease    releasing a released lease at its epoch is fine
@@ -33,9 +34,14 @@ export const TOKEN_FREE_OPS: ReadonlySet<string> = new Set([
   'janitor',
 ]);
 
-/** The requestId under which `op` stores its result, or undefined when it stores none. */
-export function tokenFor(op: string, requestId: string | undefined): string | undefined {
-  return requestId === undefined || TOKEN_FREE_OPS.has(op) ? undefined : requestId;
+/**
+ * The requestId under which `op` stores its result, or undefined when it stores none. A
+ * fenced trimPartition keeps its token: a retry after its lease moved on would otherwise be
+ * refused (FenceMismatch) although the first attempt applied.
+ */
+export function tokenFor(op: string, requestId: string | undefined, fenced = false): string | undefined {
+  if (requestId === undefined) return undefined;
+  return TOKEN_FREE_OPS.has(op) && !(fenced && op === 'trimPartition') ? undefined : requestId;
 }
 
 /** A handle prunes once every this many of its writes. */

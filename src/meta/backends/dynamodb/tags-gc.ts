@@ -2,7 +2,8 @@
 // (live) and the pointer-history item of the version (still retained at the stamp) and takes a
 // reference on the manifest; a GC claim is the object's reference item itself, set only while
 // nothing references it, so a claim and a new reference serialise in one item.
-import { claimTakenOver, linkPointerKey } from '../../contract.js';
+import { linkPointerKey } from '../../contract.js';
+import { claimTakenOver } from '../../core/pointers.js';
 import { errors } from '../../errors.js';
 import { WAL_COMMIT_RECORD_TTL_MS } from '../../limits.js';
 import type { ClaimResult, Fence, ObjectRef, Page, PageRequest, Tag, WriteContext } from '../../types.js';

@@ -94,6 +94,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE object_refs ADD COLUMN claim_epoch INTEGER;
   `,
+  // 3: the change feed's horizon, the highest pruned version (core/feed.ts).
+  `
+  INSERT INTO counters (kind, value) VALUES ('feed_horizon', 0);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

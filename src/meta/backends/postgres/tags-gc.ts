@@ -8,7 +8,8 @@
 // on refs = 0, so a concurrent reference either committed first or sees the claim. The
 // janitor deletes the rows of dropped streams and collections in bounded batches
 // (JANITOR_BATCH_ENTRIES index entries per call), releasing their references.
-import { claimTakenOver, linkPointerKey } from '../../contract.js';
+import { linkPointerKey } from '../../contract.js';
+import { claimTakenOver } from '../../core/pointers.js';
 import { errors } from '../../errors.js';
 import { JANITOR_BATCH_ENTRIES } from '../../limits.js';
 import type { ClaimResult, Fence, ObjectRef, Page, PageRequest, Stamp, Tag, WriteContext } from '../../types.js';

@@ -1,0 +1,329 @@
+// The embedded backend's context: one SQLite handle (better-sqlite3) and the parts every
+// concern module maps onto it — the one write-transaction helper, snapshot reads, the
+// commit-token rows and their pruning (core/tokens.ts), the row loaders the rules read, and
+// object references. The concern modules (catalog, log, pointers, leases, tags-gc, feed)
+// hold only their SQL and call the core's rules.
+//
+// - One call is one `BEGIN IMMEDIATE` transaction (commitWal: one per partition group,
+//   spec §3.1). Reads run in a deferred transaction, which in WAL mode is a snapshot.
+// - A transaction's body is synchronous: nothing else runs on this handle until COMMIT, so
+//   two calls of one handle cannot interleave inside one transaction.
+// - Several handles (threads, processes) may open one file; writers serialise on SQLite's
+//   write lock and wait up to BUSY_TIMEOUT_MS before Retryable('busy').
+import Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+import { errors, isMetaError } from '../../errors.js';
+import type { FaultHook } from '../../faults.js';
+import { checkFence } from '../../core/leases.js';
+import { checkReferenceable, type ClaimState } from '../../core/pointers.js';
+import { PRUNE_BATCH, PRUNE_EVERY_WRITES, pruneCutoffs, tokenFor } from '../../core/tokens.js';
+import { feedPruneBounds, type FeedRetention } from '../../core/feed.js';
+import type { ChangeKind, Collection, Fence, Namespace, PartitionHead, Stamp, Stream, WriteContext } from '../../types.js';
+import { scopeKey, toCollection, toHeads, toNamespace, toStream, type Row } from '../sql/rows.js';
+import { migrate } from './migrations.js';
+
+/** How long a writer waits for another handle's write lock before Retryable('busy'). */
+export const BUSY_TIMEOUT_MS = 5_000;
+
+export interface ContextOptions {
+  path: string;
+  synchronous: 'FULL' | 'NORMAL';
+  faults: FaultHook | undefined;
+  clock: () => number;
+  tokenTtlMs: number;
+  feed: FeedRetention;
+}
+
+export class SqliteContext {
+  readonly db: Database.Database;
+  readonly clock: () => number;
+  /** Emitted after a commit that recorded a catalog change, and at close: wakes this handle's watchers. */
+  readonly changed = new EventEmitter();
+  private readonly stmts = new Map<string, Database.Statement>();
+  private readonly faults: FaultHook | undefined;
+  private readonly tokenTtlMs: number;
+  private readonly feed: FeedRetention;
+  private writes = 0;
+  private pendingWake = false;
+  closed = false;
+
+  constructor(o: ContextOptions) {
+    this.db = new Database(o.path, { timeout: BUSY_TIMEOUT_MS });
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma(`synchronous = ${o.synchronous}`);
+    this.db.pragma('foreign_keys = OFF');
+    migrate(this.db);
+    this.faults = o.faults;
+    this.clock = o.clock;
+    this.tokenTtlMs = o.tokenTtlMs;
+    this.feed = o.feed;
+    this.changed.setMaxListeners(0);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.changed.emit('change');
+    this.db.close();
+  }
+
+  // ------------------------------------------------------------ statements
+
+  private q(sql: string): Database.Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  get<T = Row>(sql: string, ...args: unknown[]): T | undefined {
+    return this.q(sql).get(...args) as T | undefined;
+  }
+
+  all<T = Row>(sql: string, ...args: unknown[]): T[] {
+    return this.q(sql).all(...args) as T[];
+  }
+
+  run(sql: string, ...args: unknown[]): Database.RunResult {
+    return this.q(sql).run(...args);
+  }
+
+  checkOpen(): void {
+    if (this.closed) throw errors.invalid('store', 'this metastore handle is closed');
+  }
+
+  // ------------------------------------------------------------ transactions
+
+  /**
+   * The one write-transaction helper: fault points (spec §4.2), BEGIN IMMEDIATE, the
+   * commit-token lookup and record (only for calls that need one, core/tokens.ts), bounded
+   * pruning, COMMIT. Arguments were validated by the wrapper; `fn` runs synchronously.
+   */
+  async write<T>(op: string, w: (WriteContext & { fence?: Fence }) | undefined, fn: (stamp: Stamp) => T): Promise<T> {
+    this.checkOpen();
+    const stamp = w?.stamp ?? this.clock();
+    const token = tokenFor(op, w?.requestId, w?.fence !== undefined);
+    if (this.faults) await this.faults('BeforeBegin', op);
+    this.checkOpen();
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+    } catch (e) {
+      throw mapSqliteError(e, true);
+    }
+    let result: T;
+    try {
+      const prior = token ? this.get<{ op: string; result: string }>('SELECT op, result FROM request_tokens WHERE id = ?', token) : undefined;
+      if (prior) {
+        if (prior.op !== op) throw errors.invalid('requestId', `was already used for ${prior.op}; use a fresh requestId per call`);
+        result = JSON.parse(prior.result) as T;
+      } else {
+        result = fn(stamp);
+        if (token) this.run('INSERT INTO request_tokens (id, op, result, stamp) VALUES (?, ?, ?, ?)', token, op, JSON.stringify(result ?? null), stamp);
+        if (++this.writes % PRUNE_EVERY_WRITES === 0) this.prune();
+      }
+      if (this.faults) {
+        const r = this.faults('BeforeCommit', op);
+        if (r instanceof Promise) throw new Error('a BeforeCommit fault hook must be synchronous');
+      }
+      this.db.exec('COMMIT');
+    } catch (e) {
+      this.pendingWake = false;
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw mapSqliteError(e, false);
+    }
+    if (this.pendingWake) {
+      this.pendingWake = false;
+      this.changed.emit('change');
+    }
+    if (this.faults) await this.faults('AfterCommit', op);
+    return result;
+  }
+
+  /** A read in a deferred transaction: a snapshot in WAL mode. */
+  async read<T>(fn: () => T): Promise<T> {
+    this.checkOpen();
+    try {
+      this.db.exec('BEGIN');
+      try {
+        return fn();
+      } finally {
+        if (this.db.inTransaction) this.db.exec('COMMIT');
+      }
+    } catch (e) {
+      throw mapSqliteError(e, true);
+    }
+  }
+
+  /**
+   * One bounded prune pass inside the current write (core/tokens.ts, core/feed.ts): expired
+   * commit tokens, WAL commit records and GC tombstones, and catalog changes past the feed's
+   * retention. Judged on this backend's clock, never on the proposer's stamp. Returns the rows removed.
+   */
+  prune(): number {
+    const now = this.clock();
+    const cut = pruneCutoffs(now, this.tokenTtlMs);
+    let n = 0;
+    n += this.run('DELETE FROM request_tokens WHERE id IN (SELECT id FROM request_tokens WHERE stamp < ? ORDER BY stamp LIMIT ?)', cut.tokens, PRUNE_BATCH).changes;
+    n += this.run(
+      'DELETE FROM wal_commits WHERE (object, grp) IN (SELECT object, grp FROM wal_commits WHERE stamp < ? ORDER BY stamp LIMIT ?)',
+      cut.records,
+      PRUNE_BATCH,
+    ).changes;
+    n += this.run(
+      'DELETE FROM object_refs WHERE path IN (SELECT path FROM object_refs WHERE deleted = 1 AND claim_stamp < ? LIMIT ?)',
+      cut.records,
+      PRUNE_BATCH,
+    ).changes;
+    n += this.pruneFeed(now);
+    return n;
+  }
+
+  /** Catalog changes past retention, oldest first, keeping the newest change of each namespace. */
+  private pruneFeed(now: number): number {
+    const newest = this.currentVersion();
+    const b = feedPruneBounds(newest, now, this.feed);
+    if (b.maxVersion < 1) return 0;
+    const rows = this.all<{ version: number }>(
+      `SELECT c.version FROM catalog_changes c WHERE c.version <= ? AND c.stamp < ?
+         AND EXISTS (SELECT 1 FROM catalog_changes d WHERE d.ns = c.ns AND d.version > c.version)
+       ORDER BY c.version LIMIT ?`,
+      b.maxVersion,
+      b.before,
+      PRUNE_BATCH,
+    );
+    if (rows.length === 0) return 0;
+    const top = rows[rows.length - 1]!.version;
+    const n = this.run('DELETE FROM catalog_changes WHERE version IN (SELECT value FROM json_each(?))', JSON.stringify(rows.map((r) => r.version))).changes;
+    this.run("UPDATE counters SET value = max(value, ?) WHERE kind = 'feed_horizon'", top);
+    return n;
+  }
+
+  /** Runs one prune pass now (operators, tests): the rows removed. */
+  async pruneNow(): Promise<number> {
+    this.checkOpen();
+    this.db.exec('BEGIN IMMEDIATE');
+    try {
+      const n = this.prune();
+      this.db.exec('COMMIT');
+      return n;
+    } catch (e) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      throw mapSqliteError(e, false);
+    }
+  }
+
+  // ------------------------------------------------------------ shared row access
+
+  nextId(kind: 'namespace' | 'stream' | 'collection' | 'link'): number {
+    return this.get<{ value: number }>('UPDATE counters SET value = value + 1 WHERE kind = ? RETURNING value', kind)!.value;
+  }
+
+  /** A catalog change, in the current write; this handle's watchers wake after COMMIT. */
+  recordChange(ns: number, kind: ChangeKind, id: number | null, stamp: Stamp): void {
+    this.run('INSERT INTO catalog_changes (ns, kind, id, stamp) VALUES (?, ?, ?, ?)', ns, kind, id, stamp);
+    this.pendingWake = true;
+  }
+
+  currentVersion(): number {
+    return this.get<{ v: number | null }>('SELECT max(version) AS v FROM catalog_changes')!.v ?? 0;
+  }
+
+  feedHorizon(): number {
+    return this.get<{ value: number }>("SELECT value FROM counters WHERE kind = 'feed_horizon'")?.value ?? 0;
+  }
+
+  namespaceState(ns: number): Namespace['state'] | null {
+    return (this.get<{ state: Namespace['state'] }>('SELECT state FROM namespaces WHERE id = ?', ns)?.state ?? null);
+  }
+
+  liveNamespace(ns: number): Namespace {
+    const r = this.get<Row>('SELECT * FROM namespaces WHERE id = ?', ns);
+    if (!r || r.state !== 'live') throw errors.notFound(`namespace ${ns}`);
+    return toNamespace(r);
+  }
+
+  liveCollection(ns: number, id: number): Collection {
+    const r = this.get<Row>('SELECT * FROM collections WHERE ns = ? AND id = ?', ns, id);
+    if (!r || r.state !== 'live') throw errors.notFound(`collection ${id} in namespace ${ns}`);
+    return toCollection(r);
+  }
+
+  liveStream(ns: number, id: number): Stream {
+    const r = this.get<Row>('SELECT * FROM streams WHERE ns = ? AND id = ?', ns, id);
+    if (!r || r.state !== 'live') throw errors.notFound(`stream ${id} in namespace ${ns}`);
+    return toStream(r);
+  }
+
+  head(ns: number, stream: number, partition: number): PartitionHead {
+    const r = this.get<{ next: number; log_start: number; bytes: number }>(
+      'SELECT next, log_start, bytes FROM heads WHERE ns = ? AND stream = ? AND partition = ?',
+      ns,
+      stream,
+      partition,
+    );
+    return { partition, next: r?.next ?? 0, logStart: r?.log_start ?? 0, bytes: r?.bytes ?? 0 };
+  }
+
+  heads(ns: number, stream: number, partitions: number): PartitionHead[] {
+    return toHeads(this.all<Row>('SELECT partition, next, log_start, bytes FROM heads WHERE ns = ? AND stream = ? ORDER BY partition', ns, stream), partitions);
+  }
+
+  // ------------------------------------------------------------ object references (spec §3.2.3)
+
+  refState(path: string): ClaimState | null {
+    const r = this.get<{ refs: number; claim_owner: string | null; claim_epoch: number | null; deleted: number }>(
+      'SELECT refs, claim_owner, claim_epoch, deleted FROM object_refs WHERE path = ?',
+      path,
+    );
+    return r ? { refs: r.refs, claimOwner: r.claim_owner, claimEpoch: r.claim_epoch, deleted: r.deleted === 1 } : null;
+  }
+
+  /** FenceMismatch unless the fence's lease is at its epoch, read in the current transaction. */
+  checkFence(fence: Fence | undefined, what: string): void {
+    if (!fence) return;
+    const l = this.get<{ epoch: number; owner: string | null }>('SELECT epoch, owner FROM leases WHERE scope = ? AND key = ?', scopeKey(fence.scope), fence.key);
+    checkFence(what, l ?? null, fence.epoch);
+  }
+
+  /** Takes n references on a path; Claimed if GC claimed or deleted it. */
+  addRef(path: string, kind: 'wal' | 'segment' | 'manifest', n: number): void {
+    checkReferenceable(path, this.refState(path));
+    this.run(
+      `INSERT INTO object_refs (path, kind, refs) VALUES (?, ?, ?)
+       ON CONFLICT (path) DO UPDATE SET refs = refs + excluded.refs, retired = NULL,
+         kind = CASE WHEN kind = 'unknown' THEN excluded.kind ELSE kind END`,
+      path,
+      kind,
+      n,
+    );
+  }
+
+  /** Releases n references; a WAL object at zero is retired (its live count, spec §5.2). */
+  dropRef(path: string, n: number, stamp: Stamp): void {
+    const r = this.get<{ refs: number; kind: string }>('SELECT refs, kind FROM object_refs WHERE path = ?', path);
+    if (!r) return;
+    const refs = r.refs - n;
+    invariant(refs >= 0, `object ${path}: reference count would go negative`);
+    this.run('UPDATE object_refs SET refs = ?, retired = ? WHERE path = ?', refs, refs === 0 && r.kind === 'wal' ? stamp : null, path);
+  }
+}
+
+/** A broken invariant is a bug in this backend, never the caller's input. */
+export function invariant(cond: boolean, what: string): asserts cond {
+  if (!cond) throw new Error(`embedded metastore invariant violated: ${what}`);
+}
+
+/** Maps SQLite's errors into the contract's (typed errors pass through). */
+function mapSqliteError(e: unknown, beforeBegin: boolean): unknown {
+  if (isMetaError(e)) return e;
+  const code = (e as { code?: string }).code ?? '';
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED' || code.startsWith('SQLITE_BUSY_')) {
+    return errors.retryable('busy', `the metastore file is locked by another writer (waited ${BUSY_TIMEOUT_MS} ms)`, beforeBegin);
+  }
+  if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR' || code.startsWith('SQLITE_IOERR_')) {
+    return errors.unknown(`metastore I/O error (${code}): ${(e as Error).message}`);
+  }
+  return e;
+}
