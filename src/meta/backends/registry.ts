@@ -7,40 +7,13 @@
 // typed union), so the ControlStore can be opened on the same connection (spec §6) by the
 // layer that owns it (src/control): the metastore knows no ControlStore, and nobody needs to
 // look at a class name or into a backend's private fields.
-import type { MetaStore } from '../contract.js';
-import type { Connection } from './connections.js';
+import type { BackendDescriptor } from './descriptor.js';
 import { embeddedDescriptor } from './embedded/descriptor.js';
 import { postgresDescriptor } from './postgres/descriptor.js';
 import { dynamoDescriptor } from './dynamodb/descriptor.js';
 
 export { connectionOf, registerConnection, type Connection } from './connections.js';
-
-export interface OpenedBackend {
-  meta: MetaStore;
-  connection: Connection;
-  /** The backend's name, for metrics and logs (never the URL: it may hold a password). */
-  backend: string;
-}
-
-export interface BackendOpenOptions {
-  /** Postgres: the application_name of its connections. */
-  applicationName?: string;
-}
-
-export interface BackendDescriptor {
-  /** The backend's name (embedded, postgres, dynamodb). */
-  name: string;
-  /** The URL schemes it serves, lower case with the colon ('sqlite:'). */
-  schemes: readonly string[];
-  /** One line of the URL forms, for help text and errors. */
-  urlForm: string;
-  /**
-   * Opens (connects, migrates, creates the table when missing) and returns the handle; a bad
-   * URL or an unreachable service is an Error saying why (never printing a password).
-   * The returned meta is closed with meta.close().
-   */
-  open(url: string, options?: BackendOpenOptions): Promise<OpenedBackend>;
-}
+export type { BackendDescriptor, BackendOpenOptions, OpenedBackend } from './descriptor.js';
 
 export const DESCRIPTORS: readonly BackendDescriptor[] = [embeddedDescriptor, postgresDescriptor, dynamoDescriptor];
 

@@ -1,7 +1,7 @@
 // The DynamoDB backend's registry entry: dynamodb://[host:port]/table?region=…&profile=…&tls=…
 // The table is created when it is missing (idempotent), so a new cluster starts from one URL.
 // The SDK is loaded only when such a URL is opened.
-import type { BackendDescriptor } from '../registry.js';
+import type { BackendDescriptor } from '../descriptor.js';
 
 export const dynamoDescriptor: BackendDescriptor = {
   name: 'dynamodb',

@@ -6,7 +6,7 @@
 //                                        the last commits on power loss (not on a crash)
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BackendDescriptor } from '../registry.js';
+import type { BackendDescriptor } from '../descriptor.js';
 import { openEmbedded } from './index.js';
 
 export function embeddedPathFromUrl(url: string): { path: string; synchronous: 'FULL' | 'NORMAL' } {

@@ -1,6 +1,6 @@
 // The Postgres backend's registry entry: postgres:// and postgresql:// URLs, connected and
 // migrated at open. The driver is loaded only when such a URL is opened.
-import type { BackendDescriptor } from '../registry.js';
+import type { BackendDescriptor } from '../descriptor.js';
 
 export const postgresDescriptor: BackendDescriptor = {
   name: 'postgres',

@@ -1,0 +1,31 @@
+// What a backend's registry entry is (src/meta/backends/registry.ts): its URL schemes and
+// how it opens. Each backend exports one from `./<backend>/descriptor.ts`.
+import type { MetaStore } from '../contract.js';
+import type { Connection } from './connections.js';
+
+export interface OpenedBackend {
+  meta: MetaStore;
+  connection: Connection;
+  /** The backend's name, for metrics and logs (never the URL: it may hold a password). */
+  backend: string;
+}
+
+export interface BackendOpenOptions {
+  /** Postgres: the application_name of its connections. */
+  applicationName?: string;
+}
+
+export interface BackendDescriptor {
+  /** The backend's name (embedded, postgres, dynamodb). */
+  name: string;
+  /** The URL schemes it serves, lower case with the colon ('sqlite:'). */
+  schemes: readonly string[];
+  /** One line of the URL forms, for help text and errors. */
+  urlForm: string;
+  /**
+   * Opens (connects, migrates, creates the table when missing) and returns the handle; a bad
+   * URL or an unreachable service is an Error saying why (never printing a password).
+   * The returned meta is closed with meta.close().
+   */
+  open(url: string, options?: BackendOpenOptions): Promise<OpenedBackend>;
+}
