@@ -7,7 +7,9 @@
 // LoamClient.get and (b) as bare fetch with keep-alive (Node's global fetch keeps connections
 // alive; the same Authorization header, the answer parsed with .json()). Rounds alternate, the
 // order flips every pair, rates are medians. Prints client_overhead_ratio = client ÷ bare
-// (target ≥ 0.9) and both rates and latencies.
+// (target ≥ 0.9), both rates and latencies, and the CPU time this (client) process spends per
+// request on each side: the client's own cost, which the node's share of the cores and the
+// machine's load blur less than the rates.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -124,12 +126,18 @@ export async function main(argv: string[]): Promise<void> {
 
     const c: Sample[] = [];
     const b: Sample[] = [];
+    const cpu = { client: [] as number[], bare: [] as number[] };
+    /** A round, and this process's CPU µs per request during it. */
+    const round_ = async (side: 'client' | 'bare') => {
+      const c0 = process.cpuUsage();
+      const s = await timed(seconds, side === 'client' ? viaClient : bare, clients);
+      const used = process.cpuUsage(c0);
+      cpu[side].push((used.user + used.system) / Math.max(1, s.lat.length));
+      return s;
+    };
     for (let r = 0; r < rounds; r++) {
-      const order = r % 2 === 0 ? ['client', 'bare'] : ['bare', 'client'];
-      for (const side of order) {
-        if (side === 'client') c.push(await timed(seconds, viaClient, clients));
-        else b.push(await timed(seconds, bare, clients));
-      }
+      const order = r % 2 === 0 ? (['client', 'bare'] as const) : (['bare', 'client'] as const);
+      for (const side of order) (side === 'client' ? c : b).push(await round_(side));
     }
     const cr = medianOf(c.map((s) => s.rate));
     const br = medianOf(b.map((s) => s.rate));
@@ -138,6 +146,9 @@ export async function main(argv: string[]): Promise<void> {
     line('client_get_per_s', cr, 'ops/s', { baseline: round(br), ratio: round(cr / br, 3) });
     line('client_get_p50_ms', pct(cl, 50), 'ms', { baseline: round(pct(bl, 50), 3) });
     line('client_get_p99_ms', pct(cl, 99), 'ms', { baseline: round(pct(bl, 99), 3) });
+    const cc = medianOf(cpu.client);
+    const bc = medianOf(cpu.bare);
+    line('client_cpu_us_per_get', cc, 'us', { baseline: round(bc), ratio: round(cc / bc, 3) });
     line('client_overhead_ratio', cr / br, 'ratio', {
       target: TARGET_RATIO,
       met: cr / br >= TARGET_RATIO,

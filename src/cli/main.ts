@@ -17,6 +17,7 @@ import { Tenancy } from '../authz/tenancy.js';
 import { USAGE_METRICS } from '../quota/usage.js';
 import { QUOTA_DEFAULTS } from '../quota/quota.js';
 import { dataCommands } from './data.js';
+import { addExamples } from './examples.js';
 
 /** Where `loam dev` keeps its data unless --data-dir says otherwise. */
 export const DEV_DATA_DIR = './.loam';
@@ -146,6 +147,7 @@ export function program(): Command {
 
   dataCommands(p);
   tenancyCommands(p);
+  addExamples(p);
   return p;
 }
 

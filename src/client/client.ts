@@ -81,11 +81,12 @@ function pathOf<P extends keyof paths>(template: P, params: Record<string, strin
 }
 
 function queryString(q: object | undefined): string {
-  if (!q) return '';
-  const s = new URLSearchParams();
-  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== null) s.append(k, String(v));
-  const out = s.toString();
-  return out ? `?${out}` : '';
+  let out = '';
+  for (const k in q) {
+    const v = (q as Record<string, unknown>)[k];
+    if (v !== undefined && v !== null) out += `${out ? '&' : '?'}${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`;
+  }
+  return out;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
