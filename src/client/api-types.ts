@@ -220,7 +220,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The org's usage: requests and ingest bytes per namespace and hour (counted by the gateways), stored bytes per namespace (measured) */
+        /** The org's usage: requests and ingest bytes per namespace and hour (counted by the gateways), stored bytes and unapplied records per namespace (measured) */
         get: operations["getUsage"];
         put?: never;
         post?: never;
@@ -2289,7 +2289,7 @@ export interface operations {
     getUsage: {
         parameters: {
             query?: {
-                metric?: "requests" | "ingest_bytes" | "storage_bytes";
+                metric?: "requests" | "ingest_bytes" | "storage_bytes" | "unapplied_records";
                 since?: number;
             };
             header?: never;
