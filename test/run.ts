@@ -13,7 +13,9 @@ import { NODE22_SUITES, runNode22Pass } from './harness/node22.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 /** Suites parameterised by the metastore backend: run once per backend unless --backend picks one. */
-const PER_BACKEND = new Set(['conformance', 'linearizability', 'faults', 'control', 'tenancy']);
+const PER_BACKEND = new Set(['conformance', 'linearizability', 'faults', 'control', 'tenancy', 'dynamodb']);
+/** Per-backend suites that test one backend's own storage mapping, and the backends they run on. */
+const ONLY_ON: Record<string, readonly string[]> = { dynamodb: ['dynamodb'] };
 const SUITES: Record<string, string> = {
   conformance: 'test/conformance',
   linearizability: 'test/linearizability',
@@ -28,6 +30,7 @@ const SUITES: Record<string, string> = {
   control: 'test/control',
   tenancy: 'test/tenancy',
   authz: 'test/authz',
+  dynamodb: 'test/meta/dynamodb',
   client: 'test/client',
 };
 
@@ -82,8 +85,9 @@ const stages: Stage[] = [];
 const plain = names.filter((n) => !PER_BACKEND.has(n)).flatMap((n) => testFiles(SUITES[n]!));
 if (plain.length > 0) stages.push({ label: names.filter((n) => !PER_BACKEND.has(n)).join(', '), files: plain });
 for (const b of backends) {
-  const files = names.filter((n) => PER_BACKEND.has(n)).flatMap((n) => testFiles(SUITES[n]!));
-  if (files.length > 0) stages.push({ label: `${names.filter((n) => PER_BACKEND.has(n)).join(', ')} on ${b}`, backend: b, files });
+  const here = names.filter((n) => PER_BACKEND.has(n) && (ONLY_ON[n]?.includes(b) ?? true));
+  const files = here.flatMap((n) => testFiles(SUITES[n]!));
+  if (files.length > 0) stages.push({ label: `${here.join(', ')} on ${b}`, backend: b, files });
 }
 if (stages.length === 0 && !withNode22) {
   console.error(`no test files found for: ${names.join(', ')}`);

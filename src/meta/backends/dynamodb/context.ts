@@ -21,7 +21,7 @@ import * as v from '../../validate.js';
 import type { Item } from './codec.js';
 import { single, txPut, txUpdate, type Expr } from './expr.js';
 import { AGAIN, LIVE, toHead, ttlAt, type Again } from './items.js';
-import { K } from './keys.js';
+import { K, retiredShard } from './keys.js';
 import { Sdk, jitter, type Cancelled, type TxItem } from './sdk.js';
 
 /** Chunks one partition group commits in one transaction: 2 items per chunk + streams + 2 ≤ 100 (spec §3.1). */
@@ -322,7 +322,7 @@ export class DynamoContext {
         K.obj(path),
         (e) =>
           `SET ${e.a('refs')} = ${e.v(0)}${ir(e)}` +
-          (retire ? `, ${e.a('retired')} = ${e.v(stamp)}, ${e.a('rk')} = ${e.v(path)}` : cur?.kind === 'wal' ? `, ${e.a('retired')} = ${e.v(stamp)}` : ''),
+          (retire ? `, ${e.a('retired')} = ${e.v(stamp)}, ${e.a('rk')} = ${e.v(path)}, ${e.a('rs')} = ${e.v(retiredShard(path))}` : cur?.kind === 'wal' ? `, ${e.a('retired')} = ${e.v(stamp)}` : ''),
         (e) => `${e.a('refs')} = ${e.v(refs)}`,
       );
     }

@@ -71,7 +71,7 @@ import { createTable, deleteTable } from './table.js';
 import * as tagsGc from './tags-gc.js';
 import type { Sdk } from './sdk.js';
 
-export { K, OBJ_SHARDS, RETIRED_INDEX } from './keys.js';
+export { K, RETIRED_INDEX, RETIRED_SHARDS, TABLE_LAYOUT } from './keys.js';
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,

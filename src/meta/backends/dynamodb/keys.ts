@@ -1,6 +1,10 @@
-// The item layout of the DynamoDB backend: one table, string keys pk and sk (spec §2.3),
-// plus one local secondary index `retired` on (pk, rk). README.md beside this file lists every
-// item kind with its attributes; this module is the only place that builds keys.
+// The item layout of the DynamoDB backend (layout 2): one table, string keys pk and sk (spec
+// §2.3), plus one sparse global secondary index `retired` on (rs, rk) that lists retired WAL
+// objects. README.md beside this file lists every item kind with its attributes; this module
+// is the only place that builds keys.
+//
+// No partition key grows with the number of objects: every object reference is its own
+// partition key, and the retired listing holds only objects awaiting GC.
 //
 // Numbers inside sort keys are zero-padded so string order is numeric order. Names are
 // NAME_PATTERN (no '#'), keys are KEY_PATTERN, so '#' separates key parts unambiguously;
@@ -13,16 +17,19 @@ export interface Key {
   sk: string;
 }
 
-/** Object-reference items are spread over this many partitions (hot-partition limit, spec §2.3). */
-export const OBJ_SHARDS = 8;
-/** The local secondary index that lists retired, unclaimed WAL objects (consistent reads). */
+/** The item layout this code reads and writes; a table of another layout is refused at open. */
+export const TABLE_LAYOUT = 2;
+/** The sparse global secondary index that lists retired WAL objects awaiting GC. */
 export const RETIRED_INDEX = 'retired';
+/** The retired listing's partition keys (its write rate is GC's: retirements and claims). */
+export const RETIRED_SHARDS = 16;
 
 const P16 = (n: number) => String(n).padStart(16, '0');
 const P5 = (n: number) => String(n).padStart(5, '0');
 
-export function objShard(path: string): number {
-  return createHash('sha256').update(path).digest().readUInt32BE(0) % OBJ_SHARDS;
+/** The retired listing's shard of a path (the `rs` attribute, the index's partition key). */
+export function retiredShard(path: string): string {
+  return `ret#${createHash('sha256').update(path).digest().readUInt32BE(0) % RETIRED_SHARDS}`;
 }
 
 export const K = {
@@ -45,8 +52,9 @@ export const K = {
   entryPk: (ns: number, stream: number, p: number) => `idx#${ns}#${stream}#${p}`,
   entrySk: (start: number) => P16(start),
   walc: (object: string, group: number): Key => ({ pk: `walc#${object}`, sk: P5(group) }),
-  obj: (path: string): Key => ({ pk: `obj#${objShard(path)}`, sk: path }),
-  objPk: (shard: number) => `obj#${shard}`,
+  /** An object's references and GC claim: one partition key per path. */
+  obj: (path: string): Key => ({ pk: `obj#${path}`, sk: 'obj' }),
+  retiredPk: (shard: number) => `ret#${shard}`,
   ptr: (ns: number, key: string): Key => ({ pk: `ptr#${ns}#${key}`, sk: 'cur' }),
   ptrHist: (ns: number, key: string, version: number): Key => ({ pk: `ptr#${ns}#${key}`, sk: `v#${P16(version)}` }),
   lease: (scope: LeaseScope, key: string): Key => ({ pk: `lease#${scope === 'cluster' ? 'cluster' : `ns/${scope}`}`, sk: key }),

@@ -194,10 +194,15 @@ export class Sdk {
     return keys.map((k) => found.get(id(k.pk, k.sk)));
   }
 
-  /** A consistent Query, following pages until `max` items or the end. */
+  /**
+   * A Query, following pages until `max` items or the end. Consistent unless told otherwise:
+   * only a global secondary index (which has no consistent reads) is queried with
+   * `consistent: false`, and its answers are checked against the base table.
+   */
   async query(
     input: Omit<QueryCommandInput, 'TableName' | 'ConsistentRead' | 'Limit'>,
     max = Number.MAX_SAFE_INTEGER,
+    opts: { consistent?: boolean } = {},
   ): Promise<Item[]> {
     const out: Item[] = [];
     let start: Record<string, AttributeValue> | undefined;
@@ -208,7 +213,7 @@ export class Sdk {
           new QueryCommand({
             ...input,
             TableName: this.table,
-            ConsistentRead: true,
+            ConsistentRead: opts.consistent ?? true,
             ...(left < QUERY_PAGE_ITEMS ? { Limit: Math.max(1, left) } : {}),
             ...(start ? { ExclusiveStartKey: start } : {}),
           }),

@@ -11,7 +11,7 @@ import type { Item } from './codec.js';
 import { type Ctx, type DynamoContext } from './context.js';
 import { single, txCheck, txDelete, txPut, txUpdate } from './expr.js';
 import { AGAIN, LIVE, MAX_KEY_PATH_BYTES, checkFence, entryItem, fenceCheck, keyPath, paged, toEntry, toHead, toStream, unexpected } from './items.js';
-import { K, OBJ_SHARDS, RETIRED_INDEX, byteCompare, nameRange } from './keys.js';
+import { K, RETIRED_INDEX, RETIRED_SHARDS, byteCompare, nameRange } from './keys.js';
 import type { TxItem } from './sdk.js';
 
 /** Entries one trim (or janitor) chunk deletes: 2 items each + the head. */
@@ -209,37 +209,39 @@ export async function retiredWalObjects(cx: DynamoContext, page?: PageRequest): 
   cx.checkOpen();
   const range = nameRange('', p.prefix, p.after);
   if (!range) return { items: [] };
-  // Each shard's retired, unclaimed WAL objects, by path, from the `retired` index (an LSI:
-  // consistent reads); merged across shards in path order.
-  const all: Item[] = [];
-  for (let shard = 0; shard < OBJ_SHARDS; shard++) {
-    all.push(
-      ...(await cx.sdk.query(
-        {
-          IndexName: RETIRED_INDEX,
-          ...(range.lo === ''
-            ? { KeyConditionExpression: 'pk = :p AND rk <= :hi', ExpressionAttributeValues: { ':p': { S: K.objPk(shard) }, ':hi': { S: range.hi } } }
-            : {
-                KeyConditionExpression: 'pk = :p AND rk BETWEEN :lo AND :hi',
-                ExpressionAttributeValues: { ':p': { S: K.objPk(shard) }, ':lo': { S: range.lo }, ':hi': { S: range.hi } },
-              }),
-        },
-        p.limit + 2,
-      )),
+  // Each shard of the `retired` index, by path, merged across shards in path order. The index
+  // is a GSI (eventually consistent), so every path it names is read again from the base
+  // table with a consistent read and kept only if it is still retired, unreferenced and
+  // unclaimed: nothing is listed that is not retired. One retired a moment ago may be missing
+  // until the index catches up; GC finds it on its next pass (claims keep GC safe either way).
+  const listed: string[] = [];
+  for (let shard = 0; shard < RETIRED_SHARDS; shard++) {
+    const rows = await cx.sdk.query(
+      {
+        IndexName: RETIRED_INDEX,
+        ...(range.lo === ''
+          ? { KeyConditionExpression: 'rs = :p AND rk <= :hi', ExpressionAttributeValues: { ':p': { S: K.retiredPk(shard) }, ':hi': { S: range.hi } } }
+          : {
+              KeyConditionExpression: 'rs = :p AND rk BETWEEN :lo AND :hi',
+              ExpressionAttributeValues: { ':p': { S: K.retiredPk(shard) }, ':lo': { S: range.lo }, ':hi': { S: range.hi } },
+            }),
+      },
+      p.limit + 2,
+      { consistent: false },
     );
+    for (const r of rows) {
+      const path = String(r.rk);
+      if (path.startsWith(p.prefix) && (p.after === null || byteCompare(path, p.after) > 0)) listed.push(path);
+    }
   }
-  const rows = all
-    .filter((r) => {
-      const path = String(r.path);
-      return (
-        path.startsWith(p.prefix) &&
-        (p.after === null || byteCompare(path, p.after) > 0) &&
-        Number(r.refs ?? 0) === 0 &&
-        r.claimOwner === undefined &&
-        r.deleted === undefined
-      );
-    })
-    .sort((a, b) => byteCompare(String(a.path), String(b.path)))
+  listed.sort(byteCompare);
+  const wanted = listed.slice(0, p.limit + 1);
+  const objs = await cx.sdk.batchGet(wanted.map((path) => K.obj(path)));
+  const rows = objs
+    .filter((r): r is Item => r !== undefined && r.rk !== undefined && Number(r.refs ?? 0) === 0 && r.claimOwner === undefined && r.deleted === undefined)
     .map((r) => ({ path: String(r.path), retired: Number(r.retired) }));
-  return paged(rows, p.limit, (r) => r.path);
+  if (rows.length > p.limit) return paged(rows, p.limit, (r) => r.path);
+  // A listed path that was no longer retired may leave the page short: more may still follow.
+  const more = listed.length > wanted.length || wanted.length === p.limit + 1;
+  return more ? { items: rows, next: wanted[wanted.length - 1]! } : { items: rows };
 }

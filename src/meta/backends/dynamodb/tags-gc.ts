@@ -11,7 +11,7 @@ import * as v from '../../validate.js';
 import type { DynamoContext } from './context.js';
 import { txCheck, txDelete, txPut, txUpdate } from './expr.js';
 import { AGAIN, LIVE, MAX_KEY_PATH_BYTES, checkFence, fenceCheck, keyPath, lost, paged, toCollection, toTag, ttlAt, unexpected } from './items.js';
-import { K } from './keys.js';
+import { K, retiredShard } from './keys.js';
 import { listNames } from './catalog.js';
 
 export async function createTag(cx: DynamoContext, ns: number, collection: number, name: string, manifestVersion: number, w?: WriteContext): Promise<Tag> {
@@ -154,7 +154,7 @@ export async function releaseClaim(cx: DynamoContext, path: string, owner: strin
             opts.deleted
               ? // A tombstone: the path stays unreferenceable until TTL removes it (after the commit-record TTL).
                 `SET ${e.a('deleted')} = ${e.v(true)}, ${e.a('claimStamp')} = ${e.v(ctx.stamp)}, ${e.a('ttl')} = ${e.v(ttlAt(ctx.stamp + WAL_COMMIT_RECORD_TTL_MS))} REMOVE ${e.a('claimOwner')}, ${e.a('rk')}, ${e.a('retired')}`
-              : `REMOVE ${e.a('claimOwner')}, ${e.a('claimStamp')}, ${e.a('claimEpoch')}` + (relist ? ` SET ${e.a('rk')} = ${e.v(path)}` : ''),
+              : `REMOVE ${e.a('claimOwner')}, ${e.a('claimStamp')}, ${e.a('claimEpoch')}` + (relist ? ` SET ${e.a('rk')} = ${e.v(path)}, ${e.a('rs')} = ${e.v(retiredShard(path))}` : ''),
           (e) => `${e.a('claimOwner')} = ${e.v(owner)}`,
         ),
       ], null);
