@@ -219,6 +219,10 @@ export class FaultyStore implements Store {
     return this.inner.capabilities();
   }
 
+  versioning(): Promise<boolean> {
+    return this.inner.versioning();
+  }
+
   get(path: string, opts?: GetOptions): Promise<GetResult> {
     return this.run('get', path, () => this.inner.get(path, opts));
   }

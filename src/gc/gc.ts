@@ -1,43 +1,64 @@
 // Garbage collection (spec §3.2.3, §3.2.4), under the cluster lease "gc".
 //
-// Every deletion is claimObject (atomic with "nothing references it") → delete → 
-// releaseClaim({ deleted: true }), after the object's grace period; a claimed path can never
-// be referenced again, so a claim and a new reference serialise (whichever commits first
-// makes the other fail). What is collected:
+// Every deletion is claimObject (atomic with "nothing references it", fenced by GC's lease)
+// → purge (every version, on a versioned bucket: spec §9.9) → releaseClaim({ deleted: true }),
+// after the object's grace period; a claimed path can never be referenced again, so a claim
+// and a new reference serialise (whichever commits first makes the other fail). A GC that
+// dies between claim and release leaves a claim at its epoch; the next GC's fenced claim
+// takes it over and finishes the delete (contract: claimObject). A failed delete keeps its
+// claim for the next pass, never gives it back. What is collected:
 //   - retired WAL objects (every chunk segmented or trimmed), and WAL objects that were
 //     never committed once they are past the commit window (StaleCommit makes them dead);
 //   - segments no index entry references (replaced or trimmed, or a lost swap);
-//   - manifests past the time-travel retention that no tag pins, and manifests that never
-//     became current;
-//   - data files no retained (or tagged) manifest references.
-// Retention is read before tags (spec §3.3): the pointer, then the tags.
+//   - manifests below the retention floor (retained.ts) that no tag pins;
+//   - data files below the floor that neither the floor's, the current nor a tagged
+//     manifest lists.
+// Retention is read before tags (spec §3.3): the pointer and the floor, then the tags.
 import type { MetaStore } from '../meta/contract.js';
 import { linkPointerKey } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
 import { MAX_CLOCK_SKEW_MS, WAL_COMMIT_WINDOW_MS } from '../meta/limits.js';
-import type { Collection } from '../meta/types.js';
-import type { Store } from '../store/index.js';
+import type { Collection, Fence } from '../meta/types.js';
+import { purge, type Store } from '../store/index.js';
 import type { Manifests } from '../collection/manifest.js';
-import { dataPrefix, manifestPrefix, segmentPrefix, stampOf, WAL_PREFIX } from '../collection/paths.js';
+import { dataPrefix, manifestPrefix, manifestVersionOf, segmentPrefix, stampOf, WAL_PREFIX } from '../collection/paths.js';
+import { retentionFloor } from './retained.js';
 
 /** Default grace: objects younger than this are never deleted (covers slow readers and writers). */
 export const DEFAULT_GC_GRACE_MS = 10 * 60_000;
 /** Listing pages one GC pass reads per prefix (bounds a pass; the next pass continues). */
 export const MAX_GC_LIST_PAGES = 20;
 export const GC_LIST_PAGE = 1_000;
-/** Manifests walked back along the parent chain to find the retained ones. */
-export const MAX_CHAIN_WALK = 10_000;
 /** Deletions one pass makes at most. */
 export const MAX_GC_DELETES_PER_PASS = 5_000;
 /** Janitor calls per dropped collection per pass (each deletes a bounded batch of entries). */
 export const MAX_JANITOR_CALLS_PER_PASS = 50;
+/** The shortest apply round deadline (see applyRoundDeadlineMs). */
+export const MIN_APPLY_ROUND_DEADLINE_MS = 1_000;
+
+/**
+ * How long an apply or compaction round may take before it publishes nothing: well below
+ * the grace, so a data file is referenced, if ever, while it is younger than the grace
+ * (spec §3.2.4), and never published later than this after it was written.
+ */
+export function applyRoundDeadlineMs(graceMs: number): number {
+  return Math.max(MIN_APPLY_ROUND_DEADLINE_MS, graceMs / 2);
+}
 
 export interface GcDeps {
   meta: MetaStore;
   store: Store;
   manifests: Manifests;
+  /** The claim owner: unique per GC epoch (gcOwner), so an older GC's release is refused. */
   owner: string;
   graceMs: number;
+  /** GC's lease: every claim is fenced by it (contract: claimObject). */
+  fence: Fence;
+}
+
+/** A claim owner for GC at one lease epoch. */
+export function gcOwner(node: string, fence: Fence): string {
+  return `${node}/gc@${fence.epoch}`;
 }
 
 export interface GcReport {
@@ -45,16 +66,16 @@ export interface GcReport {
   skipped: number;
 }
 
-/** claim → delete → release(deleted). False when the object is referenced or claimed elsewhere. */
+/**
+ * claim → purge → release(deleted). False when the object is referenced or claimed by a GC
+ * of this epoch. A failure after the claim leaves the claim in place, to be resumed by this
+ * epoch's next pass or taken over by the next epoch: never given back, since the purge
+ * may have deleted some of the object (or a paused older GC may still delete it).
+ */
 export async function collect(d: GcDeps, path: string): Promise<boolean> {
-  const c = await d.meta.claimObject(path, d.owner);
+  const c = await d.meta.claimObject(path, d.owner, { fence: d.fence });
   if (!c.claimed) return false;
-  try {
-    await d.store.delete(path);
-  } catch (e) {
-    await d.meta.releaseClaim(path, d.owner, { deleted: false }).catch(() => undefined);
-    throw e;
-  }
+  await purge(d.store, path);
   await d.meta.releaseClaim(path, d.owner, { deleted: true });
   return true;
 }
@@ -91,55 +112,78 @@ export async function gcWal(d: GcDeps, r: GcReport, now = Date.now()): Promise<v
   for await (const path of listAll(d.store, WAL_PREFIX)) {
     if (r.deleted.length >= MAX_GC_DELETES_PER_PASS) break;
     if (!old(d, path, now, WAL_COMMIT_WINDOW_MS + MAX_CLOCK_SKEW_MS)) continue;
+    // A claimed one is offered to collect too: a claim a dead GC left is taken over.
     const ref = await d.meta.objectRef(path);
-    if (ref && (ref.refs > 0 || ref.claim)) continue;
+    if (ref && ref.refs > 0) continue;
     if (await collect(d, path)) r.deleted.push(path);
   }
 }
 
 /** A collection's manifests, data files and its stream's segments. */
 export async function gcCollection(d: GcDeps, c: Collection, r: GcReport, now = Date.now()): Promise<void> {
-  // Retention first: the pointer and the clock (less the skew bound), then the tags (spec §3.3).
+  // Retention first: the pointer and the floor (at the clock less the skew), then the tags (spec §3.3).
   const pointer = await d.meta.pointer(c.ns, linkPointerKey(c.linkId));
-  const clock = now - MAX_CLOCK_SKEW_MS;
-  const retained = new Set<string>();
-  if (pointer) {
-    retained.add(pointer.value);
-    let cur = await d.manifests.load(pointer.value);
-    for (let i = 0; i < MAX_CHAIN_WALK && cur.parent; i++) {
-      // cur.parent was superseded when cur was created.
-      if (clock - cur.created > c.manifestRetentionMs) break;
-      retained.add(cur.parent);
-      cur = await d.manifests.load(cur.parent);
-    }
-  }
+  const floor = pointer ? await retentionFloor(d.meta, c, pointer, now) : null;
+  const tagged = new Set<string>();
+  let allTags = false;
   let after: string | undefined;
   for (let page = 0; page < MAX_GC_LIST_PAGES; page++) {
     const t = await d.meta.listTags(c.ns, c.id, { limit: GC_LIST_PAGE, ...(after !== undefined ? { after } : {}) });
-    for (const tag of t.items) retained.add(tag.manifestPath);
-    if (!t.next) break;
+    for (const tag of t.items) tagged.add(tag.manifestPath);
+    if (!t.next) {
+      allTags = true;
+      break;
+    }
     after = t.next;
   }
+  if (allTags) await gcManifestsAndFiles(d, c, r, now, pointer?.value ?? null, floor, tagged);
+  else r.skipped++; // more tags than one pass reads: deleting without all of them could drop a tagged file
+  for await (const path of listAll(d.store, segmentPrefix(c.ns, c.streamId))) {
+    if (r.deleted.length >= MAX_GC_DELETES_PER_PASS) return;
+    if (!old(d, path, now)) continue;
+    if (await d.meta.segmentReferenced(c.ns, c.streamId, path).catch((e) => (isMetaError(e, 'NotFound') ? false : Promise.reject(e)))) continue;
+    if (await collect(d, path)) r.deleted.push(path);
+    else r.skipped++;
+  }
+}
+
+/**
+ * Manifests below the floor that no tag names, and data files that no retained manifest can
+ * list. A data file that a manifest at or above the floor lists is in the floor's manifest
+ * or was published after it, so written at most one apply round deadline before that (plus
+ * the skew between the two writers' clocks): files older than that and in none of the
+ * floor's, the current or a tagged manifest are referenced by no retained manifest.
+ */
+async function gcManifestsAndFiles(
+  d: GcDeps,
+  c: Collection,
+  r: GcReport,
+  now: number,
+  current: string | null,
+  floor: { version: number; path: string } | null,
+  tagged: Set<string>,
+): Promise<void> {
   const referenced = new Set<string>();
-  for (const m of retained) {
-    for (const f of (await d.manifests.load(m)).files) referenced.add(f.path);
+  let filesBefore = Number.POSITIVE_INFINITY; // no pointer: only never-published files exist
+  for (const m of [...new Set([current, floor?.path, ...tagged])]) {
+    if (m === null || m === undefined) continue;
+    const man = await d.manifests.load(m);
+    for (const f of man.files) referenced.add(f.path);
+    if (m === floor?.path) filesBefore = man.created - applyRoundDeadlineMs(d.graceMs) - 2 * MAX_CLOCK_SKEW_MS;
   }
   for await (const path of listAll(d.store, manifestPrefix(c.ns, c.id))) {
     if (r.deleted.length >= MAX_GC_DELETES_PER_PASS) return;
-    if (retained.has(path) || !old(d, path, now)) continue;
+    if (tagged.has(path) || path === current || !old(d, path, now)) continue;
+    const version = manifestVersionOf(path);
+    // At or above the floor: retained (or an attempt that lost its casPointer, kept until the floor passes it).
+    if (version === null || (floor !== null && version >= floor.version)) continue;
     if (await collect(d, path)) r.deleted.push(path);
     else r.skipped++;
   }
   for await (const path of listAll(d.store, dataPrefix(c.ns, c.id))) {
     if (r.deleted.length >= MAX_GC_DELETES_PER_PASS) return;
-    if (referenced.has(path) || !old(d, path, now)) continue;
-    if (await collect(d, path)) r.deleted.push(path);
-    else r.skipped++;
-  }
-  for await (const path of listAll(d.store, segmentPrefix(c.ns, c.streamId))) {
-    if (r.deleted.length >= MAX_GC_DELETES_PER_PASS) return;
-    if (!old(d, path, now)) continue;
-    if (await d.meta.segmentReferenced(c.ns, c.streamId, path).catch((e) => (isMetaError(e, 'NotFound') ? false : Promise.reject(e)))) continue;
+    const t = stampOf(path);
+    if (referenced.has(path) || !old(d, path, now) || t === null || t >= filesBefore) continue;
     if (await collect(d, path)) r.deleted.push(path);
     else r.skipped++;
   }

@@ -93,6 +93,10 @@ export class CountingStore implements Store {
     return this.inner.capabilities();
   }
 
+  versioning(): Promise<boolean> {
+    return this.inner.versioning();
+  }
+
   get(path: string, opts?: GetOptions): Promise<GetResult> {
     return this.count('get', () => this.inner.get(path, opts));
   }

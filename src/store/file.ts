@@ -165,6 +165,10 @@ export class FileStore implements Store {
     await this.ready;
   }
 
+  async versioning(): Promise<boolean> {
+    return false;
+  }
+
   capabilities(): StoreCapabilities {
     return {
       provider: 'file',

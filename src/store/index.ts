@@ -9,3 +9,4 @@ export { FileStore, type FileStoreOptions } from './file.js';
 export { S3Store, type S3StoreOptions, mapS3Error } from './s3.js';
 export { CountingStore, type StoreCounts } from './counting.js';
 export { openStore, STORE_URL_SCHEMES, type OpenStoreOverrides } from './open.js';
+export { purge } from './purge.js';

@@ -24,6 +24,12 @@ export const MULTIPART_CONCURRENCY = 4;
 
 /** One S3 request (excluding multipart uploads) must finish within this. */
 export const S3_REQUEST_DEADLINE_MS = 30_000;
+/** How long an S3 store trusts the bucket's versioning status before it asks again. */
+export const VERSIONING_CHECK_MS = 60_000;
+/** Version-listing pages one purge reads per round (an object GC deletes has one or two versions). */
+export const MAX_PURGE_PAGES = 100;
+/** Delete-then-list rounds of one purge before it gives up (versions written meanwhile). */
+export const MAX_PURGE_ROUNDS = 3;
 /** Opening a TCP connection to the S3 endpoint. */
 export const S3_CONNECT_TIMEOUT_MS = 5_000;
 /** A whole multipart upload: this base plus S3_UPLOAD_MS_PER_MIB per MiB of object. */

@@ -48,20 +48,24 @@ interface Version {
 }
 
 export class MemoryStore implements Store {
-  private readonly versioning: boolean;
+  private readonly versioned: boolean;
   /** path → versions, oldest first. Without versioning there is at most one, never a marker. */
   private readonly objects = new Map<string, Version[]>();
   private seq = 0;
   private closed = false;
 
   constructor(opts: MemoryStoreOptions = {}) {
-    this.versioning = opts.versioning === true;
+    this.versioned = opts.versioning === true;
+  }
+
+  async versioning(): Promise<boolean> {
+    return this.versioned;
   }
 
   capabilities(): StoreCapabilities {
     return {
       provider: 'memory',
-      versioning: this.versioning,
+      versioning: this.versioned,
       conditionalPut: true,
       crossProcess: false,
       multipart: false,
@@ -128,7 +132,7 @@ export class MemoryStore implements Store {
       if (cur.etag !== cond.ifMatch) throw storeErrors.preconditionFailed(path, cond.ifMatch, cur.etag);
     }
     const v: Version = { versionId: this.newVersionId(), seq: ++this.seq, bytes, etag: md5Etag(bytes) };
-    if (this.versioning) {
+    if (this.versioned) {
       const vs = this.objects.get(path);
       if (vs) vs.push(v);
       else this.objects.set(path, [v]);
@@ -139,13 +143,13 @@ export class MemoryStore implements Store {
   }
 
   private newVersionId(): string {
-    return this.versioning ? randomBytes(12).toString('base64url') : 'null';
+    return this.versioned ? randomBytes(12).toString('base64url') : 'null';
   }
 
   async delete(path: string): Promise<void> {
     this.check();
     validatePath(path);
-    if (!this.versioning) {
+    if (!this.versioned) {
       this.objects.delete(path);
       return;
     }
@@ -187,7 +191,7 @@ export class MemoryStore implements Store {
 
   async listVersions(prefix: string, opts: ListVersionsOptions): Promise<ListPage<ObjectVersion>> {
     this.check();
-    if (!this.versioning) throw storeErrors.unsupported('memory (without versioning)', 'listVersions');
+    if (!this.versioned) throw storeErrors.unsupported('memory (without versioning)', 'listVersions');
     validatePrefix(prefix);
     const { after, limit } = validateListOptions(opts);
     // Cursor: the last (path, seq) returned; versions of one path are listed newest first.
@@ -231,7 +235,7 @@ export class MemoryStore implements Store {
 
   async deleteVersion(path: string, versionId: string): Promise<void> {
     this.check();
-    if (!this.versioning) throw storeErrors.unsupported('memory (without versioning)', 'deleteVersion');
+    if (!this.versioned) throw storeErrors.unsupported('memory (without versioning)', 'deleteVersion');
     validatePath(path);
     if (typeof versionId !== 'string' || versionId === '') throw storeErrors.invalid('versionId', 'must be a non-empty string');
     const vs = this.objects.get(path);

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
+  GetBucketVersioningCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
@@ -31,6 +32,7 @@ import {
   S3_REQUEST_DEADLINE_MS,
   S3_UPLOAD_DEADLINE_BASE_MS,
   S3_UPLOAD_MS_PER_MIB,
+  VERSIONING_CHECK_MS,
 } from './limits.js';
 import type {
   ByteSource,
@@ -173,6 +175,8 @@ export class S3Store implements Store {
   private readonly thresholdBytes: number;
   private readonly partBytes: number;
   private readonly deadlineMs: number;
+  /** The bucket's versioning as last asked (versioning()), and when. */
+  private bucketVersioning: { on: boolean; at: number } | null = null;
 
   constructor(opts: S3StoreOptions) {
     if (typeof opts.bucket !== 'string' || !BUCKET_NAME.test(opts.bucket)) {
@@ -230,13 +234,26 @@ export class S3Store implements Store {
   capabilities(): StoreCapabilities {
     return {
       provider: 's3',
-      versioning: true,
+      // Until the bucket was asked, assume it may keep versions: the version calls work on any bucket.
+      versioning: this.bucketVersioning?.on ?? true,
       conditionalPut: true,
       crossProcess: true,
       multipart: true,
       durable: true,
       maxPathBytes: this.maxPathBytes,
     };
+  }
+
+  async versioning(): Promise<boolean> {
+    const known = this.bucketVersioning;
+    if (known && Date.now() - known.at < VERSIONING_CHECK_MS) return known.on;
+    const res = await this.call({ op: 'versioning' }, (abortSignal) =>
+      this.client.send(new GetBucketVersioningCommand({ Bucket: this.bucket }), { abortSignal }),
+    );
+    // Suspended keeps the versions written while it was on: they must be deleted by id too.
+    const on = res.Status === 'Enabled' || res.Status === 'Suspended';
+    this.bucketVersioning = { on, at: Date.now() };
+    return on;
   }
 
   /** The longest path this store takes: S3's key limit less the prefix. */

@@ -92,7 +92,11 @@ export interface ObjectVersion {
 export interface StoreCapabilities {
   /** The provider's name: memory, file, s3. */
   provider: string;
-  /** listVersions / deleteVersion work (spec §9.9); without it they throw Unsupported. */
+  /**
+   * The bucket may keep old versions (spec §9.9): listVersions / deleteVersion work, and a
+   * plain delete leaves the bytes behind. Without it they throw Unsupported. An S3 store
+   * reports what the bucket last said (`versioning()` asks it), true until it was asked.
+   */
   versioning: boolean;
   /** ifNoneMatch / ifMatch puts are atomic. */
   conditionalPut: boolean;
@@ -129,7 +133,14 @@ export interface Store {
   /** Write an object from a stream of chunks (multipart on S3), under the same conditions as put. */
   putStream(path: string, source: ByteSource, cond?: PutCondition): Promise<PutResult>;
 
-  /** Delete an object. A missing key is fine. On a versioned bucket this adds a delete marker. */
+  /**
+   * Whether the bucket keeps versions (enabled, or suspended with old versions left): asked
+   * of the bucket (S3: GetBucketVersioning, at most every VERSIONING_CHECK_MS), since it can
+   * be turned on at any time. `purge` uses it to delete an object's bytes for good.
+   */
+  versioning(): Promise<boolean>;
+
+  /** Delete an object. A missing key is fine. On a versioned bucket this adds a delete marker (see purge). */
   delete(path: string): Promise<void>;
 
   /** One page of the objects whose path starts with `prefix` ('' for all). */

@@ -6,15 +6,16 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
-import type { AssignedRange, Collection, Fence } from '../meta/types.js';
+import type { AssignedRange, Collection, Fence, Pointer } from '../meta/types.js';
 import type { Store } from '../store/index.js';
 import type { LogReader } from '../log/reader.js';
 import type { DataFiles } from '../collection/datafile.js';
 import { emptyManifest, type Manifests } from '../collection/manifest.js';
-import { gcCollection, gcDropped, gcWal, DEFAULT_GC_GRACE_MS, type GcReport } from '../gc/gc.js';
+import { applyRoundDeadlineMs, gcCollection, gcDropped, gcOwner, gcWal, DEFAULT_GC_GRACE_MS, type GcReport } from '../gc/gc.js';
 import { applyOnce, compactOnce, FenceLost, type ApplyResult, type PublishLock } from './applier.js';
 import { Leases, DEFAULT_LEASE_TTL_MS } from './lease.js';
 import { retainPartition, segmentPartition } from './segmenter.js';
+import { retentionFloor, type RetentionFloor } from '../gc/retained.js';
 
 /** How often the apply loop looks at its dirty set. */
 export const APPLY_TICK_MS = 10;
@@ -45,6 +46,11 @@ export const MAX_DROPPED_TRACKED = 10_000;
 export const MAX_COMPACTIONS_PER_WAKE = 4;
 /** Collections worked on at once. */
 export const WORKER_CONCURRENCY = 4;
+/**
+ * A collection's retention floor is searched again at most this often (it only moves
+ * forward, so an older one only trims less).
+ */
+export const FLOOR_REFRESH_MS = 30_000;
 
 export interface WorkerOptions {
   meta: MetaStore;
@@ -79,6 +85,8 @@ export class Workers {
   private readonly loops: Promise<void>[] = [];
   private readonly abort = new AbortController();
   private readonly graceMs: number;
+  /** Per collection: its retention floor and when it was found (for retention). */
+  private readonly floors = new Map<string, { floor: RetentionFloor; at: number }>();
 
   constructor(private readonly o: WorkerOptions) {
     this.leases = new Leases(o.meta, o.owner, o.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS);
@@ -169,6 +177,7 @@ export class Workers {
     if (!c) return;
     this.collections.delete(k);
     this.lastApplied.delete(k);
+    this.floors.delete(k);
     this.byStream.delete(`${c.ns}/${c.streamId}`);
   }
 
@@ -222,7 +231,7 @@ export class Workers {
   }
 
   private applierDeps() {
-    return { ...this.o, roundDeadlineMs: Math.max(1_000, this.graceMs / 2) };
+    return { ...this.o, roundDeadlineMs: applyRoundDeadlineMs(this.graceMs) };
   }
 
   /** One publish at a time per collection (applier and compaction share the lease). */
@@ -272,23 +281,42 @@ export class Workers {
       if (!fence) return;
       try {
         const [state, head] = await Promise.all([this.o.meta.stream(c.ns, c.streamId), this.o.meta.collectionHead(c.ns, c.id)]);
-        const m = head.pointer ? await this.o.manifests.load(head.pointer.value) : emptyManifest(c.ns, c.id, c.partitions);
+        const applied = await this.appliedByAllRetained(c, head.pointer);
         for (let p = 0; p < state.partitions && !this.stopped; p++) {
-          await segmentPartition(this.o, state, p, Date.now(), this.o.segmentMinAgeMs);
-          await retainPartition(this.o, state, p, m.applied[p] ?? 0);
+          await segmentPartition(this.o, state, p, fence, Date.now(), this.o.segmentMinAgeMs);
+          await retainPartition(this.o, state, p, applied[p] ?? 0, fence);
         }
       } catch (e) {
         if (isMetaError(e, 'NotFound')) return;
+        if (isMetaError(e, 'FenceMismatch')) {
+          this.leases.lost(c.ns, `segmenter/${c.streamId}`); // another node has the stream now
+          return;
+        }
         throw e;
       }
     });
+  }
+
+  /** What every retained manifest has applied: the retention floor's manifest's offsets. */
+  private async appliedByAllRetained(c: Collection, pointer: Pointer | null): Promise<number[]> {
+    if (!pointer) return emptyManifest(c.ns, c.id, c.partitions).applied;
+    const k = `${c.ns}/${c.id}`;
+    const known = this.floors.get(k);
+    if (known && Date.now() - known.at < FLOOR_REFRESH_MS) {
+      // GC may have collected an older floor's manifest since; then search again.
+      const m = await this.o.manifests.load(known.floor.path).catch(() => null);
+      if (m) return m.applied;
+    }
+    const floor = await retentionFloor(this.o.meta, c, pointer, Date.now());
+    this.floors.set(k, { floor, at: Date.now() });
+    return (await this.o.manifests.load(floor.path)).applied;
   }
 
   async gc(): Promise<GcReport | null> {
     const fence = await this.leases.hold('cluster', 'gc');
     if (!fence) return null;
     const r: GcReport = { deleted: [], skipped: 0 };
-    const d = { ...this.o, graceMs: this.graceMs };
+    const d = { ...this.o, graceMs: this.graceMs, fence, owner: gcOwner(this.o.owner, fence) };
     await gcWal(d, r);
     for (const c of this.collections.values()) {
       if (this.stopped) break;

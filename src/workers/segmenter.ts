@@ -4,12 +4,13 @@
 //   format with one chunk) → swapSegment. A WAL object is retired by the metastore when no
 //   live chunk of it remains; GC deletes it after the grace period. Runs are capped at
 //   capabilities().maxSwapEntries (DynamoDB: ~45) and MAX_SEGMENT_RECORDS.
-// Retention: trimPartition up to what the collection's manifest has applied, and only as
-//   far as the stream's retention (age, bytes) allows: never past applied, so no reader
-//   holding the current manifest loses its tail.
+// Retention: trimPartition up to what every retained manifest has applied (the retention
+//   floor's manifest, gc/retained.ts), and only as far as the stream's retention (age,
+//   bytes) allows: never past that, so no reader holding any retained manifest loses its
+//   tail. Fenced by the stream's lease like the segmenter.
 import type { MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
-import type { IndexEntry, Stream } from '../meta/types.js';
+import type { Fence, IndexEntry, Stream } from '../meta/types.js';
 import type { Store } from '../store/index.js';
 import { CODEC_GZIP, encodeObject, encodeRecord, OBJECT_HEADER_BYTES } from '../log/format.js';
 import type { LogReader } from '../log/reader.js';
@@ -38,8 +39,18 @@ export interface SegmenterDeps {
   log: LogReader;
 }
 
-/** Segments the WAL runs of one partition. Returns the segments written. */
-export async function segmentPartition(d: SegmenterDeps, s: Stream, partition: number, now = Date.now(), minAgeMs = DEFAULT_SEGMENT_MIN_AGE_MS): Promise<number> {
+/**
+ * Segments the WAL runs of one partition, fenced by the stream's segmenter lease (a
+ * segmenter that lost it can replace nothing). Returns the segments written.
+ */
+export async function segmentPartition(
+  d: SegmenterDeps,
+  s: Stream,
+  partition: number,
+  fence: Fence,
+  now = Date.now(),
+  minAgeMs = DEFAULT_SEGMENT_MIN_AGE_MS,
+): Promise<number> {
   const maxEntries = Math.max(1, d.meta.capabilities().maxSwapEntries);
   const { entries } = await d.log.entries(s.ns, s.id, partition, 0, Number.MAX_SAFE_INTEGER);
   let written = 0;
@@ -71,7 +82,7 @@ export async function segmentPartition(d: SegmenterDeps, s: Stream, partition: n
     const obj = encodeObject(stamp, [{ ns: s.ns, stream: s.id, partition, records: recs.map(encodeRecord), codec: SEGMENT_CODEC }]);
     await putCreateOnly(d.store, path, obj.bytes);
     try {
-      await d.meta.swapSegment({ ns: s.ns, stream: s.id, partition, start, end, path, byteStart: OBJECT_HEADER_BYTES, byteEnd: obj.bytes.length });
+      await d.meta.swapSegment({ ns: s.ns, stream: s.id, partition, start, end, path, byteStart: OBJECT_HEADER_BYTES, byteEnd: obj.bytes.length }, { fence });
       written++;
     } catch (e) {
       // Trimmed meanwhile, or another segmenter swapped first: the segment is garbage (GC).
@@ -83,10 +94,10 @@ export async function segmentPartition(d: SegmenterDeps, s: Stream, partition: n
 }
 
 /**
- * Trims a partition as far as retention allows, never past `applied` (the current
- * manifest's applied offset). Returns the new logStart.
+ * Trims a partition as far as retention allows, never past `applied` (what every retained
+ * manifest has applied). Returns the new logStart, or null when nothing was trimmed.
  */
-export async function retainPartition(d: SegmenterDeps, s: Stream, partition: number, applied: number, now = Date.now()): Promise<number | null> {
+export async function retainPartition(d: SegmenterDeps, s: Stream, partition: number, applied: number, fence: Fence, now = Date.now()): Promise<number | null> {
   const r = s.retention;
   if (r.ms === null && r.bytes === null) return null;
   const { entries, logStart } = await d.log.entries(s.ns, s.id, partition, 0, Number.MAX_SAFE_INTEGER);
@@ -110,6 +121,6 @@ export async function retainPartition(d: SegmenterDeps, s: Stream, partition: nu
   }
   cut = Math.min(cut, applied);
   if (cut <= logStart) return null;
-  const h = await d.meta.trimPartition(s.ns, s.id, partition, cut);
+  const h = await d.meta.trimPartition(s.ns, s.id, partition, cut, { fence });
   return h.logStart;
 }

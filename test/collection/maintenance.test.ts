@@ -1,11 +1,17 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { linkPointerKey, type Collection } from '../../src/meta/index.js';
-import { gcCollection, gcWal, type GcReport } from '../../src/gc/gc.js';
+import { gcCollection, gcOwner, gcWal, type GcDeps, type GcReport } from '../../src/gc/gc.js';
 import { SEGMENT_MIN_ENTRIES } from '../../src/workers/segmenter.js';
 import { http, testNode, until, type TestNode } from '../node/helpers.js';
 
 const HOUR = 3_600_000;
+
+/** GC's deps under the node's own GC lease (every claim is fenced by it). */
+async function gcDepsOf(n: TestNode): Promise<GcDeps> {
+  const fence = (await n.workers!.leases.hold('cluster', 'gc'))!;
+  return { meta: n.meta, store: n.store, manifests: n.reader!.manifests, owner: gcOwner('gc-test', fence), graceMs: 2_500, fence };
+}
 
 describe('maintenance: segmenter, retention, GC', () => {
   let n: TestNode;
@@ -37,7 +43,7 @@ describe('maintenance: segmenter, retention, GC', () => {
     for (let i = 0; i < count; i++) assert.equal((await http(n.url, 'GET', `${C}/documents/d${i}`)).body.i, i);
 
     const r: GcReport = { deleted: [], skipped: 0 };
-    const gcDeps = { meta: n.meta, store: n.store, manifests: n.reader!.manifests, owner: 'gc-test', graceMs: 2_500 };
+    const gcDeps = await gcDepsOf(n);
     await gcWal(gcDeps, r, Date.now() + 60_000);
     const walDeleted = r.deleted.filter((p) => p.startsWith('wal/'));
     assert.ok(walDeleted.length >= SEGMENT_MIN_ENTRIES, `deleted ${walDeleted.length}`);
@@ -65,7 +71,7 @@ describe('maintenance: segmenter, retention, GC', () => {
   });
 
   test('GC keeps the current and retained manifests and their data files; collects the rest', async () => {
-    const gcDeps = { meta: n.meta, store: n.store, manifests: n.reader!.manifests, owner: 'gc-test', graceMs: 2_500 };
+    const gcDeps = await gcDepsOf(n);
     const pointer = (await n.meta.pointer(c.ns, linkPointerKey(c.linkId)))!;
     const current = await n.reader!.manifests.load(pointer.value);
     await until(async () => (await n.rawStore.list(`ns/${c.ns}/c/${c.id}/manifest/`, { limit: 1000 })).items.length > 1);
