@@ -4,10 +4,9 @@
 //   documented order — then the manifest it names, then the log tail from the manifest's
 //   applied offsets up to the heads, merged over the data files (the tail wins).
 // eventual: the pointer's manifest only (no tail).
-// token: like strong, but up to the token's offsets; if a head is below the token, the
-//   heads are re-read until the request's deadline: never an answer without the token's
-//   offsets (Timeout instead).
-import { setTimeout as sleep } from 'node:timers/promises';
+// token: like strong, and at least up to the token's offsets; if a head is below the token,
+//   the heads are re-read once and the token is refused (400): never an answer without
+//   the token's offsets.
 import type { MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
 import { decodeToken, type ConsistencyToken } from '../meta/token.js';
@@ -30,11 +29,8 @@ export const MAX_QUERY_LIMIT = 1_000;
 export const MAX_QUERY_SCAN = 100_000;
 /** Keys one get may name (GET by many ids). */
 export const MAX_GET_KEYS = 1_000;
-/** How long a token read waits for a lagging head, unless the request says less. */
-export const DEFAULT_TOKEN_WAIT_MS = 5_000;
-export const MAX_TOKEN_WAIT_MS = 30_000;
-/** Pause between re-reads of the heads while waiting for a token's offsets. */
-export const TOKEN_POLL_MS = 20;
+/** Head reads a token read makes before it refuses a token beyond the heads (spec §3.5). */
+export const MAX_TOKEN_READS = 2;
 /** Partitions whose merged tail this node keeps in memory. */
 export const MAX_TAIL_STATES = 4_096;
 /** A re-read when the log was trimmed under a reader (the manifest moved on) is tried this often. */
@@ -44,8 +40,6 @@ export interface ReadOptions {
   consistency?: Consistency;
   /** An encoded consistency token (spec §3.5). */
   token?: string;
-  /** Epoch ms by which a token read must answer. */
-  deadline?: number;
 }
 
 export interface QueryOptions extends ReadOptions {
@@ -111,24 +105,26 @@ export class CollectionReader {
         throw dataErrors.invalid('token', isMetaError(e) ? e.message.replace(/^token: /, '') : 'is malformed');
       }
     }
+    // What the token asks of this collection's heads (parts naming other streams are ignored).
     const want = new Array<number>(c.partitions).fill(0);
+    let wantSum = 0;
     if (token) {
       for (const e of token.entries) {
         if (e.ns === c.ns && e.stream === c.streamId && e.partition < c.partitions) want[e.partition] = Math.max(want[e.partition]!, e.offset);
       }
+      for (const s of token.streams ?? []) if (s.ns === c.ns && s.stream === c.streamId) wantSum = Math.max(wantSum, s.sum);
     }
-    const deadline = o.deadline ?? Date.now() + DEFAULT_TOKEN_WAIT_MS;
-    for (;;) {
+    for (let attempt = 1; ; attempt++) {
       const h = await this.head(c);
       const manifest = await this.manifestOf(h);
-      const behind = h.heads.some((x) => x.next < want[x.partition]!);
-      if (behind) {
-        // A head below the token: a lagging read. Re-read (linearizably) until the deadline.
-        if (Date.now() + TOKEN_POLL_MS >= deadline) {
-          throw dataErrors.timeout('the consistency token names offsets this node could not see before the deadline; retry');
-        }
-        await sleep(TOKEN_POLL_MS);
-        continue;
+      const lead = token ? tokenLead(h, want, wantSum) : null;
+      if (lead !== null) {
+        // Heads are read linearizably and every offset in a token was committed before the
+        // client held it (spec §3.5), so a head below it can only be a head source that lags:
+        // read once more, then refuse at once (no query slot held waiting for offsets that
+        // this collection never had — a token of another cluster, or made up).
+        if (attempt < MAX_TOKEN_READS) continue;
+        throw dataErrors.invalid('token', `${lead}: it is not a token a write to collection "${c.name}" returned; read without it (reads are strong by default)`);
       }
       // With a token: every head is at or past it now, so merging up to the heads includes
       // every offset the token covers (a superset is still "at least as fresh").
@@ -269,6 +265,17 @@ export class CollectionReader {
       return { documents, nextCursor: more && lastKey !== undefined ? encodeCursor(lastKey) : null };
     });
   }
+}
+
+/** Why the heads do not cover the token yet (null when they do). */
+function tokenLead(h: CollectionHead, want: number[], wantSum: number): string | null {
+  let sum = 0;
+  for (const x of h.heads) {
+    if (x.next < want[x.partition]!) return `the token names offset ${want[x.partition]} of partition ${x.partition}, whose head is ${x.next}`;
+    sum += x.next;
+  }
+  if (sum < wantSum) return `the token's high-water sum is ${wantSum}, the heads sum to ${sum}`;
+  return null;
 }
 
 function arrayIter<T>(xs: T[]): AsyncIterator<T> {

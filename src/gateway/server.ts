@@ -15,7 +15,6 @@ import { canonicalKey } from '../log/keys.js';
 import type { Catalog } from '../collection/catalog.js';
 import { DEFAULT_ORG } from '../collection/catalog.js';
 import type { CollectionReader, Consistency } from '../collection/reader.js';
-import { DEFAULT_TOKEN_WAIT_MS } from '../collection/reader.js';
 import { MAX_BATCH_BYTES, type CollectionWriter } from '../collection/writer.js';
 import { openApiDocument, ROUTES, type RouteDef } from './schemas.js';
 import type { Authorizer } from '../authz/authorizer.js';
@@ -23,8 +22,6 @@ import { isAuthzError } from '../authz/errors.js';
 
 /** HTTP body limit: the batch byte limit plus room for JSON syntax. */
 export const BODY_LIMIT_BYTES = MAX_BATCH_BYTES + 4 * 1024 * 1024;
-/** Server-side request deadline for reads waiting on a token. */
-export const READ_DEADLINE_MS = DEFAULT_TOKEN_WAIT_MS;
 /** A request that has not finished within this is cut off (every wait has a deadline). */
 export const REQUEST_DEADLINE_MS = 120_000;
 /** Retry-After (seconds) on 503s. */
@@ -370,7 +367,6 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     const [doc] = await d.reader!.get(c, [k.key], {
       consistency: req.query.consistency ?? 'strong',
       ...(req.query.token ? { token: req.query.token } : {}),
-      deadline: Date.now() + READ_DEADLINE_MS,
     });
     if (doc === undefined) throw new HttpError(404, 'not_found', `document "${req.params.id}" not found in collection "${c.name}"`);
     return reply.type('application/json').send(doc);
@@ -385,7 +381,6 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
       ...(b.cursor ? { cursor: b.cursor } : {}),
       consistency: b.consistency ?? 'strong',
       ...(b.token ? { token: b.token } : {}),
-      deadline: Date.now() + READ_DEADLINE_MS,
     });
     return { documents: r.documents, next_cursor: r.nextCursor };
   });

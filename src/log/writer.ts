@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
-import { WAL_COMMIT_WINDOW_MS } from '../meta/limits.js';
+import { MAX_WAL_CHUNKS, WAL_COMMIT_WINDOW_MS } from '../meta/limits.js';
 import type { ConsistencyToken, TokenEntry } from '../meta/token.js';
 import type { AssignedRange, WalChunk } from '../meta/types.js';
 import { isStoreError, type Store } from '../store/index.js';
@@ -144,6 +144,14 @@ export class LogWriter {
    */
   append(parts: PartitionAppend[]): Promise<AppendResult> {
     if (this.closed) return Promise.reject(dataErrors.unavailable('the log writer is shutting down'));
+    // One WAL object commits at most MAX_WAL_CHUNKS chunks: checked here, before anything is
+    // written, never by a commit that fails after the object was PUT.
+    if (parts.length > MAX_WAL_CHUNKS) {
+      return Promise.reject(dataErrors.tooLarge('upserts', `the write touches ${parts.length} partitions; one write may touch at most ${MAX_WAL_CHUNKS}`));
+    }
+    let fresh = 0;
+    for (const p of parts) if (!this.open.parts.has(`${p.ns}/${p.stream}/${p.partition}`)) fresh++;
+    if (this.open.parts.size + fresh > MAX_WAL_CHUNKS) this.seal();
     let bytes = 0;
     for (const p of parts) for (const r of p.records) bytes += r.length;
     if (this.bufferedBytes > 0 && this.bufferedBytes + bytes > this.maxBufferedBytes) {

@@ -5,9 +5,11 @@ import assert from 'node:assert/strict';
 import { crc32 } from 'node:zlib';
 import { after, describe, test } from 'node:test';
 import {
+  MAX_LEGACY_TOKEN_LENGTH,
   MAX_TOKEN_LENGTH,
   TOKEN_MAGIC,
   TOKEN_VERSION,
+  TOKEN_VERSION_COMPACT,
   decodeToken,
   encodeToken,
   mergeTokens,
@@ -63,6 +65,34 @@ describe('consistency tokens', () => {
     assert.deepEqual(decodeToken(encodeToken(mergeTokens(a, c))), mergeTokens(c, a));
   });
 
+  test('a token whose exact form is over MAX_TOKEN_LENGTH is compact: the highest entry and the high-water sum per stream', () => {
+    const wide: ConsistencyToken = {
+      entries: [
+        ...Array.from({ length: 10_000 }, (_, p) => ({ ns: 1, stream: 2, partition: p, offset: p + 1 })),
+        { ns: 3, stream: 4, partition: 0, offset: 9 },
+      ],
+    };
+    const s = encodeToken(wide);
+    assert.ok(s.length <= MAX_TOKEN_LENGTH, `${s.length} characters`);
+    assert.equal(Buffer.from(s, 'base64url')[1], TOKEN_VERSION_COMPACT);
+    const t = decodeToken(s);
+    assert.deepEqual(t.entries, [
+      { ns: 1, stream: 2, partition: 9_999, offset: 10_000 },
+      { ns: 3, stream: 4, partition: 0, offset: 9 },
+    ]);
+    assert.deepEqual(t.streams, [
+      { ns: 1, stream: 2, partitions: 10_000, sum: 50_005_000 },
+      { ns: 3, stream: 4, partitions: 1, sum: 9 },
+    ]);
+    assert.equal(encodeToken(t), s, 'a decoded compact token re-encodes to the same string');
+    // Merged with an exact token, the higher requirement of each wins.
+    const m = decodeToken(encodeToken(mergeTokens(t, { entries: [{ ns: 1, stream: 2, partition: 5, offset: 3 }] })));
+    assert.deepEqual(m.streams?.[0], { ns: 1, stream: 2, partitions: 10_000, sum: 50_005_000 });
+    assert.deepEqual(m.entries[0], { ns: 1, stream: 2, partition: 9_999, offset: 10_000 });
+    // Small tokens stay exact.
+    assert.equal(Buffer.from(encodeToken({ entries: [{ ns: 1, stream: 1, partition: 0, offset: 1 }] }), 'base64url')[1], TOKEN_VERSION);
+  });
+
   test("a token from commitWal's offsets is covered by the heads of every later read", { skip: needs(multiItem, "transactions 'multi-item' (commitWal)") }, async () => {
     const { store, ns, coll } = await world(3);
     const r1 = await store.commitWal(
@@ -96,7 +126,7 @@ describe('consistency tokens', () => {
     await rejectsToken('');
     await rejectsToken('not a token!');
     await rejectsToken('abc+/=');
-    await rejectsToken('A'.repeat(MAX_TOKEN_LENGTH + 1));
+    await rejectsToken('A'.repeat(MAX_LEGACY_TOKEN_LENGTH + 1));
   });
 
   test('a foreign token (wrong magic) is InvalidArgument naming `token`', async () => {
