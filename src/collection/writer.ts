@@ -10,6 +10,7 @@ import { encodeRecord, OP_DELETE, OP_UPSERT } from '../log/format.js';
 import { canonicalKey, partitionOf } from '../log/keys.js';
 import type { LogWriter, PartitionAppend } from '../log/writer.js';
 import { emptyManifest, type Manifests } from './manifest.js';
+import { checkJson, MAX_DOC_DEPTH } from './document.js';
 
 /** Documents (upserts + deletes) in one write request. */
 export const MAX_BATCH_DOCS = 10_000;
@@ -66,6 +67,10 @@ export class CollectionWriter {
     if (n === 0) throw dataErrors.invalid('upserts', 'the batch is empty: give at least one upsert or delete');
     if (n > MAX_BATCH_DOCS) throw dataErrors.tooLarge('upserts', `a batch holds at most ${MAX_BATCH_DOCS} upserts and deletes; got ${n}`);
     const pk = c.schema.primaryKey;
+    const pkType = c.schema.fields[pk];
+    // A key declared `number` must be a JSON number; a `string` key also takes numbers (by
+    // their string form: 7 and "7" name one document).
+    const keyTypeOk = (v: unknown) => pkType !== 'number' || typeof v === 'number';
     const byPartition = new Map<number, Buffer[]>();
     let bytes = 0;
     const add = (key: string, rec: Buffer) => {
@@ -79,8 +84,12 @@ export class CollectionWriter {
     upserts.forEach((doc: unknown, i: number) => {
       const at = `upserts[${i}]`;
       if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw dataErrors.invalid(at, 'must be a JSON object');
-      const k = canonicalKey((doc as Record<string, unknown>)[pk]);
+      const bad = checkJson(doc, MAX_DOC_DEPTH);
+      if (bad) throw dataErrors.invalid(`${at}${bad.path}`, bad.why);
+      const kv = (doc as Record<string, unknown>)[pk];
+      const k = canonicalKey(kv);
       if (!k.ok) throw dataErrors.invalid(`${at}.${pk}`, `the primary key ${k.why}`);
+      if (!keyTypeOk(kv)) throw dataErrors.invalid(`${at}.${pk}`, `the primary key must be a ${pkType} (the collection's schema), got ${typeof kv}`);
       for (const [f, t] of Object.entries(c.schema.fields)) {
         if (f === pk || t === 'json') continue;
         const v = (doc as Record<string, unknown>)[f];
@@ -94,6 +103,7 @@ export class CollectionWriter {
     deletes.forEach((key: unknown, i: number) => {
       const k = canonicalKey(key);
       if (!k.ok) throw dataErrors.invalid(`deletes[${i}]`, `a primary key value ${k.why}`);
+      if (!keyTypeOk(key)) throw dataErrors.invalid(`deletes[${i}]`, `a primary key value must be a ${pkType} (the collection's schema), got ${typeof key}`);
       add(k.key, encodeRecord({ op: OP_DELETE, key: k.key, body: '' }));
     });
     const parts = [...byPartition.entries()].map(([partition, records]) => ({ ns: c.ns, stream: c.streamId, partition, records }));

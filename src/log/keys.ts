@@ -1,6 +1,7 @@
 // Primary keys and partitioning.
 //
-// A primary key value is a string or a finite number; a document is identified by the
+// A primary key value is a string or a finite number (integers within ±2^53 - 1, which
+// JSON numbers carry exactly); a document is identified by the
 // key's canonical string form (String(value)), so 7 and "7" name the same document and
 // a URL path segment names it directly. The partition is xxh3-64 of the canonical key's
 // UTF-8 bytes, modulo the stream's partition count: stable across processes, versions
@@ -15,7 +16,11 @@ export type KeyCheck = { ok: true; key: string } | { ok: false; why: string };
 export function canonicalKey(v: unknown): KeyCheck {
   let key: string;
   if (typeof v === 'string') key = v;
-  else if (typeof v === 'number' && Number.isFinite(v)) key = String(v);
+  else if (typeof v === 'number' && Number.isFinite(v)) {
+    // Integers past 2^53 are already rounded when parsed: refused, not stored under another key.
+    if (Number.isInteger(v) && !Number.isSafeInteger(v)) return { ok: false, why: `is an integer beyond ±${Number.MAX_SAFE_INTEGER}, which a JSON number cannot carry exactly; send it as a string` };
+    key = String(v);
+  }
   else if (v === undefined) return { ok: false, why: 'is missing' };
   else return { ok: false, why: `must be a string or a finite number, got ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v}` };
   if (key.length === 0) return { ok: false, why: 'must not be empty' };
