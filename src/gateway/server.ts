@@ -17,11 +17,18 @@ import { DEFAULT_ORG } from '../collection/catalog.js';
 import type { CollectionReader, Consistency } from '../collection/reader.js';
 import { MAX_BATCH_BYTES, type CollectionWriter } from '../collection/writer.js';
 import { openApiDocument, ROUTES, type RouteDef } from './schemas.js';
+import { clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES, notFound, registerBodyParser, registerValidators, RouteTable } from './protocol.js';
+import { MAX_KEY_BYTES } from '../log/keys.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import { isAuthzError } from '../authz/errors.js';
 
 /** HTTP body limit: the batch byte limit plus room for JSON syntax. */
 export const BODY_LIMIT_BYTES = MAX_BATCH_BYTES + 4 * 1024 * 1024;
+/**
+ * Longest path parameter the router matches: a primary key of MAX_KEY_BYTES with every byte
+ * percent-encoded. Longer ones would match no route at all.
+ */
+export const MAX_PARAM_LENGTH = 3 * MAX_KEY_BYTES;
 /** A request that has not finished within this is cut off (every wait has a deadline). */
 export const REQUEST_DEADLINE_MS = 120_000;
 /** Retry-After (seconds) on 503s. */
@@ -81,6 +88,8 @@ export interface GatewayDeps {
   routeDefs?: Record<string, RouteDef>;
   /** Requests carry an API key (the OpenAPI document says so, with its 401/403/429). */
   authenticated?: boolean;
+  /** Authenticates a request no route matched (401 before its 404 or 405); none: no authentication. */
+  authenticate?: (req: FastifyRequest) => unknown;
   /** Readiness: resolves when the metastore and the store answer. */
   ready: () => Promise<void>;
 }
@@ -112,6 +121,7 @@ function toHttp(e: unknown): HttpError {
     if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new HttpError(413, 'too_large', `the request body is over ${BODY_LIMIT_BYTES} bytes; split the batch`);
     if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new HttpError(415, 'unsupported_media_type', 'send JSON with Content-Type: application/json');
     if (fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new HttpError(400, 'invalid_json', 'the body is empty; send a JSON object');
+    if (fe.code && !fe.code.startsWith('FST_')) return new HttpError(fe.statusCode, fe.code, fe.message ?? 'bad request');
     if (fe.code?.startsWith('FST_ERR_CTP') || /JSON/.test(fe.message ?? '')) return new HttpError(400, 'invalid_json', `the body is not valid JSON: ${fe.message}`);
     return new HttpError(fe.statusCode, fe.validation ? 'invalid_argument' : 'bad_request', fe.message ?? 'bad request');
   }
@@ -177,6 +187,8 @@ function formatValidation(errors: { instancePath: string; message?: string; para
   if (e.params?.additionalProperty) msg = `${path}.${String(e.params.additionalProperty)} is not a known field`;
   if (e.params?.missingProperty) msg = `${path}.${String(e.params.missingProperty)} is required`;
   if (e.params?.allowedValues) msg += ` (${(e.params.allowedValues as unknown[]).join(', ')})`;
+  // A batch over its item limit is too large (413), like one over its byte limit.
+  if ((e as { keyword?: string }).keyword === 'maxItems' && dataVar === 'body' && /^\/(upserts|deletes)$/.test(e.instancePath)) return new HttpError(413, 'too_large', msg);
   return new HttpError(400, 'invalid_argument', msg);
 }
 
@@ -194,11 +206,18 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     disableRequestLogging: true,
     bodyLimit: BODY_LIMIT_BYTES,
     requestTimeout: REQUEST_DEADLINE_MS,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     schemaErrorFormatter: (errors, dataVar) => formatValidation(errors as never, dataVar),
+    frameworkErrors: frameworkErrors as never,
+    clientErrorHandler,
     return503OnClosing: true,
   });
   const admit = d.admit ?? defaultAdmit;
+  const table = new RouteTable();
+  table.watch(app as unknown as FastifyInstance);
+  registerBodyParser(app as unknown as FastifyInstance, BODY_LIMIT_BYTES);
+  registerValidators(app as unknown as FastifyInstance);
 
   app.decorateRequest('principal', null as unknown as Principal);
 
@@ -222,13 +241,22 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     void reply.status(h.status).send({ error: { code: h.code, message: h.message } });
   });
 
-  app.setNotFoundHandler((req, reply) => {
-    void reply.status(404).send({ error: { code: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}; see /v1/openapi.json` } });
-  });
+  app.setNotFoundHandler(notFound(table) as never);
 
   const ops = new Set(['/healthz', '/readyz', '/v1/openapi.json']);
   // Callback style, so an admission answered at once costs no promise (bench gateway).
   app.addHook('preHandler', (req, _reply, done) => {
+    if (req.is404) {
+      // No route: authenticated like any request (401 first), then 404 or 405 (not a 403 for an unmapped route).
+      if (!d.authenticate) return done();
+      Promise.resolve()
+        .then(() => d.authenticate!(req))
+        .then(
+          () => done(),
+          (e: Error) => done(e),
+        );
+      return;
+    }
     const route = req.routeOptions.url ?? '';
     if (ops.has(route)) return done();
     let got: Principal | Promise<Principal>;

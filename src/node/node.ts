@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { pino, type Logger } from 'pino';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MetaStore } from '../meta/contract.js';
 import { openStore, type Store } from '../store/index.js';
 import { LogReader } from '../log/reader.js';
@@ -229,7 +229,15 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     meta,
     catalog,
     ...(authorizer ? { authorizer } : {}),
-    ...(tenancy && control ? { admit: o.admit ?? tenancy.admit, routes: tenancyRoutes(tenancy, control, catalog), routeDefs: TENANCY_ROUTES, authenticated: true } : {}),
+    ...(tenancy && control
+      ? {
+          admit: o.admit ?? tenancy.admit,
+          authenticate: (req: FastifyRequest) => tenancy.authenticate(req.headers.authorization),
+          routes: tenancyRoutes(tenancy, control, catalog),
+          routeDefs: TENANCY_ROUTES,
+          authenticated: true,
+        }
+      : {}),
     reader,
     writer,
     metrics,

@@ -96,7 +96,7 @@ describe('collections through the node', () => {
       [{ deletes: [null] }, 400, 'deletes[0]'],
       [{ upserts: [] }, 400, 'empty'],
       [{ upserts: [{ sku: 'ok1', big: 'x'.repeat(1024 * 1024 + 10) }] }, 413, 'upserts[0]'],
-      [{ upserts: Array.from({ length: 10_001 }, (_, i) => ({ sku: `b${i}` })) }, 400, 'upserts'],
+      [{ upserts: Array.from({ length: 10_001 }, (_, i) => ({ sku: `b${i}` })) }, 413, 'upserts'],
       ['{"upserts": [', 400, 'JSON'],
     ] as [unknown, number, string][]) {
       const r = await w(body);
