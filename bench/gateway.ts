@@ -4,7 +4,7 @@
 // API key (issue 8, "Benchmark"). Two `loam dev` nodes in child processes, driven over HTTP on
 // loopback with keep-alive connections (node:http Agent):
 //   - on:  auth api_keys (what `loam dev` runs), the admin key it prints on first start (cached
-//          by the gateway after its first use), the org's quotas raised through PUT /v1/quotas
+//          by the gateway after its first use), the org's quotas raised through PUT /v1/orgs/default/quotas (operator key)
 //          so admission never refuses;
 //   - off: auth none (LOAM_AUTH=none), the baseline.
 // Same data, same routes (a strong point GET of an existing document; listing collections;
@@ -41,6 +41,8 @@ interface Node {
   port: number;
   /** The admin key `loam dev` printed (null with auth none). */
   key: string | null;
+  /** The operator key it printed (quotas are the operator's to raise). */
+  operatorKey: string | null;
   stop(): Promise<void>;
 }
 
@@ -73,7 +75,7 @@ async function startNode(dir: string, env: Record<string, string>): Promise<Node
         const m = /listening: http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
         if (m) {
           clearTimeout(t);
-          resolve({ port: Number(m[1]), key: /LOAM_KEY=(\S+)/.exec(out)?.[1] ?? null, stop });
+          resolve({ port: Number(m[1]), key: /LOAM_KEY=(\S+)/.exec(out)?.[1] ?? null, operatorKey: /LOAM_OPERATOR_KEY=(\S+)/.exec(out)?.[1] ?? null, stop });
         }
       });
       void exited.then(() => {
@@ -139,7 +141,7 @@ async function prepare(send: Send, n: Node): Promise<void> {
       ['concurrent_query_slots', BENCH_QUERY_SLOTS],
       ['namespace_query_slots', BENCH_QUERY_SLOTS],
     ] as const) {
-      await must(send(n.port, 'PUT', '/v1/quotas', n.key, JSON.stringify({ name, value })), `raising the ${name} quota`);
+      await must(send(n.port, 'PUT', '/v1/orgs/default/quotas', n.operatorKey, JSON.stringify({ name, value })), `raising the ${name} quota with the operator key`);
     }
   }
   await must(send(n.port, 'POST', '/v1/namespaces', n.key, JSON.stringify({ name: 'bench' })), 'creating the namespace');

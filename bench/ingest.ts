@@ -52,15 +52,17 @@ export interface ChildNode {
 
 /**
  * The benchmarks measure the data plane, not the tenancy quotas: with an API key, the bench
- * org's request-rate and ingest quotas are raised out of the way (explicitly, via the API).
+ * org's request-rate and ingest quotas are raised out of the way (explicitly, via the API,
+ * with the operator key: quotas are the operator's to set, not the org's).
  */
 export async function raiseQuotas(port: number): Promise<void> {
   if (!authKey) return;
+  if (!operatorKey) throw new Error('loam dev printed an admin key but no operator key');
   for (const [name, value] of [
     ['request_rate', BENCH_QUOTA],
     ['ingest_bytes_per_s', BENCH_QUOTA * 1024],
   ] as const) {
-    const r = await request(port, 'PUT', '/v1/quotas', JSON.stringify({ name, value }));
+    const r = await request(port, 'PUT', '/v1/orgs/default/quotas', JSON.stringify({ name, value }), operatorKey);
     if (r.status >= 300) throw new Error(`raising the ${name} quota: ${r.status} ${r.body}`);
   }
 }
@@ -84,9 +86,11 @@ export async function startChildNode(dir: string, env: Record<string, string> = 
       const metrics = /metrics: +(http:\/\/\S+)/.exec(out);
       if (m && metrics) {
         clearTimeout(t);
-        // `loam dev` creates an admin API key on first start and prints it (before the
-        // address): the benchmark authenticates with it like any client.
+        // `loam dev` creates an org admin key and an operator key on first start and prints
+        // them (before the address): the benchmark authenticates with the admin key like any
+        // client, and raises the quotas with the operator key.
         authKey = /LOAM_KEY=(\S+)/.exec(out)?.[1] ?? null;
+        operatorKey = /LOAM_OPERATOR_KEY=(\S+)/.exec(out)?.[1] ?? null;
         resolve([m[1]!, metrics[1]!]);
       }
     });
@@ -108,13 +112,15 @@ export async function startChildNode(dir: string, env: Record<string, string> = 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 /** The API key requests carry (set from the node's first-start banner). */
 let authKey: string | null = null;
+/** The operator key (quotas), from the same banner. */
+let operatorKey: string | null = null;
 
 /** One HTTP request with a keep-alive agent; resolves with status and body. */
-export function request(port: number, method: string, path: string, body?: string | Buffer): Promise<{ status: number; body: string }> {
+export function request(port: number, method: string, path: string, body?: string | Buffer, key: string | null = authKey): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
       { host: '127.0.0.1', port, method, path, agent, timeout: REQUEST_DEADLINE_MS, headers: {
-          ...(authKey ? { authorization: `Bearer ${authKey}` } : {}),
+          ...(key ? { authorization: `Bearer ${key}` } : {}),
           ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }),
         },
       },

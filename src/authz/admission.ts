@@ -12,12 +12,7 @@ import { AuthzError } from './errors.js';
 import type { KeyAuthenticator } from './key-auth.js';
 import { cachedDecision, decisionKey, keepDecision, type Decision } from './decisions.js';
 import { ROUTE_AUTH, SURFACE } from './route-actions.js';
-
-/** The unapplied backlog of one collection, as its log writer counts it. */
-export type BacklogOf = (ns: number, collection: string, nsName: string, org: string) => Promise<{ records: number; bytes: number } | null>;
-
-/** A backlog refusal is retried after about this (the workers apply in well under it). */
-export const BACKLOG_RETRY_MS = 1_000;
+import { OPERATOR_ORG } from '../control/types.js';
 
 export interface AdmissionDeps {
   keys: KeyAuthenticator;
@@ -26,8 +21,6 @@ export interface AdmissionDeps {
   quotas: Quotas;
   usage: UsageMeter;
   storage: StorageMeter;
-  /** The unapplied backlog of a collection (the log role's writer), when this node writes. */
-  backlog?: BacklogOf;
   /** Everything a cached decision was derived from; any change makes it stale. */
   generation: () => number;
   now: () => number;
@@ -66,8 +59,8 @@ export class Admission {
     const params = (req.params ?? {}) as Params;
     const k = decisionKey(req.method, route, params);
     const d = cachedDecision(v?.decisions, k, now, this.d.generation());
-    if (d) return this.enforce(d, req, params);
-    return this.decide(req, route, k).then((fresh) => this.enforce(fresh, req, params));
+    if (d) return this.enforce(d, req);
+    return this.decide(req, route, k).then((fresh) => this.enforce(fresh, req));
   };
 
   private async nsId(org: string, name: string): Promise<number | null> {
@@ -90,6 +83,7 @@ export class Admission {
     let resource: Resource;
     let ns: number | null = null;
     if (ra.scope === 'org') resource = { kind: 'org', org: p.org };
+    else if (ra.scope === 'deployment') resource = { kind: 'org', org: OPERATOR_ORG };
     else {
       ns = await this.nsId(p.org, params.ns!);
       resource =
@@ -98,7 +92,8 @@ export class Admission {
           : { kind: 'collection', org: p.org, ns, name: params.ns!, collection: params.c! };
     }
     if (!(await this.d.authorizer.check(p, ra.action, resource))) {
-      throw new AuthzError('forbidden', `this API key may not ${ra.action} ${resource.kind === 'org' ? `in org "${p.org}"` : `in namespace "${params.ns}"`}`, { reason: ra.action });
+      const where = ra.scope === 'deployment' ? '(an operator action: use the operator key)' : resource.kind === 'org' ? `in org "${p.org}"` : `in namespace "${params.ns}"`;
+      throw new AuthzError('forbidden', `this API key may not ${ra.action} ${where}`, { reason: ra.action });
     }
     const q = this.d.quotas;
     const nsKey = `${p.org}/${ns ?? '-'}`;
@@ -111,12 +106,12 @@ export class Admission {
     }
     // Kept only if nothing changed while deciding (else the next request decides again), and
     // only for a resolved namespace: one created elsewhere must get its limiters at once.
-    if (generation === this.d.generation() && (ra.scope === 'org' || ns !== null)) keepDecision(v.decisions, k, d);
+    if (generation === this.d.generation() && (ra.scope === 'org' || ra.scope === 'deployment' || ns !== null)) keepDecision(v.decisions, k, d);
     return d;
   }
 
   /** Charges a decision's quotas for this request; quota_exceeded (429) when one is exceeded. */
-  private enforce(d: Decision, req: FastifyRequest, params: Params): Admitted | Promise<Admitted> {
+  private enforce(d: Decision, req: FastifyRequest): Admitted | Promise<Admitted> {
     const q = this.d.quotas;
     try {
       for (const l of d.perRequest) q.take(l, 1);
@@ -125,7 +120,8 @@ export class Admission {
       if (d.ingest) {
         const bytes = bodyBytes(req);
         q.take(d.ingest, bytes);
-        return this.admitWrite(d.org, d.ns!, params).then(() => {
+        // The unapplied backlog is the collection writer's to check (it knows the batch; quota/backlog.ts).
+        return this.admitStorage(d.org, d.ns!).then(() => {
           // Looked up again: a flush during the checks may have dropped d's counter.
           this.d.usage.counter(d.org, d.ns).ingestBytes += bytes;
           return d.principal;
@@ -140,23 +136,6 @@ export class Admission {
       tooMany(e);
     }
     return d.principal;
-  }
-
-  /** The write-only quotas, read fresh per request: the collection's backlog and the namespace's storage. */
-  private async admitWrite(org: string, ns: number, params: Params): Promise<void> {
-    await this.admitBacklog(org, ns, params);
-    await this.admitStorage(org, ns);
-  }
-
-  /** Unapplied data per collection (spec §6): per-namespace values from the ControlStore. */
-  private async admitBacklog(org: string, ns: number, params: Params): Promise<void> {
-    if (!this.d.backlog) return;
-    const q = this.d.quotas;
-    const [maxRecords, maxBytes] = await Promise.all([q.value(org, ns, 'unapplied_records'), q.value(org, ns, 'unapplied_bytes')]);
-    const b = await this.d.backlog(ns, params.c!, params.ns!, org);
-    if (!b) return;
-    if (b.records >= maxRecords) throw new QuotaExceeded('unapplied_records', BACKLOG_RETRY_MS, `collection "${params.c}" has ${b.records} unapplied records, at its unapplied_records quota (${maxRecords}); retry once the workers catch up`);
-    if (b.bytes >= maxBytes) throw new QuotaExceeded('unapplied_bytes', BACKLOG_RETRY_MS, `collection "${params.c}" has ${b.bytes} unapplied bytes, at its unapplied_bytes quota (${maxBytes}); retry once the workers catch up`);
   }
 
   /** Storage bytes (soft): the namespace's last measurement against its quota. */

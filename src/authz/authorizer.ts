@@ -2,7 +2,7 @@
 // Authorizer. The interface follows Lakekeeper's in Loam's terms, so an OpenFGA
 // implementation (object ids namespace:{org}/{ns_id}, collection:{org}/{ns_id}/{cid}, a
 // tenant fence on every relation) can replace the built-in one without touching callers.
-import type { ControlStore, RoleBinding, RoleName } from '../control/types.js';
+import { OPERATOR_ORG, type ControlStore, type RoleBinding, type RoleName } from '../control/types.js';
 
 /** Who is calling: a key of one org, narrowed by its scopes (spec §6). */
 export interface Principal {
@@ -25,6 +25,12 @@ export const ACTIONS = [
   'collection.delete',
   'documents.read',
   'documents.write',
+  // The operator's (on the deployment: the resource { kind: 'org', org: OPERATOR_ORG }).
+  'org.create',
+  'org.list',
+  'quota.read',
+  'quota.set',
+  'usage.read',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -54,8 +60,9 @@ export interface Authorizer {
 }
 
 /** The action classes roles and scopes are defined by. */
-type Class = 'read' | 'write' | 'ns_admin' | 'org_admin';
-const CLASS: Record<Action, Class> = {
+export type ActionClass = 'read' | 'write' | 'ns_admin' | 'org_admin' | 'operator';
+type Class = ActionClass;
+export const CLASS: Record<Action, Class> = {
   'org.read': 'read',
   'org.manage': 'org_admin',
   'namespace.create': 'org_admin',
@@ -68,19 +75,35 @@ const CLASS: Record<Action, Class> = {
   'collection.delete': 'ns_admin',
   'documents.read': 'read',
   'documents.write': 'write',
+  'org.create': 'operator',
+  'org.list': 'operator',
+  'quota.read': 'operator',
+  'quota.set': 'operator',
+  'usage.read': 'operator',
 };
-const ROLE_CLASSES: Record<RoleName, ReadonlySet<Class>> = {
+export const ROLE_CLASSES: Record<RoleName, ReadonlySet<Class>> = {
   reader: new Set(['read']),
   writer: new Set(['read', 'write']),
   namespace_admin: new Set(['read', 'write', 'ns_admin']),
   org_admin: new Set(['read', 'write', 'ns_admin', 'org_admin']),
+  // Bound only in OPERATOR_ORG, which holds no data: of read and org_admin, only org.read and
+  // org.manage (its own keys) apply there (OPERATOR_ORG_ACTIONS).
+  operator: new Set(['read', 'org_admin', 'operator']),
 };
-const SCOPE_CLASSES: Record<string, ReadonlySet<Class>> = {
-  '*': new Set(['read', 'write', 'ns_admin', 'org_admin']),
+/** What a key's scopes allow; 'admin' covers the operator's actions too (only an operator key can use them). */
+export const SCOPE_CLASSES: Record<string, ReadonlySet<Class>> = {
+  '*': new Set(['read', 'write', 'ns_admin', 'org_admin', 'operator']),
   read: new Set(['read']),
   write: new Set(['write']),
-  admin: new Set(['ns_admin', 'org_admin']),
+  admin: new Set(['ns_admin', 'org_admin', 'operator']),
 };
+/** The actions a principal of OPERATOR_ORG may take: the operator's, and its own org's keys and bindings. */
+export const OPERATOR_ORG_ACTIONS: ReadonlySet<Action> = new Set(ACTIONS.filter((a) => CLASS[a] === 'operator' || a === 'org.read' || a === 'org.manage'));
+
+/** The actions a role grants (before scopes narrow them). */
+export function roleActions(role: RoleName): Action[] {
+  return ACTIONS.filter((a) => ROLE_CLASSES[role].has(CLASS[a]));
+}
 
 /** How long a subject's bindings are trusted without a change-feed event (the feed evicts sooner). */
 export const BINDINGS_CACHE_MS = 30_000;
@@ -118,6 +141,9 @@ export class BuiltinAuthorizer implements Authorizer {
   async check(p: Principal, action: Action, r: Resource): Promise<boolean> {
     // The tenant fence comes first: nothing below can grant across orgs.
     if (r.org !== p.org) return false;
+    // The operator org holds no namespaces; its keys manage orgs and quotas, and themselves.
+    if (p.org === OPERATOR_ORG && !OPERATOR_ORG_ACTIONS.has(action)) return false;
+    if (p.org !== OPERATOR_ORG && CLASS[action] === 'operator') return false;
     if (p.subject === null) return true; // authentication off: one trusted local user
     const cls = CLASS[action];
     const scopes = p.scopes ?? [];
@@ -166,4 +192,20 @@ export class BuiltinAuthorizer implements Authorizer {
   async bootstrap(org: string, subject: string): Promise<void> {
     await this.cs.grant({ org, subject, role: 'org_admin', target: { kind: 'org' } });
   }
+}
+
+/**
+ * Whether scopes `inner` narrow at least as much as `outer`: every action class they allow
+ * is allowed by `outer`, and if `outer` restricts to namespaces (ns:<name>), `inner` does too,
+ * to some of those.
+ */
+export function scopesWithin(inner: readonly string[], outer: readonly string[]): boolean {
+  const classes = (ss: readonly string[]) => new Set(ss.flatMap((s) => [...(SCOPE_CLASSES[s] ?? [])]));
+  const namespaces = (ss: readonly string[]) => ss.filter((s) => s.startsWith('ns:'));
+  const outerClasses = classes(outer);
+  if (![...classes(inner)].every((c) => outerClasses.has(c))) return false;
+  const outerNs = namespaces(outer);
+  if (outerNs.length === 0) return true;
+  const innerNs = namespaces(inner);
+  return innerNs.length > 0 && innerNs.every((n) => outerNs.includes(n));
 }

@@ -4,8 +4,12 @@ import type { Action } from './authorizer.js';
 
 export interface RouteAuth {
   action: Action;
-  /** Which path params name the namespace and collection. */
-  scope: 'org' | 'namespace' | 'collection';
+  /**
+   * The resource: the caller's org, the namespace and collection its path params name, or
+   * the deployment (the operator's routes: checked on OPERATOR_ORG, and charged to the
+   * operator's own request rate, never to the quotas of the org they manage).
+   */
+  scope: 'org' | 'namespace' | 'collection' | 'deployment';
   /** Quota checks beyond the request rate. */
   quota?: 'ingest' | 'query' | 'metadata';
 }
@@ -34,6 +38,10 @@ export const ROUTE_AUTH: Record<string, RouteAuth> = {
   'POST /v1/bindings': { action: 'org.manage', scope: 'org' },
   'DELETE /v1/bindings': { action: 'org.manage', scope: 'org' },
   'GET /v1/quotas': { action: 'org.read', scope: 'org' },
-  'PUT /v1/quotas': { action: 'org.manage', scope: 'org' },
   'GET /v1/usage': { action: 'org.read', scope: 'org' },
+  'GET /v1/orgs': { action: 'org.list', scope: 'deployment' },
+  'POST /v1/orgs': { action: 'org.create', scope: 'deployment' },
+  'GET /v1/orgs/:org/quotas': { action: 'quota.read', scope: 'deployment' },
+  'PUT /v1/orgs/:org/quotas': { action: 'quota.set', scope: 'deployment' },
+  'GET /v1/orgs/:org/usage': { action: 'usage.read', scope: 'deployment' },
 };

@@ -8,16 +8,17 @@ import type { MetaStore } from '../meta/contract.js';
 import type { Collection } from '../meta/types.js';
 import { isMetaError } from '../meta/errors.js';
 import type { Catalog } from '../collection/catalog.js';
-import type { ControlChange, ControlStore, RoleName } from '../control/types.js';
+import type { ControlChange, ControlStore, QuotaName } from '../control/types.js';
 import { Quotas } from '../quota/quota.js';
 import { UsageMeter } from '../quota/usage.js';
 import { StorageMeter } from '../quota/storage.js';
 import { GatewayMembership } from '../quota/membership.js';
+import { BacklogQuota } from '../quota/backlog.js';
 import type { Authorizer, Principal } from './authorizer.js';
 import { KeyAuthenticator, LAST_USED_FLUSH_MS } from './key-auth.js';
 import { ChangeFeedWatcher } from './change-feed.js';
-import { Admission, type BacklogOf } from './admission.js';
-import { TenancyOperations, type CreatedKey } from './operations.js';
+import { Admission } from './admission.js';
+import { TenancyOperations, type BootstrapKeys, type BootstrapOptions, type CreatedKey, type NewKeyRequest } from './operations.js';
 import { TaskFailures } from './task-failures.js';
 
 /** Counted usage is added to the ControlStore this often (with last_used), and at shutdown. */
@@ -31,8 +32,8 @@ export interface TenancyDeps {
   catalog: Catalog;
   meta: MetaStore;
   logger: Logger;
-  /** The unapplied backlog of a collection (the log role's writer), when this node writes. */
-  backlog?: BacklogOf;
+  /** The deployment's quota defaults where they differ from QUOTA_DEFAULTS (the node's backlog_max_* settings). */
+  quotaDefaults?: Partial<Record<QuotaName, number>>;
   /** A collection's stored bytes and unapplied records, when this node can read manifests (StorageDeps.measure). */
   measure?: (c: Collection) => Promise<{ bytes: number; unappliedRecords: number }>;
   /** Where the node's metrics learn the gateway count and background failures. */
@@ -47,6 +48,8 @@ export class Tenancy {
   /** What this gateway admitted, per namespace (usage rollups). */
   readonly usage: UsageMeter;
   readonly storage: StorageMeter;
+  /** The unapplied-backlog limits the collection writer checks writes against. */
+  readonly backlog: BacklogQuota;
   readonly keys: KeyAuthenticator;
   readonly ops: TenancyOperations;
   private readonly feed: ChangeFeedWatcher;
@@ -63,7 +66,8 @@ export class Tenancy {
     const now = (this.now = d.now ?? Date.now);
     this.failures = new TaskFailures(d.logger, now, d.observe ? (task) => d.observe!.taskFailed(task) : undefined);
     const failed = (task: string, what: string) => (e: unknown) => this.failures.failed(task, what, e);
-    this.quotas = new Quotas(d.control, 1, now);
+    this.quotas = new Quotas(d.control, 1, now, d.quotaDefaults);
+    this.backlog = new BacklogQuota(d.meta, this.quotas);
     this.usage = new UsageMeter(d.control, now, {
       // Decisions hold counters: a dropped one makes them stale.
       dropped: () => void this.changes++,
@@ -91,7 +95,6 @@ export class Tenancy {
       quotas: this.quotas,
       usage: this.usage,
       storage: this.storage,
-      ...(d.backlog ? { backlog: d.backlog } : {}),
       generation: () => this.changes + this.quotas.generation + this.d.catalog.generation,
       now,
     }).admit;
@@ -175,7 +178,7 @@ export class Tenancy {
     return new Set((await this.d.authorizer.filterVisible(p, 'namespace.read', rs)).map((r) => r.ns));
   }
 
-  createKey(o: { org: string; role: RoleName; ns?: number; scopes?: string[]; ttlS?: number | null; createdBy: string }): Promise<CreatedKey> {
+  createKey(o: NewKeyRequest): Promise<CreatedKey> {
     return this.ops.createKey(o);
   }
 
@@ -187,8 +190,8 @@ export class Tenancy {
     return this.ops.createOrg(org);
   }
 
-  bootstrap(org: string): Promise<string | null> {
-    return this.ops.bootstrap(org);
+  bootstrap(o: BootstrapOptions): Promise<BootstrapKeys> {
+    return this.ops.bootstrap(o);
   }
 }
 

@@ -1,6 +1,6 @@
 // The `loam` command. Run through ./loam.mjs (the package's bin), or directly:
 //   node --import tsx src/cli/main.ts <command>
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -11,16 +11,28 @@ import { openMetastore } from '../node/backends.js';
 import { pino } from 'pino';
 import { Catalog } from '../collection/catalog.js';
 import { controlStoreFor } from '../control/index.js';
-import { QUOTA_NAMES, type ControlStore, type QuotaName, type RoleName } from '../control/types.js';
+import { OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, type ControlStore, type QuotaName, type RoleName } from '../control/types.js';
 import { BuiltinAuthorizer } from '../authz/authorizer.js';
 import { Tenancy } from '../authz/tenancy.js';
 import { USAGE_METRICS } from '../quota/usage.js';
-import { QUOTA_DEFAULTS } from '../quota/quota.js';
 import { dataCommands } from './data.js';
 import { addExamples } from './examples.js';
 
 /** Where `loam dev` keeps its data unless --data-dir says otherwise. */
 export const DEV_DATA_DIR = './.loam';
+/** Where `loam serve` writes the first operator key (mode 0600) unless told otherwise. */
+export const DEFAULT_OPERATOR_KEY_FILE = './loam-operator.key';
+/** `loam serve` installs this key as the first operator key instead of generating one. */
+export const OPERATOR_KEY_ENV = 'LOAM_BOOTSTRAP_OPERATOR_KEY';
+
+const OPERATOR_HELP = [
+  '',
+  'Keys and roles:',
+  `  The operator (role "${OPERATOR_ROLE}") is the deployment's own admin: it creates orgs and sets their`,
+  "  quotas (POST /v1/orgs, PUT /v1/orgs/<org>/quotas) and reads no org's data. No org key can hold or",
+  "  grant that role. An org admin manages its org's namespaces, keys and role bindings and reads its",
+  '  quotas and usage. A key creates keys only within its own scopes and roles.',
+].join('\n');
 
 function port(v: string): number {
   const n = Number(v);
@@ -40,6 +52,11 @@ async function runUntilSignal(node: LoamNode): Promise<void> {
   });
 }
 
+/** Writes a secret to a new file only its owner can read (refusing to replace one). */
+function writeSecret(file: string, secret: string): void {
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+}
+
 function fail(e: unknown): never {
   if (e instanceof ConfigError) console.error(`loam: ${e.message}`);
   else if ((e as { code?: string }).code === 'EADDRINUSE') console.error(`loam: ${(e as Error).message}; pick another --port (0 picks a free one)`);
@@ -47,14 +64,15 @@ function fail(e: unknown): never {
   process.exit(1);
 }
 
-export function devBanner(url: string, dataDir: string, key: string | null = null): string {
+export function devBanner(url: string, dataDir: string, key: string | null = null, operatorKey: string | null = null): string {
   const auth = `-H "Authorization: Bearer $LOAM_KEY"`;
   return [
-    ...(key
+    ...(key || operatorKey
       ? [
-          `First start: created org "default" and its admin API key. It is shown ONCE, here; store it now:`,
+          `First start: created these API keys. They are shown ONCE, here; store them now:`,
           ``,
-          `  export LOAM_KEY=${key}`,
+          ...(key ? [`  # the admin of org "default": its namespaces, collections, keys and roles`, `  export LOAM_KEY=${key}`] : []),
+          ...(operatorKey ? [`  # the operator (the deployment's admin): creates orgs, sets quotas; reads no org's data`, `  export LOAM_OPERATOR_KEY=${operatorKey}`] : []),
           ``,
         ]
       : []),
@@ -68,6 +86,7 @@ export function devBanner(url: string, dataDir: string, key: string | null = nul
     `  curl -s -X POST ${url}/v1/namespaces/demo/collections/users/documents ${auth} -H 'content-type: application/json' -d '{"upserts":[{"id":"u1","name":"Ada"}]}'`,
     `  curl -s ${url}/v1/namespaces/demo/collections/users/documents/u1 ${auth}`,
     `More keys: loam keys create --data-dir ${dataDir} --role writer   (or POST /v1/keys with an admin key)`,
+    `Quotas:    curl -s -X PUT ${url}/v1/orgs/default/quotas -H "Authorization: Bearer $LOAM_OPERATOR_KEY" -H 'content-type: application/json' -d '{"name":"request_rate","value":5000}'`,
     `API: ${url}/v1/openapi.json   health: ${url}/healthz`,
     `Stop with Ctrl-C.`,
   ].join('\n');
@@ -78,14 +97,27 @@ export function program(): Command {
     .name('loam')
     .description('Loam: a multi-tenant document store and log on object storage.')
     .version(VERSION)
-    .showHelpAfterError();
+    .showHelpAfterError()
+    .addHelpText('after', OPERATOR_HELP);
 
   p.command('dev')
     .description('Run every role in one process on the embedded metastore and a file:// store (for development).')
     .option('--data-dir <dir>', 'where the metastore file and objects live', DEV_DATA_DIR)
     .option('--port <n>', 'port on 127.0.0.1 (0 picks a free port)', port, 7070)
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'warn')
-    .addHelpText('after', '\nExample:\n  npx loam dev --port 0 --data-dir /tmp/loam\n\nSettings may also come from LOAM_* variables (see `loam serve --help`).')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'On its first start it prints two API keys, once, on stdout (never in the log): LOAM_KEY, the admin',
+        'of org "default", and LOAM_OPERATOR_KEY, the operator (creates orgs and sets quotas).',
+        '',
+        'Example:',
+        '  npx loam dev --port 0 --data-dir /tmp/loam',
+        '',
+        'Settings may also come from LOAM_* variables (see `loam serve --help`).',
+      ].join('\n'),
+    )
     .action(async (o: { dataDir: string; port: number; logLevel: string }) => {
       try {
         const dir = resolve(o.dataDir);
@@ -96,8 +128,8 @@ export function program(): Command {
           { port: o.port },
         );
         const node = await startNode(config);
-        // The bootstrap key goes to stdout once, never to the logs.
-        console.log(devBanner(node.url, dir, node.bootstrapKey));
+        // The bootstrap keys go to stdout once, never to the logs (development only).
+        console.log(devBanner(node.url, dir, node.bootstrapKey, node.operatorKey));
         console.log(`metrics:   ${node.metricsUrl} (Prometheus; this listener takes no API key)`);
         await runUntilSignal(node);
       } catch (e) {
@@ -109,9 +141,16 @@ export function program(): Command {
     .description('Run the roles a config file names (log, query, worker) against the metastore and store it names.')
     .requiredOption('--config <file>', 'a JSON config file (see the README: metastore, store, host, port, roles, …)')
     .option('--port <n>', 'override the port', port)
+    .option('--operator-key-file <file>', 'with auth api_keys: where the first start writes the operator key (mode 0600; it must not exist)', DEFAULT_OPERATOR_KEY_FILE)
     .addHelpText(
       'after',
       [
+        '',
+        'With auth "api_keys", the first start creates the operator key (the deployment\'s admin: creates',
+        'orgs, sets quotas) and writes it to --operator-key-file with mode 0600, printing only the path;',
+        `or, with ${OPERATOR_KEY_ENV}=loam_<key_id>_<secret> set, installs that key instead and writes nothing.`,
+        'No secret is ever written to stdout or the log. Then: POST /v1/orgs {"id":"acme"} with the operator',
+        'key creates an org and returns its first admin key (or `loam orgs create acme --config <file>`).',
         '',
         'Config file (JSON):',
         '  { "metastore": "sqlite:/var/lib/loam/meta.db",       (or postgres://…, dynamodb://…)',
@@ -120,11 +159,24 @@ export function program(): Command {
         'Every setting can be overridden by LOAM_<SETTING> (e.g. LOAM_STORE, LOAM_PORT, LOAM_ROLES=log,query).',
       ].join('\n'),
     )
-    .action(async (o: { config: string; port?: number }) => {
+    .action(async (o: { config: string; port?: number; operatorKeyFile: string }) => {
       try {
         const config: NodeConfig = resolveConfig(readConfigFile(o.config), envOverrides(), o.port !== undefined ? { port: o.port } : {});
-        const node = await startNode(config);
-        if (node.bootstrapKey) console.log(`first start: created org "${config.bootstrap_org}" and its admin API key (shown once; store it now):\n  ${node.bootstrapKey}`);
+        const given = process.env[OPERATOR_KEY_ENV];
+        // No org, hence no org admin key: the operator creates orgs (spec §6's bootstrap, without a secret on stdout).
+        const node = await startNode(config, { bootstrap: { org: null, ...(given ? { operatorKey: given } : {}) } });
+        if (node.operatorKey) {
+          const file = resolve(o.operatorKeyFile);
+          try {
+            writeSecret(file, node.operatorKey);
+          } catch (e) {
+            // A key nobody holds is revoked, so the next start makes another.
+            await node.tenancy!.revokeKey(OPERATOR_ORG, /^loam_([0-9a-f]{16})_/.exec(node.operatorKey)![1]!, 'bootstrap');
+            await node.close();
+            throw new Error(`could not write the operator key to ${file} (${(e as Error).message}); it was revoked. Fix --operator-key-file (a new file in a writable directory) and start again`);
+          }
+          console.log(`first start: created the operator key and wrote it to ${file} (mode 0600); move it somewhere safe and delete the file`);
+        }
         console.log(`listening: ${node.url}`);
         console.log(`metrics:   ${node.metricsUrl}`);
         await runUntilSignal(node);
@@ -160,7 +212,14 @@ async function withControl<T>(o: { config?: string; dataDir?: string }, fn: (t: 
   const cs = await controlStoreFor(meta);
   const catalog = new Catalog(meta);
   const authz = new BuiltinAuthorizer(cs);
-  const t = new Tenancy({ control: cs, authorizer: authz, catalog, meta, logger: pino({ level: 'silent' }) });
+  const t = new Tenancy({
+    control: cs,
+    authorizer: authz,
+    catalog,
+    meta,
+    logger: pino({ level: 'silent' }),
+    quotaDefaults: { unapplied_records: config.backlog_max_records, unapplied_bytes: config.backlog_max_bytes },
+  });
   try {
     return await fn(t, cs, catalog);
   } finally {
@@ -206,8 +265,7 @@ function tenancyCommands(p: Command): void {
   const orgs = p.command('orgs').description('Create and list orgs (tenants).');
   where(orgs.command('create').argument('<org>').description('Create an org and print its first admin key (shown once).')).action((org: string, o: Record<string, string>) =>
     run(() => withControl(o, async (t) => {
-      await t.createOrg(org);
-      const k = await t.createKey({ org, role: 'org_admin', createdBy: 'cli' });
+      const k = await t.ops.createOrgWithAdmin(org, 'cli');
       return `org "${org}" created; its admin key (shown once, store it now):\n${k.token}`;
     }))(o),
   );
@@ -219,18 +277,19 @@ function tenancyCommands(p: Command): void {
   where(
     keys
       .command('create')
-      .description('Create an API key (printed once).')
+      .description(`Create an API key (printed once). --role ${OPERATOR_ROLE} creates an operator key (no --org).`)
       .option('--org <org>', 'the org', 'default')
-      .option('--role <role>', 'org_admin, namespace_admin, writer or reader', 'reader')
+      .option('--role <role>', `${ROLES.join(', ')}, or ${OPERATOR_ROLE}`, 'reader')
       .option('--namespace <ns>', 'grant the role on this namespace only')
       .option('--scopes <list>', 'comma-separated: *, read, write, admin, ns:<name>', '*')
       .option('--ttl <seconds>', 'expire after this many seconds'),
   ).action(
     run((o) =>
       withControl(o, async (t, _cs, catalog) => {
-        const ns = await nsId(catalog, o.org!, o.namespace);
+        const org = o.role === OPERATOR_ROLE ? OPERATOR_ORG : o.org!;
+        const ns = await nsId(catalog, org, o.namespace);
         const k = await t.createKey({
-          org: o.org!,
+          org,
           role: o.role as RoleName,
           ...(ns !== undefined ? { ns } : {}),
           scopes: o.scopes!.split(',').map((s) => s.trim()),
@@ -283,14 +342,14 @@ function tenancyCommands(p: Command): void {
         const ns = (await nsId(catalog, o.org!, o.namespace)) ?? null;
         const effective: Record<string, number> = {};
         for (const n of QUOTA_NAMES) effective[n] = await t.quotas.value(o.org!, ns, n);
-        return { defaults: QUOTA_DEFAULTS, effective, overrides: await cs.quotas(o.org!) };
+        return { defaults: t.quotas.defaults, bounds: QUOTA_BOUNDS, effective, overrides: await cs.quotas(o.org!) };
       }),
     ),
   );
   where(
     quotas
       .command('set')
-      .description('Override a quota for an org, or for one namespace with --namespace ("default" clears the override).')
+      .description('Override a quota for an org, or for one namespace with --namespace ("default" clears the override); values stay within each quota\'s bounds (`quotas show` lists them).')
       .argument('<name>', QUOTA_NAMES.join(', '))
       .argument('<value>', 'a number, or "default" to clear the override')
       .option('--org <org>', 'the org', 'default')

@@ -1,7 +1,8 @@
 // The write path of collections: validate the whole batch (nothing of a bad batch is
-// written), check the collection's unapplied backlog (spec §6: refuse with a retryable
-// error past the limit), encode records per partition and hand them to the LogWriter as
-// one append (one WAL object, acknowledged only after commitWal, spec §3.1).
+// written), check the collection's unapplied backlog against its quota (spec §6: at write
+// admission; the only place it is checked, since only here is the batch's size known),
+// encode records per partition and hand them to the LogWriter as one append (one WAL
+// object, acknowledged only after commitWal, spec §3.1).
 import type { MetaStore } from '../meta/contract.js';
 import { encodeToken } from '../meta/token.js';
 import type { Collection } from '../meta/types.js';
@@ -18,13 +19,13 @@ export const MAX_BATCH_DOCS = 10_000;
 export const MAX_DOC_BYTES = 1024 * 1024;
 /** One request's records (keys and documents): also the HTTP body limit. */
 export const MAX_BATCH_BYTES = 32 * 1024 * 1024;
-/** Unapplied backlog per collection (spec §6, M1.3 defaults): records and log bytes. */
+/** Unapplied backlog per collection (spec §6's defaults): records and log bytes. */
 export const DEFAULT_MAX_BACKLOG_RECORDS = 1_000_000;
 export const DEFAULT_MAX_BACKLOG_BYTES = 128 * 1024 * 1024;
 /** How long a backlog reading is trusted before the heads are read again. */
 export const BACKLOG_REFRESH_MS = 250;
-/** Retry-After for a write refused by backpressure. */
-export const BACKPRESSURE_RETRY_MS = 1_000;
+/** Retry-After for a write refused for the backlog (the workers apply in well under it). */
+export const BACKLOG_RETRY_MS = 1_000;
 /** Collections whose backlog this node tracks. */
 export const MAX_BACKLOG_ENTRIES = 10_000;
 
@@ -33,10 +34,14 @@ export interface WriteBatch {
   deletes?: unknown;
 }
 
+/** A collection's unapplied_records and unapplied_bytes quotas. */
 export interface BacklogLimits {
   records: number;
   bytes: number;
 }
+
+/** The limits of one collection: fixed (no tenancy: the node's settings), or its namespace's quotas. */
+export type BacklogLimitsOf = BacklogLimits | ((c: Collection) => Promise<BacklogLimits>);
 
 interface BacklogEntry {
   at: number;
@@ -54,7 +59,7 @@ export class CollectionWriter {
     private readonly meta: MetaStore,
     private readonly log: LogWriter,
     private readonly manifests: Manifests,
-    readonly limits: BacklogLimits = { records: DEFAULT_MAX_BACKLOG_RECORDS, bytes: DEFAULT_MAX_BACKLOG_BYTES },
+    private readonly limits: BacklogLimitsOf = { records: DEFAULT_MAX_BACKLOG_RECORDS, bytes: DEFAULT_MAX_BACKLOG_BYTES },
   ) {}
 
   /** Validates and encodes a batch: InvalidArgument / TooLarge naming the item to fix. */
@@ -147,13 +152,15 @@ export class CollectionWriter {
   /** Writes a batch; resolves with its encoded consistency token once committed. */
   async write(c: Collection, batch: WriteBatch): Promise<{ token: string; records: number }> {
     const enc = this.encode(c, batch);
-    const b = await this.backlogOf(c);
-    if (b.records + enc.records > this.limits.records || b.bytes + enc.bytes > this.limits.bytes) {
-      throw dataErrors.backpressure(
-        `collection "${c.name}" has ${b.records} unapplied records (${b.bytes} bytes), over its limit of ${this.limits.records} records or ${this.limits.bytes} bytes; retry once the applier catches up`,
-        BACKPRESSURE_RETRY_MS,
+    const [b, max] = await Promise.all([this.backlogOf(c), typeof this.limits === 'function' ? this.limits(c) : this.limits]);
+    const over = (quota: string, have: number, adds: number, limit: number, unit: string) =>
+      dataErrors.quotaExceeded(
+        quota,
+        `collection "${c.name}" has ${have} unapplied ${unit} and this write adds ${adds}, over its ${quota} quota (${limit})${have === 0 ? '; split the batch' : '; retry once the workers catch up'}`,
+        BACKLOG_RETRY_MS,
       );
-    }
+    if (b.records + enc.records > max.records) throw over('unapplied_records', b.records, enc.records, max.records, 'records');
+    if (b.bytes + enc.bytes > max.bytes) throw over('unapplied_bytes', b.bytes, enc.bytes, max.bytes, 'bytes');
     const e = this.backlog.get(`${c.ns}/${c.id}`);
     if (e) {
       e.addedRecords += enc.records;

@@ -1,7 +1,7 @@
 // The ControlStore (spec §6): orgs, API keys, role bindings, quotas, usage rollups and a
 // change feed. It is an interface separate from the data-plane MetaStore, so the hosted
 // control plane can later serve it remotely (spec §8): every argument and result is plain
-// data, and errors are MetaError with a typed code (DESIGN §2.4), which crosses gRPC as is.
+// data, and errors are MetaError with a typed code, which crosses gRPC as is.
 
 /** An org (tenant and billing unit). Its id is its name (NAME_PATTERN): the MetaStore keys namespaces by it. */
 export interface Org {
@@ -31,8 +31,18 @@ export interface ApiKeyRecord {
 /** An API key as listed: everything but the hash. */
 export type ApiKeyInfo = Omit<ApiKeyRecord, 'secretHash'>;
 
+/** The roles of an org's keys, grantable by the org's admins. */
 export const ROLES = ['org_admin', 'namespace_admin', 'writer', 'reader'] as const;
-export type RoleName = (typeof ROLES)[number];
+export type TenantRole = (typeof ROLES)[number];
+
+/**
+ * The deployment's own admin: creates orgs and sets their quotas, and reads no org's data. Its
+ * keys belong to OPERATOR_ORG, which no tenant can name (tenant org names start with a letter
+ * or digit), and the role is bound nowhere else, so no org key can hold or grant it.
+ */
+export const OPERATOR_ROLE = 'operator';
+export const OPERATOR_ORG = '_operator';
+export type RoleName = TenantRole | typeof OPERATOR_ROLE;
 
 /** Where a role is granted: the whole org, or one namespace (by id: a recreated namespace inherits nothing). */
 export type BindingTarget = { kind: 'org' } | { kind: 'namespace'; ns: number };
@@ -58,6 +68,42 @@ export const QUOTA_NAMES = [
   'metadata_ops_rate',
 ] as const;
 export type QuotaName = (typeof QUOTA_NAMES)[number];
+
+/**
+ * The values an override may take (checked on every backend; a stored value outside them is
+ * read as the nearest bound). The minimums keep every route usable: no rate or slot quota can
+ * lock an org out, and a drained collection always takes a write.
+ */
+export const MIN_RATE = 1;
+export const MAX_RATE = 1_000_000_000;
+export const MIN_INGEST_BYTES_PER_S = 1024;
+export const MAX_INGEST_BYTES_PER_S = 1024 ** 4;
+export const MIN_QUERY_SLOTS = 1;
+export const MAX_QUERY_SLOTS = 1_000_000;
+export const MIN_UNAPPLIED_RECORDS = 1;
+export const MAX_UNAPPLIED_RECORDS = 1_000_000_000;
+export const MIN_UNAPPLIED_BYTES = 1024;
+export const MAX_UNAPPLIED_BYTES = 1024 ** 4;
+/** 0: the namespace takes no more writes (reads and drops still work). */
+export const MIN_STORAGE_BYTES = 0;
+export const MAX_STORAGE_BYTES = 2 ** 50;
+
+export interface QuotaBounds {
+  min: number;
+  max: number;
+  /** Counts of slots, records and bytes are whole numbers; rates need not be. */
+  integer: boolean;
+}
+export const QUOTA_BOUNDS: Record<QuotaName, QuotaBounds> = {
+  request_rate: { min: MIN_RATE, max: MAX_RATE, integer: false },
+  ingest_bytes_per_s: { min: MIN_INGEST_BYTES_PER_S, max: MAX_INGEST_BYTES_PER_S, integer: true },
+  concurrent_query_slots: { min: MIN_QUERY_SLOTS, max: MAX_QUERY_SLOTS, integer: true },
+  namespace_query_slots: { min: MIN_QUERY_SLOTS, max: MAX_QUERY_SLOTS, integer: true },
+  unapplied_records: { min: MIN_UNAPPLIED_RECORDS, max: MAX_UNAPPLIED_RECORDS, integer: true },
+  unapplied_bytes: { min: MIN_UNAPPLIED_BYTES, max: MAX_UNAPPLIED_BYTES, integer: true },
+  storage_bytes: { min: MIN_STORAGE_BYTES, max: MAX_STORAGE_BYTES, integer: true },
+  metadata_ops_rate: { min: MIN_RATE, max: MAX_RATE, integer: false },
+};
 
 /** A per-org (ns null) or per-namespace override of one quota's default. */
 export interface QuotaOverride {

@@ -1,12 +1,19 @@
 // Argument checks of the ControlStore, the same on every backend (InvalidArgument naming the field).
 import { errors } from '../meta/errors.js';
 import { NAME_PATTERN, MAX_NAME_LENGTH, NAME_RULE } from '../meta/limits.js';
-import { MAX_MEMBER_TTL_MS, MAX_SCOPES, NODE_ID_PATTERN, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type RoleBinding, type UsageDelta } from './types.js';
+import { MAX_MEMBER_TTL_MS, MAX_SCOPES, NODE_ID_PATTERN, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type QuotaName, type RoleBinding, type UsageDelta } from './types.js';
 
-/** Largest quota value (a safe integer: counters and bytes). */
-export const MAX_QUOTA_VALUE = Number.MAX_SAFE_INTEGER;
+/** Largest usage increment (a safe integer: counters and bytes). */
+export const MAX_USAGE_DELTA = Number.MAX_SAFE_INTEGER;
 
+/** A tenant org's id, or the operator's (OPERATOR_ORG, which no tenant org can be named). */
 export function checkOrg(id: string): void {
+  if (id === OPERATOR_ORG) return;
+  checkTenantOrg(id);
+}
+
+/** A tenant org's id: what orgs may be created as. */
+export function checkTenantOrg(id: string): void {
   if (typeof id !== 'string' || id.length > MAX_NAME_LENGTH || !NAME_PATTERN.test(id)) throw errors.invalid('org', `must be ${NAME_RULE}`);
 }
 
@@ -29,7 +36,10 @@ export function checkKey(rec: Omit<ApiKeyRecord, 'lastUsed' | 'revoked'>): void 
 export function checkBinding(b: Omit<RoleBinding, 'created'>): void {
   checkOrg(b.org);
   if (typeof b.subject !== 'string' || !/^key:[0-9a-f]{16}$/.test(b.subject)) throw errors.invalid('subject', 'must be key:<key_id>');
-  if (!(ROLES as readonly string[]).includes(b.role)) throw errors.invalid('role', `must be one of ${ROLES.join(', ')}`);
+  if (b.org === OPERATOR_ORG) {
+    // The operator's keys hold the operator role only, and no tenant key can hold it.
+    if (b.role !== OPERATOR_ROLE || b.target.kind !== 'org') throw errors.invalid('role', `the operator org's keys hold the ${OPERATOR_ROLE} role, on the org`);
+  } else if (!(ROLES as readonly string[]).includes(b.role)) throw errors.invalid('role', `must be one of ${ROLES.join(', ')}`);
   if (b.target.kind === 'namespace' && !(Number.isSafeInteger(b.target.ns) && b.target.ns >= 0)) throw errors.invalid('target.ns', 'must be a namespace id');
   if (b.target.kind !== 'org' && b.target.kind !== 'namespace') throw errors.invalid('target', 'must be the org or a namespace');
   if (b.role === 'org_admin' && b.target.kind !== 'org') throw errors.invalid('role', 'org_admin is granted on the org');
@@ -38,9 +48,12 @@ export function checkBinding(b: Omit<RoleBinding, 'created'>): void {
 export function checkQuota(org: string, ns: number | null, name: string, value: number | null): void {
   checkOrg(org);
   if (ns !== null && !(Number.isSafeInteger(ns) && ns >= 0)) throw errors.invalid('ns', 'must be a namespace id or null');
+  if (org === OPERATOR_ORG) throw errors.invalid('org', 'the operator org has no quotas to set');
   if (!(QUOTA_NAMES as readonly string[]).includes(name)) throw errors.invalid('name', `must be one of ${QUOTA_NAMES.join(', ')}`);
-  if (value !== null && !(typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= MAX_QUOTA_VALUE)) {
-    throw errors.invalid('value', 'must be a number ≥ 0, or null to clear the override');
+  if (value === null) return;
+  const b = QUOTA_BOUNDS[name as QuotaName];
+  if (!(typeof value === 'number' && Number.isFinite(value) && value >= b.min && value <= b.max && (!b.integer || Number.isInteger(value)))) {
+    throw errors.invalid('value', `${name} must be ${b.integer ? 'an integer' : 'a number'} in ${b.min}..${b.max}, or null to clear the override`);
   }
 }
 
@@ -62,5 +75,5 @@ export function checkUsageDelta(u: UsageDelta): void {
   if (u.ns !== null && !(Number.isSafeInteger(u.ns) && u.ns >= 0)) throw errors.invalid('ns', 'must be a namespace id or null');
   if (typeof u.metric !== 'string' || !USAGE_METRIC_PATTERN.test(u.metric)) throw errors.invalid('metric', 'must be 1-63 characters of a-z 0-9 _, starting with a letter');
   if (!Number.isSafeInteger(u.window) || u.window < 0) throw errors.invalid('window', 'must be epoch ms');
-  if (!(typeof u.delta === 'number' && Number.isFinite(u.delta) && u.delta >= 0 && u.delta <= MAX_QUOTA_VALUE)) throw errors.invalid('delta', 'must be a number ≥ 0');
+  if (!(typeof u.delta === 'number' && Number.isFinite(u.delta) && u.delta >= 0 && u.delta <= MAX_USAGE_DELTA)) throw errors.invalid('delta', 'must be a number ≥ 0');
 }

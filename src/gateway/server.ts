@@ -141,6 +141,8 @@ function fromData(e: DataError): HttpError {
       return new HttpError(413, 'too_large', e.message);
     case 'Backpressure':
       return new HttpError(429, 'backpressure', e.message, retry ?? 1);
+    case 'QuotaExceeded':
+      return new HttpError(429, 'quota_exceeded', e.message, retry ?? 1, e.details.quota);
     case 'Unavailable':
       return new HttpError(503, 'unavailable', e.message, retry ?? UNAVAILABLE_RETRY_AFTER_S);
     case 'Timeout':

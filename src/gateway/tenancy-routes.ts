@@ -1,12 +1,13 @@
 // The tenancy API under /v1 (spec §6): the caller's org, keys (created keys are shown once),
-// role bindings, quotas and usage. Every route is admitted like any other (ROUTE_AUTH). The
-// route definitions validate requests and generate their part of /v1/openapi.json.
+// role bindings, its quotas and usage (read only); and the operator's routes under /v1/orgs:
+// create and list orgs, read and set any org's quotas, read its usage. Every route is
+// admitted like any other (ROUTE_AUTH). The route definitions validate requests and generate
+// their part of /v1/openapi.json.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addRoute, HttpError } from './server.js';
 import { errorBody, type RouteDef } from './schemas.js';
 import { DEFAULT_PAGE_LIMIT, MAX_NAME_LENGTH, MAX_PAGE_LIMIT, NAME_PATTERN } from '../meta/limits.js';
-import { MAX_SCOPES, QUOTA_NAMES, ROLES, type QuotaName, type RoleName } from '../control/types.js';
-import { QUOTA_DEFAULTS } from '../quota/quota.js';
+import { MAX_SCOPES, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, type QuotaName, type RoleName } from '../control/types.js';
 import type { Tenancy } from '../authz/tenancy.js';
 import { USAGE_METRICS } from '../quota/usage.js';
 import type { ControlStore } from '../control/types.js';
@@ -54,6 +55,35 @@ const pageQuery = {
   },
 } as const;
 const quotaValues = { type: 'object', additionalProperties: { type: 'number' } } as const;
+const orgParams = { type: 'object', required: ['org'], properties: { org: { ...nsName, description: 'A tenant org' } } } as const;
+const quotasQuery = { type: 'object', additionalProperties: false, properties: { namespace: nsName } } as const;
+const quotasAnswer = {
+  type: 'object',
+  properties: {
+    defaults: quotaValues,
+    effective: quotaValues,
+    bounds: { type: 'object', additionalProperties: { type: 'object', properties: { min: { type: 'number' }, max: { type: 'number' }, integer: { type: 'boolean' } } } },
+    overrides: { type: 'array', items: { type: 'object', properties: { org: { type: 'string' }, ns: { type: ['integer', 'null'] }, name: { type: 'string' }, value: { type: 'number' } } } },
+    gateways: { type: 'integer', description: 'Live gateways; each enforces rate quotas ÷ this' },
+  },
+} as const;
+const usageQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    metric: { type: 'string', enum: [...USAGE_METRICS] },
+    since: { type: 'integer', minimum: 0, description: 'Only windows starting at or after this (epoch ms)' },
+  },
+} as const;
+const usageAnswer = {
+  type: 'object',
+  properties: {
+    items: {
+      type: 'array',
+      items: { type: 'object', properties: { ns: { type: ['integer', 'null'] }, metric: { type: 'string' }, window: { type: 'integer' }, value: { type: 'number' }, updated: { type: 'integer' } } },
+    },
+  },
+} as const;
 
 export const TENANCY_ROUTES = {
   getOrg: {
@@ -71,14 +101,14 @@ export const TENANCY_ROUTES = {
   createKey: {
     method: 'POST',
     url: '/v1/keys',
-    summary: 'Create an API key with one role, on the org or on a namespace; the key is in this answer only',
+    summary: "Create an API key with one role, on the org or on a namespace, within the calling key's own scopes and roles; the key is in this answer only",
     schema: {
       body: {
         type: 'object',
         required: ['role'],
         additionalProperties: false,
         properties: {
-          role: { type: 'string', enum: [...ROLES] },
+          role: { type: 'string', enum: [...ROLES, OPERATOR_ROLE], description: `${OPERATOR_ROLE}: only for an operator key creating another` },
           namespace: nsName,
           scopes: { type: 'array', items: { type: 'string' }, maxItems: MAX_SCOPES, description: '*, read, write, admin, ns:<namespace>' },
           ttl_s: { type: 'integer', minimum: 1, description: 'Lifetime in seconds (at most a year)' },
@@ -114,62 +144,56 @@ export const TENANCY_ROUTES = {
   getQuotas: {
     method: 'GET',
     url: '/v1/quotas',
-    summary: 'Quota defaults, overrides and effective values (of the org, or of one namespace)',
-    schema: {
-      querystring: { type: 'object', additionalProperties: false, properties: { namespace: nsName } },
-      response: {
-        200: {
-          type: 'object',
-          properties: {
-            defaults: quotaValues,
-            effective: quotaValues,
-            overrides: { type: 'array', items: { type: 'object', properties: { org: { type: 'string' }, ns: { type: ['integer', 'null'] }, name: { type: 'string' }, value: { type: 'number' } } } },
-            gateways: { type: 'integer', description: 'Live gateways; each enforces rate quotas ÷ this' },
-          },
-        },
-        404: errorBody,
-      },
-    },
-  },
-  setQuota: {
-    method: 'PUT',
-    url: '/v1/quotas',
-    summary: 'Override a quota for the org or one namespace (value null clears the override)',
-    schema: {
-      body: {
-        type: 'object',
-        required: ['name', 'value'],
-        additionalProperties: false,
-        properties: { name: { type: 'string', enum: [...QUOTA_NAMES] }, value: { type: ['number', 'null'], minimum: 0 }, namespace: nsName },
-      },
-      response: { 200: { type: 'object', properties: { name: { type: 'string' }, namespace: { type: ['string', 'null'] }, value: { type: ['number', 'null'] } } }, 400: errorBody, 404: errorBody },
-    },
+    summary: "The caller's org's quotas: defaults, bounds, overrides and effective values (of the org, or of one namespace); only the operator sets them",
+    schema: { querystring: quotasQuery, response: { 200: quotasAnswer, 404: errorBody } },
   },
   getUsage: {
     method: 'GET',
     url: '/v1/usage',
     summary: "The org's usage: requests and ingest bytes per namespace and hour (counted by the gateways), stored bytes and unapplied records per namespace (measured)",
+    schema: { querystring: usageQuery, response: { 200: usageAnswer } },
+  },
+  listOrgs: {
+    method: 'GET',
+    url: '/v1/orgs',
+    summary: 'Operator: list the tenant orgs',
+    schema: { querystring: pageQuery, response: { 200: page({ type: 'object', properties: { id: { type: 'string' }, created: { type: 'integer' } } }), 400: errorBody } },
+  },
+  createOrg: {
+    method: 'POST',
+    url: '/v1/orgs',
+    summary: "Operator: create an org and its first admin key (the key is in this answer only)",
     schema: {
-      querystring: {
-        type: 'object',
-        additionalProperties: false,
-        properties: {
-          metric: { type: 'string', enum: [...USAGE_METRICS] },
-          since: { type: 'integer', minimum: 0, description: 'Only windows starting at or after this (epoch ms)' },
-        },
-      },
-      response: {
-        200: {
-          type: 'object',
-          properties: {
-            items: {
-              type: 'array',
-              items: { type: 'object', properties: { ns: { type: ['integer', 'null'] }, metric: { type: 'string' }, window: { type: 'integer' }, value: { type: 'number' }, updated: { type: 'integer' } } },
-            },
-          },
-        },
-      },
+      body: { type: 'object', required: ['id'], additionalProperties: false, properties: { id: nsName } },
+      response: { 201: { type: 'object', properties: { id: { type: 'string' }, admin_key: { type: 'string' }, key: keyInfo, note: { type: 'string' } } }, 400: errorBody, 409: errorBody },
     },
+  },
+  getOrgQuotas: {
+    method: 'GET',
+    url: '/v1/orgs/:org/quotas',
+    summary: "Operator: an org's quotas (of the org, or of one namespace)",
+    schema: { params: orgParams, querystring: quotasQuery, response: { 200: quotasAnswer, 400: errorBody, 404: errorBody } },
+  },
+  setOrgQuota: {
+    method: 'PUT',
+    url: '/v1/orgs/:org/quotas',
+    summary: "Operator: override a quota of an org or one of its namespaces, within the quota's bounds (value null clears the override)",
+    schema: {
+      params: orgParams,
+      body: {
+        type: 'object',
+        required: ['name', 'value'],
+        additionalProperties: false,
+        properties: { name: { type: 'string', enum: [...QUOTA_NAMES] }, value: { type: ['number', 'null'], description: 'Within the bounds GET /v1/quotas lists' }, namespace: nsName },
+      },
+      response: { 200: { type: 'object', properties: { org: { type: 'string' }, name: { type: 'string' }, namespace: { type: ['string', 'null'] }, value: { type: ['number', 'null'] } } }, 400: errorBody, 404: errorBody },
+    },
+  },
+  getOrgUsage: {
+    method: 'GET',
+    url: '/v1/orgs/:org/usage',
+    summary: "Operator: an org's usage",
+    schema: { params: orgParams, querystring: usageQuery, response: { 200: usageAnswer, 400: errorBody, 404: errorBody } },
   },
 } satisfies Record<string, RouteDef>;
 
@@ -203,7 +227,8 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog) {
       const k = await t.createKey({
         org: req.principal.org,
         role: b.role,
-        ...(ns !== null ? { ns } : {}),
+        ...(ns !== null ? { ns, nsName: b.namespace! } : {}),
+        by: req.principal,
         ...(b.scopes ? { scopes: b.scopes } : {}),
         ...(b.ttl_s ? { ttlS: b.ttl_s } : {}),
         createdBy: who(req),
@@ -241,27 +266,49 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog) {
       return rows.filter((r) => r.ns === null || ok.has(r.ns));
     };
 
-    route(R.getQuotas, async (req) => {
+    /** An org's quotas, for the namespace named (visible to `req`'s principal), or the org's. */
+    const quotasOf = async (req: FastifyRequest, org: string, filtered: boolean) => {
       const q = req.query as { namespace?: string };
-      const ns = await nsIdOf(req.principal.org, q.namespace);
-      if (ns !== null && !(await t.readableNamespaces(req.principal, [ns])).has(ns)) throw new HttpError(404, 'not_found', `namespace "${q.namespace}" not found`);
+      const ns = await nsIdOf(org, q.namespace);
+      if (filtered && ns !== null && !(await t.readableNamespaces(req.principal, [ns])).has(ns)) throw new HttpError(404, 'not_found', `namespace "${q.namespace}" not found`);
       const out: Record<string, number> = {};
-      for (const n of QUOTA_NAMES) out[n] = await t.quotas.value(req.principal.org, ns, n);
-      // Rate quotas are split among the live gateways until the router places them (spec §6).
-      return { defaults: QUOTA_DEFAULTS, effective: out, overrides: await onlyReadable(req, await cs.quotas(req.principal.org)), gateways: t.quotas.gatewayCount };
-    });
-    route(R.setQuota, async (req) => {
-      const b = req.body as { name: QuotaName; value: number | null; namespace?: string };
-      const ns = await nsIdOf(req.principal.org, b.namespace);
-      await cs.setQuota(req.principal.org, ns, b.name, b.value);
-      t.quotaChanged(req.principal.org);
-      return { name: b.name, namespace: b.namespace ?? null, value: b.value };
-    });
-
-    route(R.getUsage, async (req) => {
+      for (const n of QUOTA_NAMES) out[n] = await t.quotas.value(org, ns, n);
+      const overrides = await cs.quotas(org);
+      // Rate quotas are split among the live gateways (spec §6's per-gateway fallback).
+      return { defaults: t.quotas.defaults, bounds: QUOTA_BOUNDS, effective: out, overrides: filtered ? await onlyReadable(req, overrides) : overrides, gateways: t.quotas.gatewayCount };
+    };
+    const usageOf = async (req: FastifyRequest, org: string) => {
       const q = req.query as { metric?: string; since?: number };
-      const rows = await cs.usage(req.principal.org, { ...(q.metric ? { metric: q.metric } : {}), ...(q.since !== undefined ? { since: q.since } : {}) });
-      return { items: await onlyReadable(req, rows) };
+      return cs.usage(org, { ...(q.metric ? { metric: q.metric } : {}), ...(q.since !== undefined ? { since: q.since } : {}) });
+    };
+    route(R.getQuotas, async (req) => quotasOf(req, req.principal.org, true));
+    route(R.getUsage, async (req) => ({ items: await onlyReadable(req, await usageOf(req, req.principal.org)) }));
+
+    // The operator's routes: on any tenant org (never the operator's own, which has no quotas or data).
+    const tenantOrg = async (req: FastifyRequest): Promise<string> => {
+      const { org } = req.params as { org: string };
+      if (org === OPERATOR_ORG) throw new HttpError(404, 'not_found', `org "${org}" not found`);
+      await cs.org(org); // 404 for an org that does not exist
+      return org;
+    };
+    route(R.listOrgs, async (req) => {
+      const p = await cs.listOrgs(pageOf(req));
+      return { items: p.items.filter((o) => o.id !== OPERATOR_ORG), next_cursor: p.next ?? null };
     });
+    route(R.createOrg, async (req, reply) => {
+      const { id } = req.body as { id: string };
+      const k = await t.ops.createOrgWithAdmin(id, who(req));
+      return reply.status(201).send({ id, admin_key: k.token, key: k.key, note: 'the admin key is shown once; store it now' });
+    });
+    route(R.getOrgQuotas, async (req) => quotasOf(req, await tenantOrg(req), false));
+    route(R.setOrgQuota, async (req) => {
+      const org = await tenantOrg(req);
+      const b = req.body as { name: QuotaName; value: number | null; namespace?: string };
+      const ns = await nsIdOf(org, b.namespace);
+      await cs.setQuota(org, ns, b.name, b.value);
+      t.quotaChanged(org);
+      return { org, name: b.name, namespace: b.namespace ?? null, value: b.value };
+    });
+    route(R.getOrgUsage, async (req) => ({ items: await usageOf(req, await tenantOrg(req)) }));
   };
 }

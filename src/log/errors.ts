@@ -8,8 +8,10 @@ export type DataErrorCode =
   | 'NotFound'
   /** Exists already, or a concurrent change won (HTTP 409). */
   | 'Conflict'
-  /** Too much unapplied data or too many buffered writes: retry after `retryAfterMs` (HTTP 429). */
+  /** Too many buffered writes on this node: retry after `retryAfterMs` (HTTP 429). */
   | 'Backpressure'
+  /** Over a quota (`quota` names it), such as a collection's unapplied backlog: retry after `retryAfterMs` (HTTP 429). */
+  | 'QuotaExceeded'
   /** The metastore or the store is unavailable, or the outcome is unknown: retry (HTTP 503). */
   | 'Unavailable'
   /** A deadline passed (a token read whose offsets never appeared, HTTP 503). */
@@ -21,7 +23,7 @@ export class DataError extends Error {
   constructor(
     readonly code: DataErrorCode,
     message: string,
-    readonly details: { field?: string; retryAfterMs?: number } = {},
+    readonly details: { field?: string; retryAfterMs?: number; quota?: string } = {},
   ) {
     super(message);
     this.name = `DataError(${code})`;
@@ -37,6 +39,7 @@ export const dataErrors = {
   notFound: (what: string) => new DataError('NotFound', `${what} not found`),
   conflict: (message: string) => new DataError('Conflict', message),
   backpressure: (message: string, retryAfterMs: number) => new DataError('Backpressure', message, { retryAfterMs }),
+  quotaExceeded: (quota: string, message: string, retryAfterMs: number) => new DataError('QuotaExceeded', message, { retryAfterMs, quota }),
   unavailable: (message: string, retryAfterMs = 1_000) => new DataError('Unavailable', message, { retryAfterMs }),
   timeout: (message: string) => new DataError('Timeout', message, { retryAfterMs: 1_000 }),
   tooLarge: (field: string, why: string) => new DataError('TooLarge', `${field}: ${why}`, { field }),

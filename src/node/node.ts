@@ -51,6 +51,12 @@ export interface NodeOverrides {
   admit?: Admit;
   /** With auth api_keys: this authorizer instead of the built-in one (spec §7's seam). */
   authorizer?: (control: ControlStore) => Authorizer;
+  /**
+   * First start with auth api_keys: `org` (default: the bootstrap_org setting; null: none) is
+   * created with an admin key when no tenant org exists; the operator's first key is
+   * generated, or `operatorKey` (loam_<key_id>_<secret>) is installed as it.
+   */
+  bootstrap?: { org?: string | null; operatorKey?: string };
 }
 
 export interface LoamNode {
@@ -73,8 +79,10 @@ export interface LoamNode {
   /** auth api_keys: the ControlStore, authorizer and gateway tenancy (else null). */
   readonly control: ControlStore | null;
   readonly tenancy: Tenancy | null;
-  /** The admin key created on this first start (print it once; never log it), else null. */
+  /** The bootstrap org's admin key created on this first start (hand it over once; never log it), else null. */
   readonly bootstrapKey: string | null;
+  /** The operator key created on this first start (hand it over once; never log it), else null. */
+  readonly operatorKey: string | null;
   close(): Promise<void>;
 }
 
@@ -110,6 +118,8 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
 
   let workers: Workers | null = null;
   let thread: WorkerThread | null = null;
+  let control: ControlStore | null = null;
+  let tenancy: Tenancy | null = null;
   const onApply = (c: { ns: number; id: number }, r: { lag: number; applied: number; compacted: boolean }, ms: number) => {
     metrics.lag.set(c.ns, c.id, r.lag);
     if (r.applied > 0 || r.compacted) metrics.applyLatency.observe(ms / 1000);
@@ -185,14 +195,16 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       },
       onRetry: (what) => metrics.walRetries.inc({ what }),
     });
-    writer = new CollectionWriter(meta, logWriter, manifests, { records: config.backlog_max_records, bytes: config.backlog_max_bytes });
+    // One backlog check, in the writer: with tenancy against the namespace's quotas (whose
+    // defaults are these settings), else against the settings themselves.
+    const fixed = { records: config.backlog_max_records, bytes: config.backlog_max_bytes };
+    writer = new CollectionWriter(meta, logWriter, manifests, config.auth === 'api_keys' ? (c) => (tenancy ? tenancy.backlog.limits(c) : Promise.resolve(fixed)) : fixed);
   }
   const reader = roles.has('query') ? new CollectionReader(meta, store, { cacheBytes: config.cache_bytes, manifests, log: logReader }) : null;
 
-  let control: ControlStore | null = null;
-  let tenancy: Tenancy | null = null;
   let authorizer: Authorizer | null = null;
   let bootstrapKey: string | null = null;
+  let operatorKey: string | null = null;
   if (config.auth === 'api_keys') {
     // The ControlStore lives beside the metastore, on the raw backend's connection (spec §6).
     control = await controlStoreFor(raw);
@@ -209,19 +221,14 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       },
       node: id,
       observe: { gateways: (n) => metrics.gateways.set(n), taskFailed: (task) => metrics.controlTaskFailures.inc({ task }) },
-      ...(writer
-        ? {
-            backlog: async (_ns: number, c: string, nsName: string, org: string) => {
-              try {
-                return await writer!.backlogOf(await catalog.collection(org, nsName, c));
-              } catch {
-                return null; // a missing collection is the route's 404
-              }
-            },
-          }
-        : {}),
+      quotaDefaults: { unapplied_records: config.backlog_max_records, unapplied_bytes: config.backlog_max_bytes },
     });
-    bootstrapKey = await tenancy.bootstrap(config.bootstrap_org);
+    const keys = await tenancy.bootstrap({
+      org: o.bootstrap?.org === undefined ? config.bootstrap_org : o.bootstrap.org,
+      ...(o.bootstrap?.operatorKey ? { operatorKey: o.bootstrap.operatorKey } : {}),
+    });
+    bootstrapKey = keys.orgAdmin;
+    operatorKey = keys.operator;
     await tenancy.start();
   }
 
@@ -292,6 +299,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     control,
     tenancy,
     bootstrapKey,
+    operatorKey,
     close() {
       closing ??= (async () => {
         await withDeadline(app.close(), SHUTDOWN_DEADLINE_MS, 'closing the HTTP server').catch(() => undefined);

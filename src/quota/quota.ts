@@ -1,16 +1,17 @@
 // Quotas (spec §6): defaults as named constants, per-org and per-namespace overrides from the
-// ControlStore, and the local mechanisms that enforce them: token buckets and a cost-weighted
-// semaphore. On one node every bucket is local. In a cluster the spec puts a bucket at the
-// rendezvous owner of the placement key; until the router lands, each gateway keeps its own
-// bucket sized quota ÷ gateways (the spec's per-gateway fallback), the count of gateways
-// alive in the ControlStore's membership (`setGateways`).
-import type { ControlStore, QuotaName, QuotaOverride } from '../control/types.js';
+// ControlStore (set by the operator, within QUOTA_BOUNDS), and the local mechanisms that
+// enforce them: token buckets and a cost-weighted semaphore. On one node every bucket is
+// local. In a cluster the spec puts a bucket at the rendezvous owner of the placement key;
+// without a router, each gateway keeps its own bucket sized quota ÷ gateways (the spec's
+// per-gateway fallback), the count of gateways alive in the ControlStore's membership
+// (`setGateways`).
+import { QUOTA_BOUNDS, type ControlStore, type QuotaName, type QuotaOverride } from '../control/types.js';
 
 /** Requests per second per namespace and surface (burst: one second's worth). */
 export const DEFAULT_REQUEST_RATE = 1_000;
 /** Ingest bytes per second per namespace, at the gateway. */
 export const DEFAULT_INGEST_BYTES_PER_S = 64 * 1024 * 1024;
-/** Query slots per collection (D98: 16); a text/filter query or a get costs 1. */
+/** Query slots per collection (spec §6: 16); a text/filter query or a get costs 1. */
 export const DEFAULT_CONCURRENT_QUERY_SLOTS = 16;
 /**
  * Query slots per namespace at each gateway (spec §6: "a namespace-wide semaphore at the
@@ -18,9 +19,9 @@ export const DEFAULT_CONCURRENT_QUERY_SLOTS = 16;
  * four collections' worth.
  */
 export const DEFAULT_NAMESPACE_QUERY_SLOTS = 4 * DEFAULT_CONCURRENT_QUERY_SLOTS;
-/** How long a query waits for its slots before 429 (D98: 800 ms). */
+/** How long a query waits for its slots before 429 (spec §6: 800 ms). */
 export const QUERY_SLOT_WAIT_MS = 800;
-/** Unapplied backlog per collection (M1.3 defaults; the writer enforces them on its own too). */
+/** Unapplied backlog per collection (spec §6's defaults; a node's backlog_max_* settings replace them). */
 export const DEFAULT_UNAPPLIED_RECORDS = 1_000_000;
 export const DEFAULT_UNAPPLIED_BYTES = 128 * 1024 * 1024;
 /** Stored bytes per namespace (soft: checked against a periodic measurement). */
@@ -43,6 +44,15 @@ export const QUOTA_DEFAULTS: Record<QuotaName, number> = {
 export const QUOTA_CACHE_MS = 30_000;
 /** Buckets and semaphores kept, at most (idle ones are dropped first when exceeded). */
 export const MAX_LIMITERS = 100_000;
+
+/**
+ * A value within the quota's bounds: an override stored before the bounds existed (a
+ * request_rate of 0 that locked an org out) is read as the nearest bound.
+ */
+export function clampQuota(name: QuotaName, value: number): number {
+  const b = QUOTA_BOUNDS[name];
+  return Math.min(b.max, Math.max(b.min, value));
+}
 
 function releaseAll(held: (() => void)[]): () => void {
   return held.length === 1 ? held[0]! : () => {
@@ -88,7 +98,7 @@ export class TokenBucket {
   }
 }
 
-/** A cost-weighted semaphore with a bounded wait (D98). */
+/** A cost-weighted semaphore with a bounded wait (spec §6). */
 export class Semaphore {
   private used = 0;
   private readonly waiters: { cost: number; grant: () => void }[] = [];
@@ -143,12 +153,17 @@ export class Quotas {
   private readonly overrides = new Map<string, { at: number; rows: Promise<QuotaOverride[]> }>();
   private readonly buckets = new Map<string, TokenBucket>();
   private readonly sems = new Map<string, Semaphore>();
+  /** The deployment's defaults: QUOTA_DEFAULTS, with what the node's settings replace. */
+  readonly defaults: Readonly<Record<QuotaName, number>>;
   constructor(
     private readonly cs: ControlStore,
     /** Gateways sharing a namespace's traffic (per-gateway fallback: each bucket is quota ÷ gateways). */
     private gateways = 1,
     private readonly now: () => number = Date.now,
-  ) {}
+    defaults: Partial<Record<QuotaName, number>> = {},
+  ) {
+    this.defaults = { ...QUOTA_DEFAULTS, ...defaults };
+  }
 
   /** Bumped whenever a limiter handle may have gone stale (quota change, eviction). */
   generation = 0;
@@ -182,7 +197,7 @@ export class Quotas {
     const rows = await e.rows;
     const nsRow = ns === null ? undefined : rows.find((r) => r.ns === ns && r.name === name);
     const orgRow = rows.find((r) => r.ns === null && r.name === name);
-    return nsRow?.value ?? orgRow?.value ?? QUOTA_DEFAULTS[name];
+    return clampQuota(name, nsRow?.value ?? orgRow?.value ?? this.defaults[name]);
   }
 
   /**
@@ -238,7 +253,7 @@ export class Quotas {
   /**
    * A query's slots in each semaphore, in the order given (always namespace, then collection,
    * so two queries never hold one each and wait for the other's): at once when all are free
-   * (no promise on the hot path), else waiting up to QUERY_SLOT_WAIT_MS in all (D98). Throws
+   * (no promise on the hot path), else waiting up to QUERY_SLOT_WAIT_MS in all. Throws
    * or rejects with QuotaExceeded naming the quota that had no slot; nothing stays held then.
    */
   slots(ls: readonly SlotLimiter[], cost: number): (() => void) | Promise<() => void> {

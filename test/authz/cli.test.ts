@@ -58,7 +58,10 @@ test('orgs, keys, roles, quotas and usage from the command line', async () => {
   assert.deepEqual(shown.overrides.map((o: { name: string; value: number }) => [o.name, o.value]), [['request_rate', 50]]);
   const bad = await loam('quotas', 'set', 'request_rate', 'lots', '--org', 'acme', ...at());
   assert.equal(bad.code, 1);
-  assert.match(bad.err, /value: must be a number/);
+  assert.match(bad.err, /value: request_rate must be a number in 1\.\.\d+/);
+  const zero = await loam('quotas', 'set', 'request_rate', '0', '--org', 'acme', ...at());
+  assert.equal(zero.code, 1, 'a request rate of 0 would lock the org out');
+  assert.match(zero.err, /request_rate must be a number in 1\.\./);
   const unknown = await loam('usage', '--org', 'nobody', ...at());
   assert.equal(unknown.code, 1);
   assert.match(unknown.err, /org "nobody" not found/);

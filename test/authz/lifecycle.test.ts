@@ -4,6 +4,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BuiltinAuthorizer, type Authorizer, type LifecycleEvent } from '../../src/authz/authorizer.js';
+import { OPERATOR_ORG } from '../../src/control/types.js';
 import { parseKey } from '../../src/control/keys.js';
 import { resolveConfig } from '../../src/node/config.js';
 import { startNode, type LoamNode } from '../../src/node/node.js';
@@ -62,7 +63,12 @@ after(async () => node?.close());
 
 test('every create and delete through the API reaches the authorizer', async () => {
   const adminId = parseKey(admin)!.keyId;
-  assert.deepEqual(events, ['created org default', `created key default/${adminId} org_admin`], 'bootstrap: the org and its admin key');
+  const operatorId = parseKey(node.operatorKey!)!.keyId;
+  assert.deepEqual(
+    events,
+    [`created org ${OPERATOR_ORG}`, `created key ${OPERATOR_ORG}/${operatorId} operator`, 'created org default', `created key default/${adminId} org_admin`],
+    "bootstrap: the operator's org and key, then the org and its admin key",
+  );
   events.length = 0;
   const ns = await call('POST', '/v1/namespaces', { name: 'life' });
   assert.equal(ns.status, 201);

@@ -82,14 +82,15 @@ describe('HTTP API: namespaces and collections', () => {
 });
 
 describe('HTTP API: 429 and 503', () => {
-  test('a collection over its unapplied backlog answers 429 with Retry-After', async () => {
+  test('a collection over its unapplied backlog answers 429 quota_exceeded naming the quota, with Retry-After', async () => {
     const n = await testNode({ config: { backlog_max_records: 5 } });
     try {
       await http(n.url, 'POST', '/v1/namespaces', { name: 'ns' });
       await http(n.url, 'POST', '/v1/namespaces/ns/collections', { name: 'c', primary_key: 'id' });
       const r = await http(n.url, 'POST', '/v1/namespaces/ns/collections/c/documents', { upserts: Array.from({ length: 6 }, (_, i) => ({ id: i })) });
       assert.equal(r.status, 429);
-      assert.equal(r.body.error.code, 'backpressure');
+      assert.equal(r.body.error.code, 'quota_exceeded', 'the one backlog check and its one code (the setting is the quota\'s default)');
+      assert.match(r.body.error.message, /unapplied_records quota \(5\)/);
       assert.ok(Number(r.headers.get('retry-after')) >= 1);
     } finally {
       await n.cleanup();

@@ -68,10 +68,13 @@ test('README: npx loam dev, then the HTTP API walk-through, pasted as is', async
     });
     assert.match(out, /curl -s -X POST http:\/\/127\.0\.0\.1:\d+\/v1\/namespaces/, 'it prints how to call it');
     const SEP = '@@@LOAM-STEP@@@';
-    // The admin key loam dev printed once on first start stands in for the README's `LOAM_KEY=loam_…`.
+    // The keys loam dev printed once on first start stand in for the README's `LOAM_KEY=loam_…`
+    // (the org admin) and `LOAM_OPERATOR_KEY=loam_…` (the operator).
     const key = /export LOAM_KEY=(loam_[0-9a-f_]+)/.exec(out)?.[1];
+    const operatorKey = /export LOAM_OPERATOR_KEY=(loam_[0-9a-f_]+)/.exec(out)?.[1];
     assert.ok(key, 'loam dev prints an admin API key on first start');
-    const withKey = (c: string) => (c.startsWith('LOAM_KEY=') ? `LOAM_KEY=${key}` : c);
+    assert.ok(operatorKey && operatorKey !== key, 'and an operator key');
+    const withKey = (c: string) => (c.startsWith('LOAM_KEY=') ? `LOAM_KEY=${key}` : c.startsWith('LOAM_OPERATOR_KEY=') ? `LOAM_OPERATOR_KEY=${operatorKey}` : c);
     const script = [`LOAM=${url}`, ...steps.map((s) => `${withKey(s.command)}\necho; echo '${SEP}'`)].join('\n');
     const output = execFileSync('bash', ['-c', script], { encoding: 'utf8', timeout: 60_000 });
     const outs = output.split(`${SEP}\n`);

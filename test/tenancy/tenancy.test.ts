@@ -18,6 +18,8 @@ let f: BackendFactory;
 let a: LoamNode;
 let b: LoamNode;
 let admin: string;
+/** The deployment's operator key (the only one that sets quotas and creates orgs). */
+let operator: string;
 let logs = '';
 /** Collections need multi-item transactions; a single-item backend (alternator) runs the key cases only (by capability). */
 let dataPlane = true;
@@ -35,6 +37,12 @@ async function call(node: LoamNode, method: string, path: string, key?: string |
   const r = await fetch(node.url + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
   const text = await r.text();
   return { status: r.status, body: text ? (JSON.parse(text) as any) : null, text, retryAfter: r.headers.get('retry-after') };
+}
+
+/** The operator sets (or, with null, clears) a quota of org "default" or one of its namespaces. */
+async function setQuota(name: string, value: number | null, namespace?: string): Promise<void> {
+  const r = await call(a, 'PUT', '/v1/orgs/default/quotas', operator, { name, value, ...(namespace ? { namespace } : {}) });
+  assert.equal(r.status, 200, r.text);
 }
 
 async function newKey(node: LoamNode, key: string, body: unknown): Promise<string> {
@@ -60,6 +68,9 @@ before(async () => {
   assert.ok(a.bootstrapKey, 'the first node bootstraps an admin key');
   assert.equal(b.bootstrapKey, null, 'a second node does not');
   admin = remember(a.bootstrapKey!);
+  assert.ok(a.operatorKey, 'the first node bootstraps an operator key');
+  assert.equal(b.operatorKey, null);
+  operator = remember(a.operatorKey!);
   for (const ns of ['alpha', 'beta']) assert.equal((await call(a, 'POST', '/v1/namespaces', admin, { name: ns })).status, 201);
   if (!dataPlane) return;
   for (const ns of ['alpha', 'beta']) assert.equal((await call(a, 'POST', `/v1/namespaces/${ns}/collections`, admin, { name: 'docs', primary_key: 'id' })).status, 201);
@@ -224,21 +235,28 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
     for (const node of [a, b]) await until(node, '/v1/namespaces/alpha', k, 403);
 
     for (const node of [a, b]) for (let i = 0; i < 3; i++) assert.equal((await call(node, 'GET', '/v1/namespaces/alpha', admin)).status, 200);
-    assert.equal((await call(a, 'PUT', '/v1/quotas', admin, { name: 'request_rate', value: 0, namespace: 'alpha' })).status, 200);
+    await setQuota('request_rate', 1, 'alpha'); // the lowest a request rate goes
     try {
       for (const node of [a, b]) {
         const r = await until(node, '/v1/namespaces/alpha', admin, 429);
         assert.match(r.body.error.message, /request_rate/);
       }
     } finally {
-      assert.equal((await call(a, 'PUT', '/v1/quotas', admin, { name: 'request_rate', value: null, namespace: 'alpha' })).status, 200);
+      await setQuota('request_rate', null, 'alpha');
     }
     for (const node of [a, b]) await until(node, '/v1/namespaces/alpha', admin, 200);
   });
 
   test('429 with Retry-After per quota, naming it; other namespaces unaffected; nothing of a refused write applied', async (t) => {
     if (!dataPlane) return t.skip('needs collections (multi-item transactions)');
-    const q = async (name: string, value: number | null, namespace = 'beta') => assert.equal((await call(a, 'PUT', '/v1/quotas', admin, { name, value, namespace })).status, 200);
+    const q = (name: string, value: number | null) => setQuota(name, value, 'beta');
+    const betaId = (await call(a, 'GET', '/v1/namespaces/beta', admin)).body.id as number;
+    /** Takes one slot of a semaphore the gateway uses (the lowest slot quota is 1), as a query in flight would. */
+    const holdSlot = async (name: 'concurrent_query_slots' | 'namespace_query_slots', key: string) => {
+      const release = (await a.tenancy!.quotas.slotLimiter('default', betaId, name, key)).sem.tryAcquire(1);
+      assert.ok(release, `a free ${name} slot to hold`);
+      return release;
+    };
     const over = (r: Awaited<ReturnType<typeof call>>, name: string) => {
       assert.equal(r.status, 429, r.text);
       assert.ok(Number(r.retryAfter) >= 1, 'Retry-After');
@@ -253,12 +271,12 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
     assert.equal((await call(a, 'GET', '/v1/namespaces/alpha', admin)).status, 200, 'alpha is unaffected');
     await q('request_rate', null);
     // ingest bytes/s
-    await q('ingest_bytes_per_s', 10);
-    await call(a, 'POST', doc, admin, { upserts: [{ id: 'i0', pad: 'x'.repeat(50) }] });
-    const big = await call(a, 'POST', doc, admin, { upserts: [{ id: 'refused', pad: 'x'.repeat(50) }] });
+    await q('ingest_bytes_per_s', 1024); // the lowest it goes; per gateway 512 bytes/s
+    await call(a, 'POST', doc, admin, { upserts: [{ id: 'i0', pad: 'x'.repeat(1_100) }] });
+    const big = await call(a, 'POST', doc, admin, { upserts: [{ id: 'refused', pad: 'x'.repeat(1_100) }] });
     over(big, 'ingest_bytes_per_s');
     // A chunked body (no Content-Length) is counted too.
-    const body = new TextEncoder().encode(JSON.stringify({ upserts: [{ id: 'chunked', pad: 'x'.repeat(50) }] }));
+    const body = new TextEncoder().encode(JSON.stringify({ upserts: [{ id: 'chunked', pad: 'x'.repeat(1_100) }] }));
     const chunked = await fetch(a.url + doc, {
       method: 'POST',
       headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
@@ -270,22 +288,28 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
     over({ status: chunked.status, body: JSON.parse(chunkedText), text: chunkedText, retryAfter: chunked.headers.get('retry-after') }, 'ingest_bytes_per_s');
     await q('ingest_bytes_per_s', null);
     assert.equal((await call(a, 'GET', `${doc}/refused`, admin)).status, 404, 'nothing of a refused write is applied');
-    // concurrent queries: no slots → waits 800 ms, then 429
-    await q('concurrent_query_slots', 0);
+    // concurrent queries: the one slot taken → waits 800 ms, then 429
+    await q('concurrent_query_slots', 1);
+    assert.equal((await call(a, 'POST', '/v1/namespaces/beta/collections/docs/query', admin, {})).status, 200, 'the limiters exist');
+    let release = await holdSlot('concurrent_query_slots', `${betaId}/docs`);
     const t0 = Date.now();
     over(await call(a, 'POST', '/v1/namespaces/beta/collections/docs/query', admin, {}), 'concurrent_query_slots');
     assert.ok(Date.now() - t0 >= 700, 'it waited for a slot first');
     assert.equal((await call(a, 'POST', '/v1/namespaces/alpha/collections/docs/query', admin, {})).status, 200);
+    release();
     await q('concurrent_query_slots', null);
     // the namespace-wide semaphore at the gateway
-    await q('namespace_query_slots', 0);
+    await q('namespace_query_slots', 1);
+    assert.equal((await call(a, 'GET', `${doc}/i0`, admin)).status, 200);
+    release = await holdSlot('namespace_query_slots', `${betaId}`);
     over(await call(a, 'GET', `${doc}/i0`, admin), 'namespace_query_slots');
     assert.equal((await call(a, 'GET', '/v1/namespaces/alpha/collections/docs/documents/d1', admin)).status, 200, 'alpha is unaffected');
+    release();
     await q('namespace_query_slots', null);
     assert.equal((await call(a, 'GET', `${doc}/i0`, admin)).status, 200, 'a slot refused earlier is not held');
     // unapplied data per collection
-    await q('unapplied_records', 0);
-    over(await call(a, 'POST', doc, admin, { upserts: [{ id: 'u1' }] }), 'unapplied_records');
+    await q('unapplied_records', 1);
+    over(await call(a, 'POST', doc, admin, { upserts: [{ id: 'u1' }, { id: 'u2' }] }), 'unapplied_records');
     await q('unapplied_records', null);
     // storage bytes (soft, measured)
     await q('storage_bytes', 1);
@@ -408,7 +432,7 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
       for (let i = 0; i < 30; i++) if ((await call(a, 'GET', '/v1/namespaces/alpha', admin)).status === 200) ok++;
       return ok;
     };
-    assert.equal((await call(a, 'PUT', '/v1/quotas', admin, { name: 'request_rate', value: 20, namespace: 'alpha' })).status, 200);
+    await setQuota('request_rate', 20, 'alpha');
     try {
       await new Promise((r) => setTimeout(r, 1_100)); // the bucket refills to its capacity
       const shared = await burst();
@@ -421,7 +445,7 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, 
       const whole = await burst();
       assert.ok(whole >= 20, `alone, it admits the whole quota (${whole} of 30 in a burst)`);
     } finally {
-      assert.equal((await call(a, 'PUT', '/v1/quotas', admin, { name: 'request_rate', value: null, namespace: 'alpha' })).status, 200);
+      await setQuota('request_rate', null, 'alpha');
     }
   });
 });
