@@ -30,7 +30,7 @@ export interface paths {
         /** List the org's API keys (never their secrets) */
         get: operations["listKeys"];
         put?: never;
-        /** Create an API key with one role, on the org or on a namespace; the key is in this answer only */
+        /** Create an API key with one role, on the org or on a namespace, within the calling key's own scopes and roles; the key is in this answer only */
         post: operations["createKey"];
         delete?: never;
         options?: never;
@@ -195,6 +195,59 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orgs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Operator: list the tenant orgs */
+        get: operations["listOrgs"];
+        put?: never;
+        /** Operator: create an org and its first admin key (the key is in this answer only) */
+        post: operations["createOrg"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{org}/quotas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Operator: an org's quotas (of the org, or of one namespace) */
+        get: operations["getOrgQuotas"];
+        /** Operator: override a quota of an org or one of its namespaces, within the quota's bounds (value null clears the override) */
+        put: operations["setOrgQuota"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{org}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Operator: an org's usage */
+        get: operations["getOrgUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/quotas": {
         parameters: {
             query?: never;
@@ -202,10 +255,9 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Quota defaults, overrides and effective values (of the org, or of one namespace) */
+        /** The caller's org's quotas: defaults, bounds, overrides and effective values (of the org, or of one namespace); only the operator sets them */
         get: operations["getQuotas"];
-        /** Override a quota for the org or one namespace (value null clears the override) */
-        put: operations["setQuota"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -662,8 +714,11 @@ export interface operations {
             content: {
                 "application/json": {
                     namespace?: string;
-                    /** @enum {string} */
-                    role: "org_admin" | "namespace_admin" | "writer" | "reader";
+                    /**
+                     * @description operator: only for an operator key creating another
+                     * @enum {string}
+                     */
+                    role: "org_admin" | "namespace_admin" | "writer" | "reader" | "operator";
                     /** @description *, read, write, admin, ns:<namespace> */
                     scopes?: string[];
                     /** @description Lifetime in seconds (at most a year) */
@@ -2081,10 +2136,11 @@ export interface operations {
             };
         };
     };
-    getQuotas: {
+    listOrgs: {
         parameters: {
             query?: {
-                namespace?: string;
+                cursor?: string;
+                page_size?: number;
             };
             header?: never;
             path?: never;
@@ -2099,6 +2155,218 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        items?: {
+                            created?: number;
+                            id?: string;
+                        }[];
+                        next_cursor?: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    createOrg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        admin_key?: string;
+                        id?: string;
+                        key?: {
+                            created?: number;
+                            createdBy?: string;
+                            expiry?: number | null;
+                            keyId?: string;
+                            lastUsed?: number | null;
+                            org?: string;
+                            revoked?: number | null;
+                            scopes?: string[];
+                        };
+                        note?: string;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getOrgQuotas: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bounds?: {
+                            [key: string]: {
+                                integer?: boolean;
+                                max?: number;
+                                min?: number;
+                            };
+                        };
                         defaults?: {
                             [key: string]: number;
                         };
@@ -2113,6 +2381,21 @@ export interface operations {
                             org?: string;
                             value?: number;
                         }[];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
                     };
                 };
             };
@@ -2178,11 +2461,13 @@ export interface operations {
             };
         };
     };
-    setQuota: {
+    setOrgQuota: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                org: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -2191,6 +2476,7 @@ export interface operations {
                     /** @enum {string} */
                     name: "request_rate" | "ingest_bytes_per_s" | "concurrent_query_slots" | "namespace_query_slots" | "unapplied_records" | "unapplied_bytes" | "storage_bytes" | "metadata_ops_rate";
                     namespace?: string;
+                    /** @description Within the bounds GET /v1/quotas lists */
                     value: number | null;
                 };
             };
@@ -2205,6 +2491,7 @@ export interface operations {
                     "application/json": {
                         name?: string;
                         namespace?: string | null;
+                        org?: string;
                         value?: number | null;
                     };
                 };
@@ -2221,6 +2508,218 @@ export interface operations {
                             field?: string;
                             message: string;
                         };
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getOrgUsage: {
+        parameters: {
+            query?: {
+                metric?: "requests" | "ingest_bytes" | "storage_bytes" | "unapplied_records";
+                since?: number;
+            };
+            header?: never;
+            path: {
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items?: {
+                            metric?: string;
+                            ns?: number | null;
+                            updated?: number;
+                            value?: number;
+                            window?: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getQuotas: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        bounds?: {
+                            [key: string]: {
+                                integer?: boolean;
+                                max?: number;
+                                min?: number;
+                            };
+                        };
+                        defaults?: {
+                            [key: string]: number;
+                        };
+                        effective?: {
+                            [key: string]: number;
+                        };
+                        /** @description Live gateways; each enforces rate quotas ÷ this */
+                        gateways?: number;
+                        overrides?: {
+                            name?: string;
+                            ns?: number | null;
+                            org?: string;
+                            value?: number;
+                        }[];
                     };
                 };
             };

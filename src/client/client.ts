@@ -39,7 +39,10 @@ export type KeyInfo = NonNullable<Answer<'listKeys', 200>['items']>[number];
 export type BindingSpec = BodyOf<'grantRole'>;
 export type Binding = Answer<'grantRole', 201>;
 export type Quotas = Answer<'getQuotas', 200>;
-export type QuotaSetting = BodyOf<'setQuota'>;
+export type QuotaSetting = BodyOf<'setOrgQuota'>;
+export type OrgQuotaSet = Answer<'setOrgQuota', 200>;
+export type CreatedOrg = Answer<'createOrg', 201>;
+export type OrgList = Answer<'listOrgs', 200>;
 export type UsageOptions = QueryOf<'getUsage'>;
 export type Usage = Answer<'getUsage', 200>;
 /** A document: any JSON object with the collection's primary key. */
@@ -287,10 +290,20 @@ export class LoamClient {
     revoke: (b: BindingSpec): Promise<void> => this.send('DELETE', pathOf('/v1/bindings'), 'unsafe', { body: b }),
   };
 
+  /** The key's own org's quotas: read only (the operator sets them, through `orgs`). */
   readonly quotas = {
     get: (o: QueryOf<'getQuotas'> = {}): Promise<Quotas> => this.send('GET', pathOf('/v1/quotas'), 'safe', { query: o }),
+  };
+
+  /** The operator's routes (an operator key): orgs, and any org's quotas and usage. */
+  readonly orgs = {
+    list: (o: PageOptions = {}): Promise<OrgList> => this.send('GET', pathOf('/v1/orgs'), 'safe', { query: o }),
+    /** Creates an org; the answer holds its first admin key, once. */
+    create: (id: string): Promise<CreatedOrg> => this.send('POST', pathOf('/v1/orgs'), 'unsafe', { body: { id } }),
+    quotas: (org: string, o: QueryOf<'getOrgQuotas'> = {}): Promise<Quotas> => this.send('GET', pathOf('/v1/orgs/{org}/quotas', { org }), 'safe', { query: o }),
     /** Sets (or with value null clears) an override; setting a value twice is the same as once. */
-    set: (q: QuotaSetting): Promise<QuotaSetting> => this.send('PUT', pathOf('/v1/quotas'), 'safe', { body: q }),
+    setQuota: (org: string, q: QuotaSetting): Promise<OrgQuotaSet> => this.send('PUT', pathOf('/v1/orgs/{org}/quotas', { org }), 'safe', { body: q }),
+    usage: (org: string, o: UsageOptions = {}): Promise<Usage> => this.send('GET', pathOf('/v1/orgs/{org}/usage', { org }), 'safe', { query: o }),
   };
 
   readonly usage = {

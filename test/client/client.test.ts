@@ -161,9 +161,14 @@ describe('client: tenancy', () => {
     assert.ok((await loam.bindings.list()).items.some((b) => b.subject === `key:${k.keyId}` && b.role === 'writer'));
     await loam.bindings.revoke({ key_id: k.keyId!, role: 'writer', namespace: 'alpha' });
 
-    assert.deepEqual(await loam.quotas.set({ name: 'request_rate', value: 500, namespace: 'alpha' }), { name: 'request_rate', namespace: 'alpha', value: 500 });
+    // Quotas are the operator's to set; the org reads them.
+    const operator = new LoamClient({ url: n.url, key: n.operator });
+    assert.deepEqual(await operator.orgs.setQuota('default', { name: 'request_rate', value: 500, namespace: 'alpha' }), { org: 'default', name: 'request_rate', namespace: 'alpha', value: 500 });
     assert.equal((await loam.quotas.get({ namespace: 'alpha' })).effective!.request_rate, 500);
-    await loam.quotas.set({ name: 'request_rate', value: null, namespace: 'alpha' });
+    assert.equal((await operator.orgs.quotas('default', { namespace: 'alpha' })).effective!.request_rate, 500);
+    assert.equal((await rejects(loam.orgs.setQuota('default', { name: 'request_rate', value: 5_000 }))).status, 403, 'not the org admin');
+    await operator.orgs.setQuota('default', { name: 'request_rate', value: null, namespace: 'alpha' });
+    assert.deepEqual((await operator.orgs.list()).items!.map((o) => o.id), ['default']);
     assert.ok(Array.isArray((await loam.usage.get({ metric: 'requests' })).items));
 
     await loam.keys.revoke(k.keyId!);

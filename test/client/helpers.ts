@@ -12,6 +12,8 @@ export interface KeyedNode {
   url: string;
   /** The org admin key the node printed on its first start. */
   admin: string;
+  /** The operator key it printed (quotas, orgs). */
+  operator: string;
   close(): Promise<void>;
 }
 
@@ -20,7 +22,8 @@ export async function keyedNode(config: Partial<NodeConfig> = {}): Promise<Keyed
     logger: pino({ level: process.env.LOAM_TEST_LOG ?? 'silent' }),
   });
   if (!node.bootstrapKey) throw new Error('the node printed no bootstrap key');
-  return { node, url: node.url, admin: node.bootstrapKey, close: () => node.close() };
+  if (!node.operatorKey) throw new Error('the node printed no operator key');
+  return { node, url: node.url, admin: node.bootstrapKey, operator: node.operatorKey, close: () => node.close() };
 }
 
 /** The real fetch, recording each request's method and URL. */

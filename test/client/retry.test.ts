@@ -54,7 +54,7 @@ describe('client retries against a real node', () => {
       const c = new LoamClient({ url: n.url, fetch, retry: { maxAttempts: 2 } }).collection('ns', 'c');
       const e = await failure(c.upsert([1, 2, 3, 4, 5, 6].map((id) => ({ id }))));
       assert.equal(e.status, 429);
-      assert.equal(e.code, 'backpressure');
+      assert.equal(e.code, 'quota_exceeded', 'the unapplied_records quota (its default: the backlog_max_records setting)');
       assert.equal(e.details.attempts, 2);
       assert.equal(e.details.retryAfterS, 1);
       assert.equal(calls.length, 2);
