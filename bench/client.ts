@@ -1,8 +1,8 @@
 // `npm run bench -- client [--rounds N] [--seconds N] [--clients N]`
 //
 // What the TypeScript client (src/client) costs over bare fetch (issue 21, "Benchmark"). One
-// `loam dev` node in a child process (API keys on, the admin key it prints; the org's quotas
-// raised through PUT /v1/quotas so admission never refuses), 100 documents. The same strong
+// `loam dev` node in a child process (API keys on, the org admin key it prints; the org's
+// quotas raised with the operator key it prints, so admission never refuses), 100 documents. The same strong
 // point GET of a document, from the same number of concurrent loops, (a) through
 // LoamClient.get and (b) as bare fetch with keep-alive (Node's global fetch keeps connections
 // alive; the same Authorization header, the answer parsed with .json()). Rounds alternate, the
