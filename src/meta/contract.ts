@@ -63,6 +63,7 @@ export interface CreateCollection {
   schema: CollectionSchema;
   /** Partitions of the implicit stream, 1..MAX_PARTITIONS. */
   partitions: number;
+  /** The log's retention; default { ms: DEFAULT_COLLECTION_LOG_RETENTION_MS, bytes: null }. */
   retention?: Retention;
   /** Default DEFAULT_MANIFEST_RETENTION_MS. */
   manifestRetentionMs?: number;

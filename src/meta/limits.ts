@@ -38,6 +38,12 @@ export const WAL_COMMIT_WINDOW_MS = 15 * 60_000;
 export const WAL_COMMIT_RECORD_TTL_MS = 2 * WAL_COMMIT_WINDOW_MS + MAX_CLOCK_SKEW_MS;
 /** Idempotency (commit-token) rows live as long as a retry can still arrive. */
 export const REQUEST_TOKEN_TTL_MS = WAL_COMMIT_RECORD_TTL_MS;
+/**
+ * A collection's log (its implicit stream) keeps records this long by default, and never
+ * what a retained manifest still has to apply (the workers' retention): 24 h of log beyond
+ * applied, as a grace for readers and for a restore. Set per collection with setRetention.
+ */
+export const DEFAULT_COLLECTION_LOG_RETENTION_MS = 24 * 3_600_000;
 /** Superseded manifests stay retained this long by default (D38: 24 h of time travel). */
 export const DEFAULT_MANIFEST_RETENTION_MS = 24 * 3_600_000;
 /** Upper bound on a collection's manifest retention (10 years). */

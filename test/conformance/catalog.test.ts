@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { isMetaError, linkPointerKey, type CollectionSchema } from '../../src/meta/index.js';
+import { DEFAULT_COLLECTION_LOG_RETENTION_MS } from '../../src/meta/limits.js';
 import { SCHEMA, allPages, factory, fresh, multiItem, needs, rejectsInvalid, rejectsWith, uniq, world } from './helpers.js';
 /** Why a case is selected by capability: collections, streams and the log are multi-item writes. */
 const MULTI = "transactions 'multi-item' (collections, streams, drops and the log are multi-item writes)";
@@ -398,6 +399,13 @@ describe('catalog', () => {
       await rejectsWith(() => store.dropStream(ns.id, coll.streamId), 'InvalidArgument');
       assert.equal((await store.stream(ns.id, coll.streamId)).state, 'live');
       assert.equal((await store.collection(ns.id, coll.id)).state, 'live');
+    });
+
+    test("a collection's implicit stream keeps DEFAULT_COLLECTION_LOG_RETENTION_MS of log by default; an explicit stream keeps everything", async () => {
+      const { store, ns, coll } = await world(1);
+      assert.deepEqual((await store.stream(ns.id, coll.streamId)).retention, { ms: DEFAULT_COLLECTION_LOG_RETENTION_MS, bytes: null });
+      const s = await store.createStream({ ns: ns.id, name: 'plain', partitions: 1 });
+      assert.deepEqual(s.retention, { ms: null, bytes: null });
     });
 
     test('setRetention replaces the retention and returns the stream', async () => {

@@ -2,12 +2,17 @@
 // each takes what the dialect read in the call's transaction and returns what to write, or
 // throws the typed refusal.
 import { errors } from '../errors.js';
-import { DEFAULT_MANIFEST_RETENTION_MS, MAX_ALIASES } from '../limits.js';
+import { DEFAULT_COLLECTION_LOG_RETENTION_MS, DEFAULT_MANIFEST_RETENTION_MS, MAX_ALIASES } from '../limits.js';
 import type { AliasAction, Collection, CollectionId, CollectionSchema, Retention, Stream } from '../types.js';
 
 /** A retention as stored: absent means unbounded. */
 export function retentionOrDefault(r: Retention | undefined): Retention {
   return r === undefined ? { ms: null, bytes: null } : { ms: r.ms, bytes: r.bytes };
+}
+
+/** A collection's log retention as stored: absent means DEFAULT_COLLECTION_LOG_RETENTION_MS of age, no byte bound. */
+export function collectionLogRetentionOrDefault(r: Retention | undefined): Retention {
+  return r === undefined ? { ms: DEFAULT_COLLECTION_LOG_RETENTION_MS, bytes: null } : { ms: r.ms, bytes: r.bytes };
 }
 
 /** A collection's manifest retention as stored: absent means the default (D38). */

@@ -9,6 +9,7 @@ import { implicitStreamName, linkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
 import { MAX_ALIASES } from '../../limits.js';
 import type { AliasAction, Aliases, Collection, CollectionSchema, Page, PageRequest, WriteContext } from '../../types.js';
+import { collectionLogRetentionOrDefault } from '../../core/catalog.js';
 import * as v from '../../validate.js';
 import type { Item } from './codec.js';
 import type { DynamoContext } from './context.js';
@@ -23,7 +24,7 @@ export async function createCollection(cx: DynamoContext, req: CreateCollection,
   const name = v.name('name', req.name);
   const schema = v.schema('schema', req.schema);
   const partitions = v.partitions('partitions', req.partitions);
-  const retention = v.retention('retention', req.retention);
+  const retention = collectionLogRetentionOrDefault(req.retention === undefined ? undefined : v.retention('retention', req.retention));
   const mret = v.manifestRetention(req.manifestRetentionMs);
   cx.needTx('createCollection');
   return cx.write('createCollection', w, async (ctx) => {

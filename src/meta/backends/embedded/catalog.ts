@@ -15,6 +15,7 @@ import {
   checkNamespaceEmpty,
   copySchema,
   manifestRetentionOrDefault,
+  collectionLogRetentionOrDefault,
   retentionOrDefault,
   schemaUpdate,
 } from '../../core/catalog.js';
@@ -146,7 +147,7 @@ export function catalogCalls(ctx: SqliteContext): CatalogCalls {
     // ---------------------------------------------------------------- collections
     createCollection: (req: CreateCollection, w?: WriteContext) => {
       const schema = copySchema(req.schema);
-      const retention = retentionOrDefault(req.retention);
+      const retention = collectionLogRetentionOrDefault(req.retention);
       const mret = manifestRetentionOrDefault(req.manifestRetentionMs);
       return ctx.write('createCollection', w, (stamp) => {
         const { ns, name, partitions } = req;

@@ -24,6 +24,7 @@ import type {
   Stream,
   WriteContext,
 } from '../../types.js';
+import { collectionLogRetentionOrDefault } from '../../core/catalog.js';
 import * as v from '../../validate.js';
 import { paged, toCollection, toNamespace, toStream, type Row } from '../sql/rows.js';
 import type { PgContext } from './context.js';
@@ -107,7 +108,7 @@ export async function createCollection(ctx: PgContext, req: CreateCollection, w?
   const name = v.name('name', req.name);
   const schema = v.schema('schema', req.schema);
   const partitions = v.partitions('partitions', req.partitions);
-  const retention = v.retention('retention', req.retention);
+  const retention = collectionLogRetentionOrDefault(req.retention === undefined ? undefined : v.retention('retention', req.retention));
   const mret = v.manifestRetention(req.manifestRetentionMs);
   return ctx.write('createCollection', w, async (tx) => {
     const pre = (await tx.one<{ ns_state: string | null; existing: number | null }>(SQL.CREATE_COLLECTION_PRE, [ns, name]))!;
