@@ -92,11 +92,21 @@ export class RouteTable {
   }
 }
 
-/** A request no route matched: 405 with Allow when the path exists for other methods, else 404. */
-export function notFound(table: RouteTable) {
+/**
+ * A request no route matched: 405 with Allow when the path exists for other methods, 400
+ * when it exists for this one but a parameter is over the router's limit, else 404.
+ */
+export function notFound(table: RouteTable, maxParamLength: number) {
   return (req: FastifyRequest, reply: FastifyReply): void => {
     const path = req.url.split('?')[0]!;
     const allow = table.allowed(path);
+    if (allow.includes(req.method)) {
+      void reply
+        .status(400)
+        .type('application/json')
+        .send(errorJson('invalid_argument', `a path parameter is longer than ${maxParamLength} characters (a primary key is at most ${Math.floor(maxParamLength / 3)} bytes)`));
+      return;
+    }
     if (allow.length > 0) {
       void reply
         .status(405)

@@ -2,6 +2,7 @@
 // OpenAPI document at /v1/openapi.json, so the two cannot drift.
 import { MAX_NAME_LENGTH, MAX_PARTITIONS, NAME_PATTERN, MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT } from '../meta/limits.js';
 import { MAX_BATCH_DOCS } from '../collection/writer.js';
+import { MAX_LEGACY_TOKEN_LENGTH, MAX_TOKEN_LENGTH } from '../meta/token.js';
 import { MAX_QUERY_LIMIT, DEFAULT_QUERY_LIMIT } from '../collection/reader.js';
 
 /** Partitions of a new collection unless the request says otherwise. */
@@ -51,7 +52,12 @@ const listQuery = {
 } as const;
 
 const consistency = { type: 'string', enum: ['strong', 'eventual'], default: 'strong' } as const;
-const token = { type: 'string', minLength: 1, maxLength: 65_536, description: 'A consistency token a write returned: the read sees that write.' } as const;
+const token = {
+  type: 'string',
+  minLength: 1,
+  maxLength: MAX_LEGACY_TOKEN_LENGTH,
+  description: `A consistency token a write returned: the read sees that write. Writes return tokens of at most ${MAX_TOKEN_LENGTH} characters.`,
+} as const;
 
 const nsParams = { type: 'object', required: ['ns'], properties: { ns: name } } as const;
 const collParams = { type: 'object', required: ['ns', 'c'], properties: { ns: name, c: name } } as const;
@@ -211,14 +217,31 @@ export const ROUTES = {
 const AUTH_RESPONSES: Record<number, object> = { 401: errorBody, 403: errorBody, 429: errorBody };
 
 /**
+ * The statuses an operation can answer because of its shape, whatever its handler does —
+ * written once here rather than in each route: 431 (request line and headers over the
+ * server's limit), 500 and 503 (the node shutting down, the metastore or store unavailable)
+ * everywhere; 400 for anything with path parameters, a querystring or a body; 404 for
+ * anything naming a resource in its path; 413 and 415 for every method that takes a body.
+ */
+export function protocolResponses(r: RouteDef): Record<number, object> {
+  const out: Record<number, object> = { 431: errorBody, 500: errorBody, 503: errorBody };
+  const takesBody = r.method !== 'GET';
+  if (r.schema.params || r.schema.querystring || r.schema.body || takesBody) out[400] = errorBody;
+  if (r.schema.params) out[404] = errorBody;
+  if (takesBody) Object.assign(out, { 413: errorBody, 415: errorBody });
+  return out;
+}
+
+/**
  * OpenAPI 3.1 generated from ROUTES and any more routes the node serves (the tenancy API).
+ * Every operation lists every status it can answer (its route's, and protocolResponses').
  * With authentication on, every operation requires the API key (bearer) and may answer 401,
  * 403 or 429.
  */
 export function openApiDocument(version: string, o: { routes?: Record<string, RouteDef>; auth?: boolean } = {}): object {
   const paths: Record<string, Record<string, object>> = {};
   for (const [id, r0] of Object.entries({ ...ROUTES, ...o.routes }) as [string, RouteDef][]) {
-    const r = o.auth ? { ...r0, schema: { ...r0.schema, response: { ...AUTH_RESPONSES, ...r0.schema.response } } } : r0;
+    const r = { ...r0, schema: { ...r0.schema, response: { ...protocolResponses(r0), ...(o.auth ? AUTH_RESPONSES : {}), ...r0.schema.response } } };
     const path = r.url.replace(/:([A-Za-z_]+)/g, '{$1}');
     const parameters: object[] = [];
     const params = r.schema.params as { properties?: Record<string, object>; required?: string[] } | undefined;

@@ -243,7 +243,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     void reply.status(h.status).send({ error: { code: h.code, message: h.message } });
   });
 
-  app.setNotFoundHandler(notFound(table) as never);
+  app.setNotFoundHandler(notFound(table, MAX_PARAM_LENGTH) as never);
 
   const ops = new Set(['/healthz', '/readyz', '/v1/openapi.json']);
   // Callback style, so an admission answered at once costs no promise (bench gateway).
