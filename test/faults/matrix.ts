@@ -96,6 +96,12 @@ interface Group {
   needs?: 'multi-item';
   /** The same faults through the calls a single-item backend offers (spec §4.1), in the same row. */
   singleItem?: Omit<Group, 'name' | 'needs' | 'singleItem'>;
+  /**
+   * Which of the attempt's transactions of `op` the fault hits (default the first): the n-th
+   * time the op reaches the fault's point in one attempt — for commitWal, its n-th partition
+   * group (one transaction, or one TransactWriteItems, per group).
+   */
+  nth?(ctx: Ctx): number;
 }
 
 const nsOnly = async (s: MetaStore): Promise<Ctx> => {
@@ -208,6 +214,8 @@ export const GROUPS: Group[] = [
       }
     },
   },
+  multiGroupCommit('commitWal 2nd group', () => 2),
+  multiGroupCommit('commitWal last group', (ctx) => ctx.groups as number),
   {
     name: 'swapSegment',
     op: 'swapSegment',
@@ -292,6 +300,45 @@ export const GROUPS: Group[] = [
     },
   },
 ];
+
+/**
+ * A commitWal of one stream with 2·maxChunksPerGroup + 1 partitions: three partition groups
+ * (spec §3.1), the fault on the `nth` one. Earlier groups have committed when it hits, so
+ * the call must never read as "not applied" (SurfacedRetryable): it is Unknown until the
+ * writer's retry of the same object settles the rest, which the check runs.
+ */
+function multiGroupCommit(name: string, nth: (ctx: Ctx) => number): Group {
+  const object = 'wal/groups';
+  return {
+    name,
+    op: 'commitWal',
+    needs: 'multi-item',
+    nth,
+    setup: async (s) => {
+      const per = s.capabilities().maxChunksPerGroup;
+      const parts = 2 * per + 1;
+      const ns = await s.createNamespace({ org: 'faults', name: 'ns' });
+      const c = await s.createCollection({ ns: ns.id, name: 'c', schema: SCHEMA, partitions: parts });
+      return { ns: ns.id, stream: c.streamId, collection: c.id, link: c.linkId, parts, groups: 3 };
+    },
+    call: (s, ctx, w) => s.commitWal({ object, objectStamp: Date.now(), chunks: chunks(ctx, 5, ctx.parts as number) }, w),
+    race: async (o, ctx) => {
+      await commit(o, ctx, 'wal/race', 3, ctx.parts as number);
+    },
+    check: async (s, ctx, acked) => {
+      await checkLog(s, ctx);
+      if (acked) assert.equal((acked as { groups: number }).groups, 3, 'three partition groups');
+      // The writer's retry of the same object settles every group, each exactly once.
+      const r = await s.commitWal({ object, objectStamp: Date.now(), chunks: chunks(ctx, 5, ctx.parts as number) });
+      if (acked) assert.deepEqual(r.assigned, (acked as { assigned: unknown }).assigned, 'a retry returns the acknowledged offsets');
+      await checkLog(s, ctx);
+      for (const p of [0, ctx.parts as number - 1]) {
+        const idx = await s.partitionIndex(ctx.ns, ctx.stream, p);
+        assert.equal(idx.entries.filter((e) => e.path === object).length, 1, `partition ${p}: the object is indexed once`);
+      }
+    },
+  };
+}
 
 function casGroup(name: string, fenced: boolean): Group {
   return {
@@ -387,13 +434,16 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
   const real = producerPoints?.[0] ?? (factory as BackendFactory & RealFaults).faultPoints?.[fault];
   const points: readonly FaultPoint[] = producerPoints ?? [real ?? POINT[fault]];
   const resolvedCount = (factory as BackendFactory & RealFaults).unknownsResolved;
-  const plan = { armed: false, attempt: 0, fired: new Set<FaultPoint>() };
+  const plan = { armed: false, attempt: 0, fired: new Set<FaultPoint>(), seen: new Map<FaultPoint, number>() };
   let other: MetaStore | undefined;
   let ctx: Ctx | undefined;
   // Synchronous throws (BeforeCommit must not return a promise); promises for Race and Delay.
   const hook: FaultHook = (p, op) => {
     if (!plan.armed || op !== group.op || !points.includes(p) || plan.fired.has(p) || !hits.has(plan.attempt)) return;
-    plan.fired.add(p); // once per attempt and point: the attempt's first transaction of this op
+    const seen = (plan.seen.get(p) ?? 0) + 1;
+    plan.seen.set(p, seen);
+    if (seen !== (group.nth?.(ctx!) ?? 1)) return;
+    plan.fired.add(p); // once per attempt and point: the attempt's n-th transaction of this op
     if (producer) return producer.fire(store!, op, p);
     switch (fault) {
       case 'BeforeSend':
@@ -427,6 +477,7 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
         if (n > 1) await producer?.settle?.();
         plan.attempt = n;
         plan.fired.clear();
+        plan.seen.clear();
         attempts = n;
         try {
           return await group.call(store!, ctx!, { requestId });

@@ -48,7 +48,7 @@ export async function commitWalGroups(commit: WalCommit, caps: Capabilities, par
 }
 
 /** A failure of group g after groups 0..g-1 committed: never "definitely not applied". */
-function partialFailure(commit: WalCommit, g: number, groups: number, e: unknown): unknown {
+export function partialFailure(commit: WalCommit, g: number, groups: number, e: unknown): unknown {
   if (isMetaError(e, 'Retryable') && e.details.beforeSend) {
     return errors.unknown(
       `commitWal of ${commit.object}: groups 0..${g - 1} of ${groups} committed, group ${g} failed before it was sent ` +

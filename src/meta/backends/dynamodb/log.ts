@@ -5,6 +5,7 @@
 // head, then Queries the entries from the one covering max(from, logStart), starting again
 // when a concurrent trim or swap shows a gap; streamState and collectionHead read the parts
 // that only grow last.
+import { partialFailure } from '../../core/log.js';
 import { linkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
 import { planGroups } from '../../groups.js';
@@ -34,7 +35,13 @@ export async function commitWal(cx: DynamoContext, commit: WalCommit, w?: WriteC
   for (let g = 0; g < groups; g++) {
     const idx: number[] = [];
     groupOf.forEach((gg, i) => gg === g && idx.push(i));
-    const ranges = await commitGroup(cx, commit, g, idx, stamp, `${requestId ?? commit.object}\u0000commitWal\u0000${g}`);
+    let ranges: AssignedRange[];
+    try {
+      ranges = await commitGroup(cx, commit, g, idx, stamp, `${requestId ?? commit.object}\u0000commitWal\u0000${g}`);
+    } catch (e) {
+      // A later group's failure after earlier groups committed never reads as "not applied" (core/log.ts).
+      throw g > 0 ? partialFailure(commit, g, groups, e) : e;
+    }
     idx.forEach((i, k) => (assigned[i] = ranges[k]!));
   }
   return { object: commit.object, assigned, groups };

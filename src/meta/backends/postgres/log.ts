@@ -9,6 +9,7 @@
 // record in one statement (sql.ts). swapSegment and trimPartition lock their partition's head
 // FOR UPDATE, which orders them with commits. Composite reads are one statement each: one
 // snapshot.
+import { partialFailure } from '../../core/log.js';
 import { errors } from '../../errors.js';
 import { planGroups } from '../../groups.js';
 import { MAX_INDEX_PAGE, WAL_COMMIT_WINDOW_MS } from '../../limits.js';
@@ -62,7 +63,8 @@ export async function commitWal(ctx: PgContext, commit: WalCommit, w?: WriteCont
             (await ctx.writePool.query('SELECT 1 FROM wal_commits WHERE object = $1 AND grp = $2', [commit.object, g])).rowCount === 1,
         });
       } catch (e) {
-        if (!(e instanceof RestartGroup)) throw e;
+        // A later group's failure after earlier groups committed never reads as "not applied" (core/log.ts).
+        if (!(e instanceof RestartGroup)) throw g > 0 ? partialFailure(commit, g, groups, e) : e;
         if (round >= MAX_GROUP_RESTARTS) {
           throw errors.retryable('conflict', `WAL object ${commit.object} group ${g}: concurrent commits of the same group`);
         }
