@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { MAX_CLOCK_SKEW_MS, MAX_LEASE_TTL_MS, MIN_LEASE_TTL_MS, isMetaError } from '../../src/meta/index.js';
-import { factory, rejectsInvalid, rejectsWith, world } from './helpers.js';
+import { factory, fresh, rejectsInvalid, rejectsWith, world } from './helpers.js';
 
 const TTL = 1_000;
 
@@ -153,5 +153,20 @@ describe('leases', () => {
       'stamp',
     );
     assert.equal(await store.lease(ns.id, 'k'), null, 'no refused call took the lease');
+  });
+  test('leases live only in a live namespace: after dropNamespace, acquire, renew and release are NotFound; cluster leases are unaffected', async () => {
+    const store = await fresh();
+    const ns = await store.createNamespace({ org: 'org-leases', name: 'doomed' });
+    const held = await store.acquireLease(ns.id, 'applier', 'node-a', 60_000);
+    const cluster = await store.acquireLease('cluster', 'gc', 'node-a', 60_000);
+    await store.dropNamespace(ns.id);
+    await rejectsWith(() => store.acquireLease(ns.id, 'other', 'node-b', TTL), 'NotFound');
+    await rejectsWith(() => store.acquireLease(ns.id, 'applier', 'node-a', TTL), 'NotFound');
+    await rejectsWith(() => store.renewLease(ns.id, 'applier', 'node-a', held.epoch, TTL), 'NotFound');
+    await rejectsWith(() => store.releaseLease(ns.id, 'applier', 'node-a', held.epoch), 'NotFound');
+    assert.equal(await store.lease(ns.id, 'other'), null, 'the refused acquire took nothing');
+    await rejectsWith(() => store.acquireLease(ns.id + 1000, 'k', 'node-a', TTL), 'NotFound');
+    const renewed = await store.renewLease('cluster', 'gc', 'node-a', cluster.epoch, 60_000);
+    assert.equal(renewed.epoch, cluster.epoch);
   });
 });

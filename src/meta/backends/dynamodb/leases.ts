@@ -4,7 +4,8 @@
 // item resolves a retry after an unknown outcome.
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../errors.js';
-import type { Lease, LeaseScope, Stamp, WriteContext } from '../../types.js';
+import { checkLeaseScope } from '../../core/leases.js';
+import type { EntityState, Lease, LeaseScope, Stamp, WriteContext } from '../../types.js';
 import * as v from '../../validate.js';
 import type { Item } from './codec.js';
 import type { DynamoContext } from './context.js';
@@ -29,10 +30,17 @@ async function leaseWrite<T>(
 ): Promise<T> {
   return cx.write(op, w, async (ctx) => {
     let item: Item | null | undefined;
+    let nsState: EntityState | null | undefined;
     return cx.attempts(op, async () => {
       if (item === undefined) item = (await cx.sdk.get(K.lease(scope, key))) ?? null;
       const cur = item ? toLease(scope, key, item) : null;
       if (item && ctx.requestId !== undefined && item.nonce === ctx.requestId && item.nonceOp === op) return done(cur!);
+      // Leases live only in a live namespace (core/leases.ts checkLeaseScope), as on every
+      // backend. A consistent read before the single-item write: a drop racing this very
+      // write may still let it through (no transaction on the alternator profile), never a
+      // later one.
+      if (scope !== 'cluster' && nsState === undefined) nsState = ((await cx.sdk.get(K.ns(scope)))?.state as EntityState | undefined) ?? null;
+      checkLeaseScope(scope, nsState ?? null);
       const d = decide(cur, ctx.stamp);
       if ('result' in d) return d.result;
       const l = d.set;
