@@ -1,6 +1,6 @@
 // `npm run bench -- client [--rounds N] [--seconds N] [--clients N]`
 //
-// What the TypeScript client (src/client) costs over bare fetch (issue 21, "Benchmark"). One
+// What the TypeScript client (src/client) costs over bare fetch. One
 // `loam dev` node in a child process (API keys on, the org admin key it prints; the org's
 // quotas raised with the operator key it prints, so admission never refuses), 100 documents. The same strong
 // point GET of a document, from the same number of concurrent loops, (a) through

@@ -1,7 +1,7 @@
 // `npm run bench -- gateway [--rounds N] [--seconds N] [--clients N] [--probes N]`
 //
 // The per-request cost of authentication, authorization and admission (quotas) with a cached
-// API key (issue 8, "Benchmark"). Two `loam dev` nodes in child processes, driven over HTTP on
+// API key. Two `loam dev` nodes in child processes, driven over HTTP on
 // loopback with keep-alive connections (node:http Agent):
 //   - on:  auth api_keys (what `loam dev` runs), the admin key it prints on first start (cached
 //          by the gateway after its first use), the org's quotas raised through PUT /v1/orgs/default/quotas (operator key)

@@ -6,7 +6,7 @@
 // baseline measured in the same run: the same bytes written to the same disk as files of
 // the node's average WAL object size, with the file store's fsync policy (write, fsync,
 // rename, fsync the directory), one after another; ratio = Loam ÷ baseline.
-// Targets (issue 5): ≥ 50,000 documents/s on the 2-core machine; ack p99 ≤ flush interval + 25 ms.
+// Targets: ≥ 50,000 documents/s on the 2-core machine; ack p99 ≤ flush interval + 25 ms.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import http from 'node:http';
