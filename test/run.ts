@@ -32,6 +32,7 @@ const SUITES: Record<string, string> = {
   authz: 'test/authz',
   dynamodb: 'test/meta/dynamodb',
   client: 'test/client',
+  ui: 'test/ui',
 };
 
 /** Not a folder: the second pass of NODE22_SUITES on Node 22 (test/harness/node22.ts); in `all`. */

@@ -44,4 +44,11 @@ export const ROUTE_AUTH: Record<string, RouteAuth> = {
   'GET /v1/orgs/:org/quotas': { action: 'quota.read', scope: 'deployment' },
   'PUT /v1/orgs/:org/quotas': { action: 'quota.set', scope: 'deployment' },
   'GET /v1/orgs/:org/usage': { action: 'usage.read', scope: 'deployment' },
+  // The status page (src/ui): each page needs what the API route showing the same needs.
+  'GET /ui': { action: 'org.read', scope: 'org' },
+  'GET /ui/namespaces': { action: 'namespace.list', scope: 'org' },
+  'GET /ui/namespaces/:ns': { action: 'collection.list', scope: 'namespace' },
+  'GET /ui/namespaces/:ns/collections/:c': { action: 'collection.read', scope: 'collection' },
+  'GET /ui/usage': { action: 'org.read', scope: 'org' },
+  'GET /ui/cluster': { action: 'org.read', scope: 'org' },
 };

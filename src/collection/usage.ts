@@ -5,6 +5,7 @@
 import type { MetaStore } from '../meta/contract.js';
 import type { Collection } from '../meta/types.js';
 import type { Manifest, Manifests } from './manifest.js';
+import { unappliedBacklog } from './backlog.js';
 
 /** Tags looked at per collection, at most (every loop a bound); more are not counted. */
 export const MAX_MEASURED_TAGS = 1_000;
@@ -35,10 +36,9 @@ export async function storedBytes(meta: MetaStore, manifests: Manifests, c: Coll
   let files = 0;
   let manifest = 0;
   let tagOnly = 0;
-  let unappliedRecords = 0;
   const counted = new Set<string>();
   const current = head.pointer ? await manifests.load(head.pointer.value) : null;
-  for (const h of head.heads) unappliedRecords += Math.max(0, h.next - (current?.applied[h.partition] ?? 0));
+  const unappliedRecords = unappliedBacklog(head.heads, current?.applied ?? []).records;
   if (head.pointer && current) {
     const m = current;
     counted.add(head.pointer.value);

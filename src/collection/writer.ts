@@ -12,6 +12,7 @@ import { canonicalKey, partitionOf } from '../log/keys.js';
 import type { LogWriter, PartitionAppend } from '../log/writer.js';
 import { emptyManifest, type Manifests } from './manifest.js';
 import { checkJson, MAX_DOC_DEPTH } from './document.js';
+import { unappliedBacklog } from './backlog.js';
 
 /** Documents (upserts + deletes) in one write request. */
 export const MAX_BATCH_DOCS = 10_000;
@@ -130,14 +131,7 @@ export class CollectionWriter {
         try {
           const h = await this.meta.collectionHead(c.ns, c.id);
           const m = h.pointer ? await this.manifests.load(h.pointer.value) : emptyManifest(c.ns, c.id, c.partitions);
-          let records = 0;
-          let bytes = 0;
-          for (const x of h.heads) {
-            const unapplied = Math.max(0, x.next - (m.applied[x.partition] ?? 0));
-            const indexed = Math.max(1, x.next - x.logStart);
-            records += unapplied;
-            bytes += Math.round((x.bytes * Math.min(unapplied, indexed)) / indexed);
-          }
+          const { records, bytes } = unappliedBacklog(h.heads, m.applied);
           Object.assign(entry, { at: Date.now(), records, bytes, addedRecords: 0, addedBytes: 0 });
         } finally {
           entry.refreshing = undefined;

@@ -92,6 +92,8 @@ export interface GatewayDeps {
   authenticate?: (req: FastifyRequest) => unknown;
   /** Readiness: resolves when the metastore and the store answer. */
   ready: () => Promise<void>;
+  /** Paths served without admission (the status page's login and logout); their routes authenticate what they need. */
+  publicPaths?: readonly string[];
 }
 
 export class HttpError extends Error {
@@ -245,7 +247,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
 
   app.setNotFoundHandler(notFound(table, MAX_PARAM_LENGTH) as never);
 
-  const ops = new Set(['/healthz', '/readyz', '/v1/openapi.json']);
+  const ops = new Set(['/healthz', '/readyz', '/v1/openapi.json', ...(d.publicPaths ?? [])]);
   // Callback style, so an admission answered at once costs no promise (bench gateway).
   app.addHook('preHandler', (req, _reply, done) => {
     if (req.is404) {

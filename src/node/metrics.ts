@@ -36,6 +36,12 @@ export class LagTracker {
     }
   }
 
+  /** The last apply round this node's workers reported for a collection (the status page), if within WORKER_LAG_STALE_MS. */
+  last(ns: number, collection: number): { records: number; at: number } | undefined {
+    const e = this.lag.get(`${ns}/${collection}`);
+    return e && e.at >= this.now() - WORKER_LAG_STALE_MS ? { ...e } : undefined;
+  }
+
   /** The sum and the maximum over the collections reported within WORKER_LAG_STALE_MS. */
   figures(): { total: number; max: number; lagging: number } {
     const cutoff = this.now() - WORKER_LAG_STALE_MS;

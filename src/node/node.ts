@@ -28,6 +28,7 @@ import { BuiltinAuthorizer, type Authorizer } from '../authz/authorizer.js';
 import { Tenancy } from '../authz/tenancy.js';
 import { storedBytes } from '../collection/usage.js';
 import { TENANCY_ROUTES, tenancyRoutes } from '../gateway/tenancy-routes.js';
+import { statusPage, UI_PUBLIC_PATHS } from '../ui/routes.js';
 
 /** Readiness checks must answer within this. */
 export const READY_CHECK_DEADLINE_MS = 2_000;
@@ -240,7 +241,11 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       ? {
           admit: o.admit ?? tenancy.admit,
           authenticate: (req: FastifyRequest) => tenancy.authenticate(req.headers.authorization),
-          routes: tenancyRoutes(tenancy, control, catalog),
+          routes: (a: FastifyInstance) => {
+            tenancyRoutes(tenancy, control, catalog)(a);
+            statusPage({ meta, catalog, manifests, authorizer: authorizer!, tenancy, control, node: { id, roles: config.roles }, workerRound: (ns, c) => metrics.lag.last(ns, c) })(a);
+          },
+          publicPaths: UI_PUBLIC_PATHS,
           routeDefs: TENANCY_ROUTES,
           authenticated: true,
         }

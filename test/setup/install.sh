@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everything `npm test` needs that is not in git: the npm dependencies and the binaries of the
-# services the suites start themselves (MinIO, PostgreSQL, Java for DynamoDB Local, curl, …).
+# services the suites start themselves (MinIO, PostgreSQL, Java for DynamoDB Local, curl, Chromium, …).
 # Idempotent: a step whose binary is already there does nothing. Each step prints its
 # duration. Runs as root on CI (apt-get); elsewhere, install the missing packages it names.
 set -euo pipefail
@@ -62,8 +62,14 @@ curl_() {
   command -v curl >/dev/null || apt_install curl
 }
 
+chromium_() {
+  # test/ui drives Debian's Chromium through playwright-core (which downloads no browser of its own).
+  command -v chromium >/dev/null || apt_install chromium
+}
+
 step "npm dependencies" npm_deps
 step "minio" minio
 step "postgresql" postgresql
 step "java" java
 step "curl" curl_
+step "chromium" chromium_

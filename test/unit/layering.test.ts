@@ -14,7 +14,8 @@ const LAYERS: readonly (readonly string[])[] = [
   // The HTTP API's TypeScript client: it imports nothing of the server (it is built on its own), and only the CLI uses it.
   ['client'],
   ['node'],
-  ['gateway'],
+  // The HTTP surfaces: the API, and the status page (HTML) on the same admission.
+  ['gateway', 'ui'],
   // Tenancy and authorization, the data plane, and the checker (a testing tool).
   ['authz', 'quota', 'control', 'workers', 'gc', 'collection', 'log', 'check'],
   ['meta', 'store'],
