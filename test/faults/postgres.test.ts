@@ -1,7 +1,8 @@
 // The PostgreSQL backend's own failure paths, produced by the real server, beside the shared
 // fault matrix (whose Postgres cells are made by test/harness/postgres-faults.ts): a COMMIT
 // whose reply is lost after the server applied it, and the LISTEN connection dropped by the
-// server while a watch waits. This file registers its cases in the postgres stage only: they
+// server while a watch waits; and the bookkeeping tables that must stay bounded (commit tokens
+// under a steady write load, the change feed past its retention). This file registers its cases in the postgres stage only: they
 // test that backend's mapping, which the other backends do not have.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,6 +11,7 @@ import pg from 'pg';
 import { linkPointerKey, type MetaStore } from '../../src/meta/index.js';
 import type { FaultHook } from '../../src/meta/faults.js';
 import { openPostgres, type PostgresMetaStore } from '../../src/meta/backends/postgres/index.js';
+import { MIN_REQUEST_TOKEN_TTL_MS, PRUNE_BATCH, PRUNE_EVERY_WRITES } from '../../src/meta/core/tokens.js';
 import { backendName } from '../harness/backends.js';
 import { postgresFactory } from '../harness/postgres.js';
 
@@ -48,7 +50,10 @@ if (backendName() === 'postgres') {
     });
 
     /** Another handle on the database of `store`, with its own settings. */
-    const handleOn = (store: MetaStore, opts: { applicationName?: string; faults?: FaultHook }): PostgresMetaStore => {
+    const handleOn = (
+      store: MetaStore,
+      opts: { applicationName?: string; faults?: FaultHook; clock?: () => number; requestTokenTtlMs?: number; feedRetention?: { changes?: number; ms?: number } },
+    ): PostgresMetaStore => {
       const s = openPostgres({ url: factory.location(store).path, poolSize: 4, readPoolSize: 2, ...opts });
       extra.push(s);
       return s;
@@ -101,6 +106,52 @@ if (backendName() === 'postgres') {
       assert.equal(r.changed, true, 'the waiting watch saw the change');
       assert.ok(r.version > since);
       assert.ok(Date.now() - t0 < 5_000, 'woken by the change, long before its timeout');
+    });
+
+    test('commit tokens stay bounded under a steady write load past their TTL (shortened, validated)', async () => {
+      const base = await factory.open();
+      assert.throws(() => handleOn(base, { requestTokenTtlMs: 1_000 }), /requestTokenTtlMs/, 'a TTL below the minimum is refused');
+      let offset = 0;
+      const ttl = MIN_REQUEST_TOKEN_TTL_MS;
+      const s = handleOn(base, { clock: () => Date.now() + offset, requestTokenTtlMs: ttl });
+      const ns = await s.createNamespace({ org: 'pg', name: 'tokens' });
+      const WRITES = 600;
+      const PER_TTL = 10; // the backend's clock passes one TTL every PER_TTL writes
+      const count = async () => Number((await s.writePool.query('SELECT count(*) AS n FROM request_tokens')).rows[0].n);
+      let most = 0;
+      for (let i = 0; i < WRITES; i++) {
+        // casPointer keeps its token row (core/tokens.ts): each write adds one.
+        await s.casPointer(ns.id, 'roots/main', i === 0 ? null : i, `m/${i}`, { requestId: `cas-${i}` });
+        offset += Math.ceil(ttl / PER_TTL);
+        if (i % 25 === 24) most = Math.max(most, await count());
+      }
+      // Live tokens (one TTL's writes), what a prune pass may not have reached yet, one batch of slack.
+      const bound = PER_TTL + PRUNE_EVERY_WRITES + PRUNE_BATCH;
+      assert.ok(most <= bound, `the token table peaked at ${most} rows over ${WRITES} writes; bound ${bound}`);
+      // And a retry inside the TTL still finds its token.
+      const again = await s.casPointer(ns.id, 'roots/main', WRITES - 1, `m/${WRITES - 1}`, { requestId: `cas-${WRITES - 1}` });
+      assert.equal(again.version, WRITES, 'the retry returns the stored result');
+    });
+
+    test('the change feed is pruned past its retention; a reader behind the horizon is told to resync, the newest change of every namespace stays', async () => {
+      const base = await factory.open();
+      let offset = 0;
+      const s = handleOn(base, { clock: () => Date.now() + offset, feedRetention: { changes: 1, ms: 0 } });
+      const a = await s.createNamespace({ org: 'pg', name: 'a' });
+      const b = await s.createNamespace({ org: 'pg', name: 'b' });
+      await s.createCollection({ ns: a.id, name: 'c1', schema: SCHEMA, partitions: 1 });
+      await s.createCollection({ ns: a.id, name: 'c2', schema: SCHEMA, partitions: 1 });
+      offset += 10 * 60_000; // past maxClockSkew: the changes are old by the backend's clock
+      assert.ok(((await s.pruneNow()) ?? 0) >= 1, 'a prune pass removed changes');
+      const all = await s.changesSince(0);
+      assert.equal(all.resync, true, 'a reader from version 0 is below the horizon');
+      const newest = new Map<number, number>();
+      for (const c of all.changes) newest.set(c.ns, c.version);
+      assert.ok(newest.has(a.id) && newest.has(b.id), 'the newest change of each namespace is kept');
+      const fresh = await s.changesSince(all.version);
+      assert.equal(fresh.resync, undefined, 'a reader at the current version needs no resync');
+      const w = await s.watch('catalog', 0, { timeoutMs: 1_000 });
+      assert.deepEqual([w.changed, w.resync], [true, true], 'a watch from below the horizon wakes with resync');
     });
   });
 }

@@ -82,11 +82,13 @@ export function backendFactory(name = backendName(), extra: Partial<EmbeddedOpti
       };
     }
     case 'postgres': {
-      const { maxChunksPerGroup, maxSwapEntries, clock } = extra;
+      const { maxChunksPerGroup, maxSwapEntries, clock, requestTokenTtlMs, feedRetention } = extra;
       return postgresFactory({
         ...(maxChunksPerGroup !== undefined ? { maxChunksPerGroup } : {}),
         ...(maxSwapEntries !== undefined ? { maxSwapEntries } : {}),
         ...(clock !== undefined ? { clock } : {}),
+        ...(requestTokenTtlMs !== undefined ? { requestTokenTtlMs } : {}),
+        ...(feedRetention !== undefined ? { feedRetention } : {}),
       });
     }
     case 'dynamodb':

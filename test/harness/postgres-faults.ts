@@ -8,8 +8,9 @@
 //                 max_connections, filler sessions take every slot and the store's pool must
 //                 open a new connection, which the server refuses.
 //   Conflict      40P01 deadlock_detected: a competing transaction takes EXCLUSIVE locks on the
-//                 tables the call writes last (request_tokens, wal_commits), then asks for
-//                 ACCESS EXCLUSIVE on them, which waits for the call's own reads; the call's
+//                 tables the call writes after its Race point (request_tokens, wal_commits,
+//                 leases, heads), then asks for ACCESS EXCLUSIVE on the tables the call's plain
+//                 reads hold, which waits for the call; the call's
 //                 next write waits for the EXCLUSIVE locks: a cycle, which the call's deadlock
 //                 check finds (its deadlock_timeout is short, the competitor's long), so the
 //                 server aborts the call's transaction.
@@ -56,8 +57,11 @@ const COMPETITOR_DEADLOCK_TIMEOUT = '30s';
 const HANG_BUDGET_MS = 400;
 /** Bound on every wait of a producer (a session to appear waiting, an attempt to finish). */
 const PRODUCER_WAIT_MS = 5_000;
-/** The tables every write touches last: its commit token, or commitWal's (object, group) record. */
-const LAST_TABLES = 'request_tokens, wal_commits';
+/**
+ * Tables every matrix call writes or row-locks after its Race point: its commit token,
+ * commitWal's (object, group) record, a lease, or a partition head.
+ */
+const WRITTEN_TABLES = 'request_tokens, wal_commits, leases, heads';
 
 async function until(what: string, cond: () => Promise<boolean> | boolean): Promise<void> {
   const deadline = Date.now() + PRODUCER_WAIT_MS;
@@ -106,7 +110,7 @@ class Competitor {
     this.client = c;
     await c.query(`SET deadlock_timeout = '${COMPETITOR_DEADLOCK_TIMEOUT}'`);
     await c.query('BEGIN');
-    await c.query(`LOCK TABLE ${LAST_TABLES} IN EXCLUSIVE MODE`);
+    await c.query(`LOCK TABLE ${WRITTEN_TABLES} IN EXCLUSIVE MODE`);
   }
 
   /**
@@ -118,11 +122,21 @@ class Competitor {
   async closeCycle(url: string): Promise<void> {
     const c = this.client!;
     const pid = (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-    this.upgrade = c.query(`LOCK TABLE ${LAST_TABLES} IN ACCESS EXCLUSIVE MODE`).catch((e: unknown) => e);
     const probe = new pg.Client({ connectionString: url });
     probe.on('error', () => undefined);
     await probe.connect();
     try {
+      // The tables the call's plain reads hold (ACCESS SHARE): the call's session is the one
+      // idle inside a transaction at its Race point.
+      const read = await probe.query<{ t: string }>(
+        `SELECT DISTINCT quote_ident(c.relname) AS t FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+           JOIN pg_stat_activity a ON a.pid = l.pid
+          WHERE a.datname = current_database() AND a.state = 'idle in transaction' AND a.pid NOT IN ($1, pg_backend_pid())
+            AND l.mode = 'AccessShareLock' AND l.granted AND c.relkind = 'r'`,
+        [pid],
+      );
+      if (read.rows.length === 0) throw new Error('fault producer: the call holds no table from its reads, so no lock cycle can be made');
+      this.upgrade = c.query(`LOCK TABLE ${read.rows.map((r) => r.t).join(', ')} IN ACCESS EXCLUSIVE MODE`).catch((e: unknown) => e);
       await until('the competitor to wait for the call', async () => {
         const r = await probe.query('SELECT 1 FROM pg_locks WHERE pid = $1 AND NOT granted', [pid]);
         return (r.rowCount ?? 0) > 0;

@@ -8,6 +8,8 @@
 // (no row: AlreadyExists with the winner's id), with the namespace row FOR SHARE so a drop
 // waits or is seen. Drops lock their row FOR UPDATE and mark it 'dropping' (the janitor,
 // tags-gc.ts, deletes it later).
+import { pageArgs } from '../../core/paging.js';
+import { collectionLogRetentionOrDefault, copySchema, retentionOrDefault, manifestRetentionOrDefault } from '../../core/catalog.js';
 import type { CreateCollection, CreateNamespace, CreateStream, ReadOptions } from '../../contract.js';
 import { implicitStreamName, linkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
@@ -24,8 +26,6 @@ import type {
   Stream,
   WriteContext,
 } from '../../types.js';
-import { collectionLogRetentionOrDefault } from '../../core/catalog.js';
-import * as v from '../../validate.js';
 import { paged, toCollection, toNamespace, toStream, type Row } from '../sql/rows.js';
 import type { PgContext } from './context.js';
 import { nextIds, recordChange, adjustRefs, shareNamespace, liveNamespace } from './shared.js';
@@ -33,8 +33,8 @@ import { SQL } from './sql.js';
 import type { WriteTx } from './tx.js';
 
 export async function createNamespace(ctx: PgContext, req: CreateNamespace, w?: WriteContext): Promise<Namespace> {
-  const org = v.name('org', req?.org);
-  const name = v.name('name', req?.name);
+  const org = req.org;
+  const name = req.name;
   return ctx.write('createNamespace', w, async (tx) => {
     const existing = await tx.one<{ id: number }>("SELECT id FROM namespaces WHERE org = $1 AND name = $2 AND state = 'live'", [org, name]);
     if (existing) throw errors.alreadyExists(`namespace ${org}/${name}`, existing.id);
@@ -57,7 +57,6 @@ export async function createNamespace(ctx: PgContext, req: CreateNamespace, w?: 
 }
 
 export async function dropNamespace(ctx: PgContext, ns: number, w?: WriteContext): Promise<void> {
-  v.id('ns', ns);
   return ctx.write('dropNamespace', w, async (tx) => {
     await tx.beforeWrite();
     // The namespace row is locked: creates in it hold FOR SHARE, so none is in flight now,
@@ -78,23 +77,19 @@ export async function dropNamespace(ctx: PgContext, ns: number, w?: WriteContext
 }
 
 export async function namespace(ctx: PgContext, ns: number, opts?: ReadOptions): Promise<Namespace> {
-  v.id('ns', ns);
   const r = await ctx.readOne('SELECT * FROM namespaces WHERE id = $1', [ns]);
   if (!r || (r.state !== 'live' && !opts?.includeDropping)) throw errors.notFound(`namespace ${ns}`);
   return toNamespace(r);
 }
 
 export async function namespaceByName(ctx: PgContext, org: string, name: string): Promise<Namespace> {
-  v.name('org', org);
-  v.name('name', name);
   const r = await ctx.readOne("SELECT * FROM namespaces WHERE org = $1 AND name = $2 AND state = 'live'", [org, name]);
   if (!r) throw errors.notFound(`namespace ${org}/${name}`);
   return toNamespace(r);
 }
 
 export async function listNamespaces(ctx: PgContext, org: string, page?: PageRequest): Promise<Page<Namespace>> {
-  v.name('org', org);
-  const p = v.page(page);
+  const p = pageArgs(page);
   const rows = await ctx.read(
     `SELECT * FROM namespaces WHERE org = $1 AND state = 'live' AND starts_with(name, $2) AND name > $3
      ORDER BY name LIMIT $4`,
@@ -104,12 +99,12 @@ export async function listNamespaces(ctx: PgContext, org: string, page?: PageReq
 }
 
 export async function createCollection(ctx: PgContext, req: CreateCollection, w?: WriteContext): Promise<Collection> {
-  const ns = v.id('ns', req?.ns);
-  const name = v.name('name', req.name);
-  const schema = v.schema('schema', req.schema);
-  const partitions = v.partitions('partitions', req.partitions);
-  const retention = collectionLogRetentionOrDefault(req.retention === undefined ? undefined : v.retention('retention', req.retention));
-  const mret = v.manifestRetention(req.manifestRetentionMs);
+  const ns = req.ns;
+  const name = req.name;
+  const schema = copySchema(req.schema);
+  const partitions = req.partitions;
+  const retention = collectionLogRetentionOrDefault(req.retention);
+  const mret = manifestRetentionOrDefault(req.manifestRetentionMs);
   return ctx.write('createCollection', w, async (tx) => {
     const pre = (await tx.one<{ ns_state: string | null; existing: number | null }>(SQL.CREATE_COLLECTION_PRE, [ns, name]))!;
     if (pre.ns_state !== 'live') throw errors.notFound(`namespace ${ns}`);
@@ -165,8 +160,6 @@ export async function createCollection(ctx: PgContext, req: CreateCollection, w?
 }
 
 export async function dropCollection(ctx: PgContext, ns: number, collection: number, w?: WriteContext): Promise<void> {
-  v.id('ns', ns);
-  v.id('collection', collection);
   return ctx.write('dropCollection', w, async (tx) => {
     await tx.beforeWrite();
     const r = await tx.one('SELECT * FROM collections WHERE ns = $1 AND id = $2 FOR UPDATE', [ns, collection]);
@@ -192,16 +185,12 @@ export async function dropCollection(ctx: PgContext, ns: number, collection: num
 }
 
 export async function collection(ctx: PgContext, ns: number, collection: number, opts?: ReadOptions): Promise<Collection> {
-  v.id('ns', ns);
-  v.id('collection', collection);
   const r = await ctx.readOne('SELECT * FROM collections WHERE ns = $1 AND id = $2', [ns, collection]);
   if (!r || (r.state !== 'live' && !opts?.includeDropping)) throw errors.notFound(`collection ${collection} in namespace ${ns}`);
   return toCollection(r);
 }
 
 export async function collectionByName(ctx: PgContext, ns: number, name: string): Promise<Collection> {
-  v.id('ns', ns);
-  v.name('name', name);
   const r = await ctx.readOne("SELECT * FROM collections WHERE ns = $1 AND name = $2 AND state = 'live'", [ns, name]);
   if (!r) throw errors.notFound(`collection ${name} in namespace ${ns}`);
   return toCollection(r);
@@ -209,7 +198,7 @@ export async function collectionByName(ctx: PgContext, ns: number, name: string)
 
 /** One statement: the namespace's state and a page of its live rows of `table`, by name. */
 async function listInNamespace(ctx: PgContext, table: 'collections' | 'streams', ns: number, page: PageRequest | undefined): Promise<Row[]> {
-  const p = v.page(page);
+  const p = pageArgs(page);
   const rows = await ctx.read<{ ns_state: string; r: Row | null }>(
     `SELECT n.state AS ns_state, row_to_json(t) AS r FROM namespaces n
      LEFT JOIN LATERAL (SELECT * FROM ${table} WHERE ns = n.id AND state = 'live' AND starts_with(name, $2) AND name > $3
@@ -222,8 +211,7 @@ async function listInNamespace(ctx: PgContext, table: 'collections' | 'streams',
 }
 
 export async function listCollections(ctx: PgContext, ns: number, page?: PageRequest): Promise<Page<Collection>> {
-  v.id('ns', ns);
-  const p = v.page(page);
+  const p = pageArgs(page);
   const rows = await listInNamespace(ctx, 'collections', ns, page);
   return paged(rows.map(toCollection), p.limit, (c) => c.name);
 }
@@ -236,10 +224,7 @@ export async function updateCollectionSchema(
   schema: CollectionSchema,
   w?: WriteContext,
 ): Promise<Collection> {
-  v.id('ns', ns);
-  v.id('collection', collection);
-  v.id('expectedVersion', expectedVersion);
-  const s = v.schema('schema', schema);
+  const s = copySchema(schema);
   return ctx.write('updateCollectionSchema', w, async (tx) => {
     const check = (r: Row | undefined): Collection => {
       if (!r || r.state !== 'live') throw errors.notFound(`collection ${collection} in namespace ${ns}`);
@@ -266,9 +251,6 @@ export async function updateCollectionSchema(
 }
 
 export async function updateAliases(ctx: PgContext, ns: number, actions: AliasAction[], expectedVersion?: number, w?: WriteContext): Promise<Aliases> {
-  v.id('ns', ns);
-  v.aliasActions(actions);
-  if (expectedVersion !== undefined) v.nonNegInt('expectedVersion', expectedVersion);
   return ctx.write('updateAliases', w, async (tx) => {
     await liveNamespace(tx, ns);
     const cur = await tx.one<{ version: number }>('SELECT version FROM aliases WHERE ns = $1', [ns]);
@@ -308,7 +290,6 @@ export async function updateAliases(ctx: PgContext, ns: number, actions: AliasAc
 }
 
 export async function aliases(ctx: PgContext, ns: number): Promise<Aliases> {
-  v.id('ns', ns);
   const r = await ctx.readOne<{ state: string | null; version: number | null; map: Record<string, number> | null }>(
     'SELECT n.state, a.version, a.map FROM namespaces n LEFT JOIN aliases a ON a.ns = n.id WHERE n.id = $1',
     [ns],
@@ -318,10 +299,10 @@ export async function aliases(ctx: PgContext, ns: number): Promise<Aliases> {
 }
 
 export async function createStream(ctx: PgContext, req: CreateStream, w?: WriteContext): Promise<Stream> {
-  const ns = v.id('ns', req?.ns);
-  const name = v.name('name', req.name);
-  const partitions = v.partitions('partitions', req.partitions);
-  const retention = v.retention('retention', req.retention);
+  const ns = req.ns;
+  const name = req.name;
+  const partitions = req.partitions;
+  const retention = retentionOrDefault(req.retention);
   return ctx.write('createStream', w, async (tx) => {
     const pre = (await tx.one<{ ns_state: string | null; existing: number | null }>(
       `SELECT (SELECT state FROM namespaces WHERE id = $1) AS ns_state,
@@ -350,8 +331,6 @@ export async function createStream(ctx: PgContext, req: CreateStream, w?: WriteC
 }
 
 export async function dropStream(ctx: PgContext, ns: number, stream: number, w?: WriteContext): Promise<void> {
-  v.id('ns', ns);
-  v.id('stream', stream);
   return ctx.write('dropStream', w, async (tx) => {
     await tx.beforeWrite();
     const r = await tx.one('SELECT * FROM streams WHERE ns = $1 AND id = $2 FOR UPDATE', [ns, stream]);
@@ -363,24 +342,19 @@ export async function dropStream(ctx: PgContext, ns: number, stream: number, w?:
 }
 
 export async function stream(ctx: PgContext, ns: number, stream: number, opts?: ReadOptions): Promise<Stream> {
-  v.id('ns', ns);
-  v.id('stream', stream);
   const r = await ctx.readOne('SELECT * FROM streams WHERE ns = $1 AND id = $2', [ns, stream]);
   if (!r || (r.state !== 'live' && !opts?.includeDropping)) throw errors.notFound(`stream ${stream} in namespace ${ns}`);
   return toStream(r);
 }
 
 export async function listStreams(ctx: PgContext, ns: number, page?: PageRequest): Promise<Page<Stream>> {
-  v.id('ns', ns);
-  const p = v.page(page);
+  const p = pageArgs(page);
   const rows = await listInNamespace(ctx, 'streams', ns, page);
   return paged(rows.map(toStream), p.limit, (s) => s.name);
 }
 
 export async function setRetention(ctx: PgContext, ns: number, stream: number, retention: Retention, w?: WriteContext): Promise<Stream> {
-  v.id('ns', ns);
-  v.id('stream', stream);
-  const r = v.retention('retention', retention);
+  const r = retentionOrDefault(retention);
   return ctx.write('setRetention', w, async (tx) => {
     await tx.beforeWrite();
     const s = await tx.one(

@@ -7,14 +7,16 @@
 //   the call (tx.ts). commitWal passes token: false and writes its own (object, group) record.
 // - read(): one statement, one snapshot, on the read pool (readUrl; the primary by default).
 // - prune(): expired commit tokens, WAL commit records and GC tombstones, in bounded batches,
-//   by one node at a time (a transaction advisory lock), every PRUNE_EVERY_WRITES writes.
-import { randomUUID } from 'node:crypto';
+//   by one node at a time (a transaction advisory lock), every PRUNE_EVERY_WRITES writes; and
+//   catalog changes past the feed's retention (core/feed.ts), keeping each namespace's newest.
+// Which calls store a token, the cadence, the batch and the cutoffs are the core's
+// (core/tokens.ts); arguments were validated by the wrapper (core/validating.ts).
 import pg from 'pg';
 import { errors } from '../../errors.js';
 import type { FaultHook } from '../../faults.js';
-import { MAX_CLOCK_SKEW_MS, REQUEST_TOKEN_TTL_MS, WAL_COMMIT_RECORD_TTL_MS } from '../../limits.js';
-import type { Capabilities, WriteContext } from '../../types.js';
-import * as v from '../../validate.js';
+import { feedPruneBounds, feedRetention, type FeedRetention } from '../../core/feed.js';
+import { PRUNE_BATCH, PRUNE_EVERY_WRITES, pruneCutoffs, requestTokenTtl, tokenFor } from '../../core/tokens.js';
+import type { Capabilities, Fence, WriteContext } from '../../types.js';
 import type { Row } from '../sql/rows.js';
 import { tryAdvisoryXactLock } from './advisory.js';
 import { mapPgError } from './errors.js';
@@ -35,10 +37,7 @@ export const DEFAULT_LOCK_TIMEOUT_MS = 5_000;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 30_000;
 /** A session idle inside a transaction this long is ended by the server (its locks freed). */
 export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
-/** Expired commit tokens, WAL commit records and GC tombstones removed per prune pass, per table. */
-export const PRUNE_BATCH = 256;
-/** A prune pass starts once every this many writes of a handle (in the background). */
-export const PRUNE_EVERY_WRITES = 256;
+export { PRUNE_BATCH, PRUNE_EVERY_WRITES };
 /** The advisory lock that makes pruning a cluster singleton. */
 export const PRUNE_LOCK = 'loam:prune';
 
@@ -63,6 +62,10 @@ export interface PostgresOptions {
   faults?: FaultHook;
   /** The backend's clock, for validating stamps; tests may replace it. */
   clock?: () => number;
+  /** How long commit tokens live (validated: core/tokens.ts requestTokenTtl); tests shorten it. */
+  requestTokenTtlMs?: number;
+  /** How much of the change feed is kept (validated: core/feed.ts feedRetention). */
+  feedRetention?: Partial<FeedRetention>;
 }
 
 /** What every concern module works with: one per store handle. */
@@ -75,6 +78,8 @@ export class PgContext {
   readonly listener: CatalogListener;
   readonly stats: Stats = newStats();
   private readonly migrateAtStart: boolean;
+  private readonly tokenTtlMs: number;
+  private readonly feed: FeedRetention;
   private readyP: Promise<void> | undefined;
   private writes = 0;
   private pruning = false;
@@ -110,6 +115,8 @@ export class PgContext {
     this.faults = opts.faults;
     this.clock = opts.clock ?? Date.now;
     this.migrateAtStart = opts.migrate ?? true;
+    this.tokenTtlMs = requestTokenTtl(opts.requestTokenTtlMs);
+    this.feed = feedRetention(opts.feedRetention);
   }
 
   /**
@@ -162,19 +169,21 @@ export class PgContext {
   /**
    * The one write-transaction helper: stamp check, fault points, BEGIN, commit-token lookup,
    * `fn`, the token row (with the xid), COMMIT — resolving a COMMIT whose reply was lost.
-   * With token: false (commitWal), `fn` writes its own token record and sets tx.xid.
+   * Calls idempotent by their own condition store no token (core/tokens.ts tokenFor); their
+   * xid is read before COMMIT all the same, so a lost COMMIT is still resolved. commitWal's
+   * `fn` writes its own (object, group) record, sets tx.xid, and says how to find the record.
    */
   async write<T>(
     op: string,
-    w: WriteContext | undefined,
+    w: (WriteContext & { fence?: Fence }) | undefined,
     fn: (tx: WriteTx) => Promise<T>,
-    opts: { token?: boolean; resolveToken?: () => Promise<boolean> } = {},
+    opts: { resolveToken?: () => Promise<boolean> } = {},
   ): Promise<T> {
     this.checkOpen();
-    const stamp = v.stamp(w?.stamp, this.clock());
-    const requestId = w?.requestId === undefined ? undefined : v.tokenString('requestId', w.requestId);
-    const useToken = opts.token !== false;
-    const tokenId = requestId ?? randomUUID();
+    const stamp = w?.stamp ?? this.clock();
+    const requestId = tokenFor(op, w?.requestId, w?.fence !== undefined);
+    const useToken = requestId !== undefined;
+    const tokenId = requestId ?? '';
     await this.ready().catch((e) => {
       throw mapPgError(e, true);
     });
@@ -208,14 +217,16 @@ export class PgContext {
             return result;
           }
           tx.xid = r.xid;
+        } else if (tx.xid === undefined) {
+          tx.xid = (await tx.one<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid'))!.xid;
         }
         if (this.faults) {
           const f = this.faults('BeforeCommit', op);
           if (f instanceof Promise) await f;
         }
         sent = true;
-        const resolver = (xid: string | undefined) =>
-          resolveOutcome(this.writePool, xid, opts.resolveToken ?? (() => this.tokenExists(tokenId)), this.stats);
+        const byToken = useToken ? () => this.tokenExists(tokenId) : opts.resolveToken;
+        const resolver = (xid: string | undefined) => resolveOutcome(this.writePool, xid, byToken, this.stats);
         broken = (await commit(client, tx, op, this.faults, resolver, this.stats)).discard;
       }
     } catch (e) {
@@ -261,9 +272,10 @@ export class PgContext {
   }
 
   /**
-   * Bounded pruning of expired commit tokens, WAL commit records and GC tombstones, in its own
-   * transaction, by one node at a time (a transaction advisory lock). Judged on this
-   * backend's clock minus the skew bound, so nothing is pruned early under skew (spec §3.2.2).
+   * One bounded prune pass (core/tokens.ts, core/feed.ts) in its own transaction, by one node
+   * at a time (a transaction advisory lock): expired commit tokens, WAL commit records, GC
+   * tombstones, and catalog changes past retention. Judged on this backend's clock, never a
+   * proposer's stamp (spec §3.2.2).
    */
   private async prune(): Promise<void> {
     if (this.pruning || this.closed) return;
@@ -273,22 +285,25 @@ export class PgContext {
       client = await acquire(this.writePool);
       await client.query('BEGIN');
       if (await tryAdvisoryXactLock(client, PRUNE_LOCK)) {
-        const now = this.clock() - MAX_CLOCK_SKEW_MS;
-        let n = 0;
-        n += (await client.query(
+        const now = this.clock();
+        const cut = pruneCutoffs(now, this.tokenTtlMs);
+        const n = async (text: string, values: unknown[]) => (await client!.query(text, values)).rowCount ?? 0;
+        let removed = 0;
+        removed += await n(
           'DELETE FROM request_tokens WHERE id IN (SELECT id FROM request_tokens WHERE stamp < $1 ORDER BY stamp LIMIT $2)',
-          [now - REQUEST_TOKEN_TTL_MS, PRUNE_BATCH],
-        )).rowCount ?? 0;
-        n += (await client.query(
+          [cut.tokens, PRUNE_BATCH],
+        );
+        removed += await n(
           'DELETE FROM wal_commits WHERE (object, grp) IN (SELECT object, grp FROM wal_commits WHERE stamp < $1 ORDER BY stamp LIMIT $2)',
-          [now - WAL_COMMIT_RECORD_TTL_MS, PRUNE_BATCH],
-        )).rowCount ?? 0;
-        n += (await client.query(
+          [cut.records, PRUNE_BATCH],
+        );
+        removed += await n(
           'DELETE FROM object_refs WHERE path IN (SELECT path FROM object_refs WHERE deleted AND claim_stamp < $1 ORDER BY claim_stamp LIMIT $2)',
-          [now - WAL_COMMIT_RECORD_TTL_MS, PRUNE_BATCH],
-        )).rowCount ?? 0;
+          [cut.records, PRUNE_BATCH],
+        );
+        removed += await this.pruneFeed(client, now);
         this.stats.prunes++;
-        this.stats.pruned += n;
+        this.stats.pruned += removed;
       }
       await client.query('COMMIT');
       client.release();
@@ -298,6 +313,30 @@ export class PgContext {
     } finally {
       this.pruning = false;
     }
+  }
+
+  /**
+   * Catalog changes past the feed's retention, oldest first, keeping the newest change of
+   * each namespace; the highest version removed becomes the horizon (catalog_counter.horizon),
+   * below which readers are told to resync (core/feed.ts).
+   */
+  private async pruneFeed(client: pg.PoolClient, now: number): Promise<number> {
+    const top = await client.query<{ version: number }>('SELECT version FROM catalog_counter');
+    const b = feedPruneBounds(top.rows[0]?.version ?? 0, now, this.feed);
+    if (b.maxVersion < 1) return 0;
+    const r = await client.query<{ n: number }>(
+      `WITH gone AS (
+         DELETE FROM catalog_changes WHERE version IN (
+           SELECT c.version FROM catalog_changes c WHERE c.version <= $1 AND c.stamp < $2
+             AND EXISTS (SELECT 1 FROM catalog_changes d WHERE d.ns = c.ns AND d.version > c.version)
+           ORDER BY c.version LIMIT $3)
+         RETURNING version),
+       h AS (UPDATE catalog_counter SET horizon = greatest(horizon, (SELECT max(version) FROM gone))
+             WHERE EXISTS (SELECT 1 FROM gone))
+       SELECT count(*)::int AS n FROM gone`,
+      [b.maxVersion, b.before, PRUNE_BATCH],
+    );
+    return r.rows[0]?.n ?? 0;
   }
 
   /** Prunes now (operators, tests); returns the rows removed, or null if another node is pruning. */

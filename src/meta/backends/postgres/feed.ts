@@ -1,16 +1,15 @@
 // The change feed of the PostgreSQL backend: catalogVersion, changesSince and watch (spec
 // §5.4).
 //
-// catalog_counter holds the catalog version; catalog_changes one row per change, written by
-// the change's own transaction under the counter row's lock, so versions are dense and
-// visible in commit order. watch LISTENs (listener.ts) and re-reads catalog_changes on every
+// catalog_counter holds the catalog version and the feed's horizon (the highest pruned
+// version, context.ts pruneFeed); catalog_changes one row per change, written by the change's
+// own transaction under the counter row's lock, so versions are dense and visible in commit
+// order. The page shape, the horizon's resync flag and the watch loop are the core's
+// (core/feed.ts). watch LISTENs (listener.ts) and re-reads catalog_changes on every
 // notification and at least every WATCH_POLL_MS: a notification only wakes a watcher, it never
 // decides what changed.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { errors } from '../../errors.js';
-import { MAX_PAGE_LIMIT, MAX_WATCH_MS } from '../../limits.js';
+import { changesLimit, changesPage, watchLoop, type WatchParts } from '../../core/feed.js';
 import type { ChangesPage, WatchResult, WatchScope } from '../../types.js';
-import * as v from '../../validate.js';
 import { toChange, type Row } from '../sql/rows.js';
 import type { PgContext } from './context.js';
 
@@ -25,53 +24,45 @@ export async function catalogVersion(ctx: PgContext): Promise<number> {
 }
 
 export async function changesSince(ctx: PgContext, version: number, limit?: number): Promise<ChangesPage> {
-  v.nonNegInt('version', version);
-  const lim = limit === undefined ? MAX_PAGE_LIMIT : v.nonNegInt('limit', limit, MAX_PAGE_LIMIT);
-  if (lim < 1) throw errors.invalid('limit', `must be in 1..${MAX_PAGE_LIMIT}`);
-  const r = (await ctx.readOne<{ current: number; changes: Row[] | null }>(
-    `SELECT (SELECT version FROM catalog_counter) AS current,
+  const lim = changesLimit(limit);
+  // One statement: the version, the horizon and the page from one snapshot.
+  const r = (await ctx.readOne<{ current: number; horizon: number; changes: Row[] | null }>(
+    `SELECT k.version AS current, k.horizon,
             (SELECT json_agg(c ORDER BY c.version) FROM
-               (SELECT version, ns, kind, id, stamp FROM catalog_changes WHERE version > $1 ORDER BY version LIMIT $2) c) AS changes`,
+               (SELECT version, ns, kind, id, stamp FROM catalog_changes WHERE version > $1 ORDER BY version LIMIT $2) c) AS changes
+     FROM catalog_counter k`,
     [version, lim + 1],
   ))!;
-  const rows = r.changes ?? [];
-  const changes = rows.slice(0, lim).map(toChange);
-  const last = changes[changes.length - 1];
-  return { changes, version: last ? last.version : Math.max(version, r.current), more: rows.length > lim };
+  return changesPage((r.changes ?? []).map(toChange), version, lim, r.current, r.horizon);
 }
 
 export async function watch(ctx: PgContext, scope: WatchScope, since: number, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<WatchResult> {
-  if (scope !== 'catalog') v.id('scope.ns', scope?.ns);
-  v.nonNegInt('since', since);
-  const timeoutMs = v.nonNegInt('timeoutMs', opts?.timeoutMs, MAX_WATCH_MS);
   if (ctx.closed) return { version: since, changed: false };
-  const deadline = Date.now() + timeoutMs;
   const ns = scope === 'catalog' ? null : scope.ns;
   let woken: () => void = () => undefined;
   let wake = new Promise<void>((r) => (woken = r));
   const unsubscribe = await ctx.listener.subscribe(ns, () => woken());
-  const probe = () =>
-    ctx.readOne<{ v: number; hit: boolean }>(
-      `SELECT (SELECT version FROM catalog_counter) AS v,
-              EXISTS (SELECT 1 FROM catalog_changes WHERE version > $1 AND ($2::bigint IS NULL OR ns = $2)) AS hit`,
-      [since, ns],
-    );
-  try {
-    // Bounded: at most timeoutMs / WATCH_POLL_NO_LISTENER_MS + 1 probes, plus one per wake.
-    for (;;) {
-      if (ctx.closed) return { version: since, changed: false };
-      if (opts.signal?.aborted) return { version: await catalogVersion(ctx).catch(() => since), changed: false };
-      const r = (await probe())!;
-      if (r.hit) return { version: r.v, changed: true };
-      const left = deadline - Date.now();
-      if (left <= 0) return { version: r.v, changed: false };
-      const poll = ctx.listener.live ? WATCH_POLL_MS : WATCH_POLL_NO_LISTENER_MS;
-      await waitFor(wake, Math.min(left, poll), [opts.signal, ctx.closing.signal]);
+  const parts: WatchParts = {
+    closed: () => ctx.closed,
+    get pollMs() {
+      return ctx.listener.live ? WATCH_POLL_MS : WATCH_POLL_NO_LISTENER_MS;
+    },
+    probe: async (_scope, from) => {
+      const r = (await ctx.readOne<{ v: number; horizon: number; hit: boolean }>(
+        `SELECT k.version AS v, k.horizon,
+                EXISTS (SELECT 1 FROM catalog_changes WHERE version > $1 AND ($2::bigint IS NULL OR ns = $2)) AS hit
+         FROM catalog_counter k`,
+        [from, ns],
+      ))!;
+      return { hit: r.hit, version: r.v, horizon: r.horizon };
+    },
+    wait: async (ms, signal) => {
+      await waitFor(wake, ms, [signal, ctx.closing.signal]);
       wake = new Promise<void>((res) => (woken = res));
-    }
-  } catch (e) {
-    if (ctx.closed) return { version: since, changed: false };
-    throw e;
+    },
+  };
+  try {
+    return await watchLoop(parts, scope, since, opts);
   } finally {
     unsubscribe();
   }
@@ -83,7 +74,13 @@ async function waitFor(p: Promise<void>, ms: number, signals: Array<AbortSignal 
   const onAbort = () => ac.abort();
   for (const s of signals) s?.addEventListener('abort', onAbort, { once: true });
   try {
-    await Promise.race([p, sleep(ms, undefined, { signal: ac.signal }).catch(() => undefined)]);
+    await Promise.race([p, new Promise<void>((res) => {
+      const t = setTimeout(res, ms);
+      ac.signal.addEventListener('abort', () => {
+        clearTimeout(t);
+        res();
+      }, { once: true });
+    })]);
   } finally {
     ac.abort();
     for (const s of signals) s?.removeEventListener('abort', onAbort);

@@ -31,6 +31,11 @@
 //   at a replica only with synchronous_commit = remote_apply, since the contract forbids
 //   reads that go backwards). Idempotency reads run inside the write transaction.
 // - No clock row: stamps come from the callers (spec §3.2).
+// - On the core (src/meta/core): arguments are checked once by the validating wrapper
+//   openPostgres returns, so no module calls validate.ts; the rules (leases, the commitWal
+//   group loop and replay check, swapSegment and trim plans, partitionIndex contiguity, paging,
+//   the feed page and watch loop, which calls store tokens and how pruning keeps up) are the
+//   core's, and the modules hold only the SQL, the transactions and the SQLSTATE mapping.
 import type { CreateCollection, CreateNamespace, CreateStream, MetaStore, ReadOptions } from '../../contract.js';
 import type {
   AliasAction,
@@ -65,15 +70,16 @@ import type {
   WatchScope,
   WriteContext,
 } from '../../types.js';
-import * as v from '../../validate.js';
 import { validating } from '../../core/validating.js';
 import { registerConnection } from '../connections.js';
+import * as v from '../../validate.js';
 import { tryAdvisoryLock, type AdvisoryLock } from './advisory.js';
 import * as catalog from './catalog.js';
 import { PgContext, type PostgresOptions } from './context.js';
 import { mapPgError } from './errors.js';
 import * as feed from './feed.js';
-import * as leases from './leases.js';
+import { postgresLeaseCalls } from './leases.js';
+import type { LeaseCalls } from '../../core/leases.js';
 import * as log from './log.js';
 import * as pointers from './pointers.js';
 import * as tagsGc from './tags-gc.js';
@@ -127,6 +133,7 @@ export async function connectPostgres(opts: PostgresOptions): Promise<PostgresMe
 
 export class PostgresMetaStore implements MetaStore {
   private readonly ctx: PgContext;
+  private readonly leases: LeaseCalls;
 
   constructor(opts: PostgresOptions) {
     this.ctx = new PgContext(opts, {
@@ -136,6 +143,7 @@ export class PostgresMetaStore implements MetaStore {
       maxSwapEntries: opts?.maxSwapEntries ?? DEFAULT_MAX_SWAP_ENTRIES,
       changeFeed: 'push',
     });
+    this.leases = postgresLeaseCalls(this.ctx);
   }
 
   /** The write pool (the ControlStore runs on the same connections). */
@@ -174,7 +182,7 @@ export class PostgresMetaStore implements MetaStore {
    * lease covers; null if another node holds it. Release it when done.
    */
   async trySingleton(name: string): Promise<AdvisoryLock | null> {
-    v.key('name', name);
+    v.key('name', name); // not a contract call: the validating wrapper does not see it
     this.ctx.checkOpen();
     await this.ctx.ready();
     try {
@@ -322,19 +330,19 @@ export class PostgresMetaStore implements MetaStore {
   }
 
   acquireLease(scope: LeaseScope, key: string, owner: string, ttlMs: number, w?: WriteContext): Promise<Lease> {
-    return leases.acquireLease(this.ctx, scope, key, owner, ttlMs, w);
+    return this.leases.acquireLease(scope, key, owner, ttlMs, w);
   }
 
   renewLease(scope: LeaseScope, key: string, owner: string, epoch: number, ttlMs: number, w?: WriteContext): Promise<Lease> {
-    return leases.renewLease(this.ctx, scope, key, owner, epoch, ttlMs, w);
+    return this.leases.renewLease(scope, key, owner, epoch, ttlMs, w);
   }
 
   releaseLease(scope: LeaseScope, key: string, owner: string, epoch: number, w?: WriteContext): Promise<void> {
-    return leases.releaseLease(this.ctx, scope, key, owner, epoch, w);
+    return this.leases.releaseLease(scope, key, owner, epoch, w);
   }
 
   lease(scope: LeaseScope, key: string): Promise<Lease | null> {
-    return leases.lease(this.ctx, scope, key);
+    return this.leases.lease(scope, key);
   }
 
   createTag(ns: number, collection: number, name: string, manifestVersion: number, w?: WriteContext): Promise<Tag> {

@@ -9,10 +9,9 @@
 // record in one statement (sql.ts). swapSegment and trimPartition lock their partition's head
 // FOR UPDATE, which orders them with commits. Composite reads are one statement each: one
 // snapshot.
-import { partialFailure } from '../../core/log.js';
 import { errors } from '../../errors.js';
-import { planGroups } from '../../groups.js';
-import { MAX_INDEX_PAGE, WAL_COMMIT_WINDOW_MS } from '../../limits.js';
+import { checkCommitWindow, checkPartition, commitWalGroups, indexFloor, planSwap, planTrim, replayGroup, runProblem } from '../../core/log.js';
+import { MAX_INDEX_PAGE } from '../../limits.js';
 import type {
   AssignedRange,
   CollectionHead,
@@ -27,7 +26,6 @@ import type {
   WalCommitResult,
   WriteContext,
 } from '../../types.js';
-import * as v from '../../validate.js';
 import { toCollection, toEntry, toHeads, toPointer, toStream, type Row } from '../sql/rows.js';
 import type { PgContext } from './context.js';
 import { adjustRefs, assert, checkFence } from './shared.js';
@@ -37,42 +35,35 @@ import type { WriteTx } from './tx.js';
 /** Restarts of one commit group that lost a race to the same (object, group) record. */
 const MAX_GROUP_RESTARTS = 3;
 
-export async function commitWal(ctx: PgContext, commit: WalCommit, w?: WriteContext): Promise<WalCommitResult> {
-  v.walCommit(commit);
-  const { groupOf, groups } = planGroups(commit.chunks, ctx.caps.maxChunksPerGroup);
-  if (groups > 1) {
-    // Input checks that depend on stored state (streams, partition counts) run before the
-    // first group commits, so a commit that can never succeed writes nothing. A stream
-    // dropped between groups still fails only its own and later groups (spec §3.1).
-    checkChunks(commit.chunks, await livePartitions(ctx, commit.chunks));
-  }
-  const assigned: AssignedRange[] = new Array(commit.chunks.length);
-  // One transaction per partition group, each with its own commit record (spec §3.1).
-  // The requestId is not used: (object, group) is the idempotency key and the commit token.
+/**
+ * commitWal through the core's group loop (core/log.ts commitWalGroups: deterministic groups,
+ * the partial-apply rule); each group is one transaction here, idempotent by its (object,
+ * group) record, which is also its commit token: the requestId is not used.
+ */
+export function commitWal(ctx: PgContext, commit: WalCommit, w?: WriteContext): Promise<WalCommitResult> {
   const wctx: WriteContext = w?.stamp === undefined ? {} : { stamp: w.stamp };
-  for (let g = 0; g < groups; g++) {
-    const idx: number[] = [];
-    groupOf.forEach((gg, i) => gg === g && idx.push(i));
-    const chunks = idx.map((i) => commit.chunks[i]!);
-    let ranges: AssignedRange[] | undefined;
-    for (let round = 1; ranges === undefined; round++) {
-      try {
-        ranges = await ctx.write('commitWal', wctx, (tx) => commitGroup(tx, commit, g, chunks), {
-          token: false,
-          resolveToken: async () =>
-            (await ctx.writePool.query('SELECT 1 FROM wal_commits WHERE object = $1 AND grp = $2', [commit.object, g])).rowCount === 1,
-        });
-      } catch (e) {
-        // A later group's failure after earlier groups committed never reads as "not applied" (core/log.ts).
-        if (!(e instanceof RestartGroup)) throw g > 0 ? partialFailure(commit, g, groups, e) : e;
-        if (round >= MAX_GROUP_RESTARTS) {
-          throw errors.retryable('conflict', `WAL object ${commit.object} group ${g}: concurrent commits of the same group`);
+  return commitWalGroups(commit, ctx.caps, {
+    // Stored-state input checks before the first group of a multi-group commit, so one that
+    // can never succeed writes nothing (a stream dropped between groups fails only its own
+    // and later groups, spec §3.1).
+    precheck: async (c) => checkChunks(c.chunks, await livePartitions(ctx, c.chunks)),
+    commitGroup: async (c, g, idx) => {
+      const chunks = idx.map((i) => c.chunks[i]!);
+      for (let round = 1; ; round++) {
+        try {
+          return await ctx.write('commitWal', wctx, (tx) => commitGroup(tx, c, g, chunks), {
+            resolveToken: async () =>
+              (await ctx.writePool.query('SELECT 1 FROM wal_commits WHERE object = $1 AND grp = $2', [c.object, g])).rowCount === 1,
+          });
+        } catch (e) {
+          if (!(e instanceof RestartGroup)) throw e;
+          if (round >= MAX_GROUP_RESTARTS) {
+            throw errors.retryable('conflict', `WAL object ${c.object} group ${g}: concurrent commits of the same group`);
+          }
         }
       }
-    }
-    idx.forEach((i, k) => (assigned[i] = ranges[k]!));
-  }
-  return { object: commit.object, assigned, groups };
+    },
+  });
 }
 
 /** Partition counts of the live streams among the chunks', keyed `ns/stream`. */
@@ -91,19 +82,8 @@ async function commitGroup(tx: WriteTx, commit: WalCommit, g: number, chunks: Wa
   const streamKeys = [...new Map(chunks.map((c) => [`${c.ns}/${c.stream}`, c])).values()];
   type Pre = { rec: AssignedRange[] | null; claimed: boolean; streams: Array<[number, number, number]> | null };
   const pre = (await tx.one<Pre>(SQL.WAL_PRE, [commit.object, g, streamKeys.map((c) => c.ns), streamKeys.map((c) => c.stream)]))!;
-  if (pre.rec) {
-    const ranges = pre.rec;
-    const same =
-      ranges.length === chunks.length &&
-      ranges.every((r, k) => {
-        const c = chunks[k]!;
-        return r.ns === c.ns && r.stream === c.stream && r.partition === c.partition && r.end - r.start === c.records;
-      });
-    if (!same) throw errors.invalid('chunks', `WAL object ${commit.object} group ${g} was committed with different chunks`);
-    return ranges;
-  }
-  const age = tx.stamp - commit.objectStamp;
-  if (age > WAL_COMMIT_WINDOW_MS) throw errors.staleCommit(commit.object, age, WAL_COMMIT_WINDOW_MS);
+  if (pre.rec) return replayGroup(commit.object, g, pre.rec, chunks);
+  checkCommitWindow(commit, tx.stamp);
   checkChunks(chunks, new Map((pre.streams ?? []).map(([ns, id, parts]) => [`${ns}/${id}`, parts])));
   if (pre.claimed) throw errors.claimed(commit.object);
   await tx.beforeWrite();
@@ -159,11 +139,8 @@ async function commitGroup(tx: WriteTx, commit: WalCommit, g: number, chunks: Wa
 }
 
 export async function partitionIndex(ctx: PgContext, ns: number, stream: number, partition: number, opts?: { from?: number; limit?: number }): Promise<PartitionIndex> {
-  v.id('ns', ns);
-  v.id('stream', stream);
-  v.nonNegInt('partition', partition);
-  const from = opts?.from === undefined ? 0 : v.nonNegInt('from', opts.from);
-  const limit = opts?.limit === undefined ? MAX_INDEX_PAGE : v.nonNegInt('limit', opts.limit, MAX_INDEX_PAGE);
+  const from = opts?.from ?? 0;
+  const limit = opts?.limit ?? MAX_INDEX_PAGE;
   if (limit < 1) throw errors.invalid('limit', `must be in 1..${MAX_INDEX_PAGE}`);
   // One statement, one snapshot (spec §3.3): the head, then the entries from the one
   // covering max(from, logStart) up to the head.
@@ -184,27 +161,22 @@ export async function partitionIndex(ctx: PgContext, ns: number, stream: number,
     [ns, stream, partition, from, limit + 1],
   );
   if (!r || r.partitions === null) throw errors.notFound(`stream ${stream} in namespace ${ns}`);
-  if (partition >= r.partitions) throw errors.invalid('partition', `stream ${stream} has ${r.partitions} partitions`);
+  checkPartition({ id: stream, partitions: r.partitions }, partition);
   const h = { logStart: r.log_start, next: r.next };
-  const lo = Math.max(from, h.logStart);
+  const lo = indexFloor({ partition, ...h, bytes: 0 }, from);
   if (lo >= h.next) return { partition, logStart: h.logStart, next: h.next, entries: [] };
   const rows = r.entries ?? [];
   const entries = rows.slice(0, limit).map(toEntry);
-  // Invariant: a contiguous run covering lo onward, never past the head.
-  assert(entries.length > 0 && entries[0]!.start <= lo && entries[0]!.end > lo, `partition ${partition}: no entry covers offset ${lo}`);
-  for (let i = 1; i < entries.length; i++) {
-    assert(entries[i - 1]!.end === entries[i]!.start, `partition ${partition}: gap at offset ${entries[i - 1]!.end}`);
-  }
+  // One snapshot: the run is contiguous by construction; anything else is a bug here.
+  const problem = runProblem(entries, lo, { partition, ...h, bytes: 0 });
+  assert(problem === null, `partition ${partition}: ${problem}`);
   const last = entries[entries.length - 1]!;
-  assert(last.end <= h.next, `partition ${partition}: entry ends past the head`);
   const out: PartitionIndex = { partition, logStart: h.logStart, next: h.next, entries };
   if (rows.length > limit) out.nextFrom = last.end;
   return out;
 }
 
 export async function streamState(ctx: PgContext, ns: number, stream: number): Promise<StreamState> {
-  v.id('ns', ns);
-  v.id('stream', stream);
   // One statement: the stream and its heads from one snapshot.
   const r = await ctx.readOne<{ s: Row; heads: Row[] | null }>(
     `SELECT row_to_json(s) AS s,
@@ -219,8 +191,6 @@ export async function streamState(ctx: PgContext, ns: number, stream: number): P
 }
 
 export async function collectionHead(ctx: PgContext, ns: number, collection: number): Promise<CollectionHead> {
-  v.id('ns', ns);
-  v.id('collection', collection);
   // One statement (one snapshot), which also satisfies the documented order (spec §3.3):
   // the pointer, then the heads.
   const r = await ctx.readOne<{ c: Row; p: Row | null; heads: Row[] | null }>(
@@ -240,7 +210,9 @@ export async function collectionHead(ctx: PgContext, ns: number, collection: num
 async function lockHead(tx: WriteTx, ns: number, stream: number, partition: number): Promise<PartitionHead> {
   const s = await tx.one<{ partitions: number }>("SELECT partitions FROM streams WHERE ns = $1 AND id = $2 AND state = 'live'", [ns, stream]);
   if (!s) throw errors.notFound(`stream ${stream} in namespace ${ns}`);
-  if (partition >= s.partitions) throw errors.invalid('partition', `stream ${stream} has ${s.partitions} partitions`);
+  checkPartition({ id: stream, partitions: s.partitions }, partition);
+  // The Race point: after the plain read, before the head's row lock.
+  await tx.beforeWrite();
   // A missing head (nothing committed yet) has nothing to lock: it reads as zero.
   const r = await tx.one<{ next: number; log_start: number; bytes: number }>(
     'SELECT next, log_start, bytes FROM heads WHERE ns = $1 AND stream = $2 AND partition = $3 FOR UPDATE',
@@ -250,11 +222,9 @@ async function lockHead(tx: WriteTx, ns: number, stream: number, partition: numb
 }
 
 export async function swapSegment(ctx: PgContext, swap: SegmentSwap, opts?: { fence?: Fence } & WriteContext): Promise<{ entry: IndexEntry }> {
-  v.segmentSwap(swap);
-  const fence = v.fence(opts?.fence);
+  const fence = opts?.fence;
   return ctx.write('swapSegment', opts, async (tx) => {
     const { ns, stream, partition } = swap;
-    await tx.beforeWrite();
     // The head's lock orders this swap with commits and trims of the partition: the entries
     // read below cannot change until COMMIT.
     const h = await lockHead(tx, ns, stream, partition);
@@ -266,46 +236,22 @@ export async function swapSegment(ctx: PgContext, swap: SegmentSwap, opts?: { fe
         [ns, stream, partition, swap.start, swap.end, ctx.caps.maxSwapEntries + 1],
       )
     ).map(toEntry);
-    const first = rows[0];
-    if (first && first.kind === 'segment' && first.path === swap.path && first.start === swap.start && first.end === swap.end) {
-      return { entry: first }; // a retry of a swap that applied
-    }
-    if (rows.length > ctx.caps.maxSwapEntries) throw errors.limitExceeded('maxSwapEntries', ctx.caps.maxSwapEntries, rows.length);
-    if (swap.start < h.logStart) throw errors.notFound(`offsets from ${swap.start} of partition ${partition} (trimmed to ${h.logStart})`);
-    if (swap.end > h.next) throw errors.invalid('end', `is past the partition's head (${h.next})`);
-    const last = rows[rows.length - 1];
-    if (!first || first.start !== swap.start || !last || last.end !== swap.end) {
-      throw errors.invalid('start', `[${swap.start}, ${swap.end}) does not start and end on index entry boundaries`);
-    }
-    let records = 0;
-    let oldBytes = 0;
-    for (const e of rows) {
-      records += e.records;
-      oldBytes += e.byteEnd - e.byteStart;
-    }
+    const plan = planSwap(swap, rows, h, ctx.caps.maxSwapEntries);
+    if (plan.kind === 'done') return { entry: plan.entry }; // a retry of a swap that applied
+    const { entry } = plan;
     await adjustRefs(tx, [
       { path: swap.path, kind: 'segment', delta: 1 },
       ...rows.map((e) => ({ path: e.path, kind: e.kind, delta: -1 })),
     ]);
-    const entry: IndexEntry = {
-      partition,
-      start: swap.start,
-      end: swap.end,
-      kind: 'segment',
-      path: swap.path,
-      byteStart: swap.byteStart,
-      byteEnd: swap.byteEnd,
-      records,
-    };
     await tx.q(
       `WITH h AS (UPDATE heads SET bytes = bytes + $6 WHERE ns = $1 AND stream = $2 AND partition = $3)
        DELETE FROM index_entries WHERE ns = $1 AND stream = $2 AND partition = $3 AND start >= $4 AND start < $5`,
-      [ns, stream, partition, swap.start, swap.end, swap.byteEnd - swap.byteStart - oldBytes],
+      [ns, stream, partition, swap.start, swap.end, plan.bytesDelta],
     );
     await tx.q(
       `INSERT INTO index_entries (ns, stream, partition, start, "end", kind, path, byte_start, byte_end, records)
        VALUES ($1, $2, $3, $4, $5, 'segment', $6, $7, $8, $9)`,
-      [ns, stream, partition, swap.start, swap.end, swap.path, swap.byteStart, swap.byteEnd, records],
+      [ns, stream, partition, swap.start, swap.end, swap.path, swap.byteStart, swap.byteEnd, entry.records],
     );
     return { entry };
   });
@@ -319,17 +265,11 @@ export async function trimPartition(
   logStart: number,
   opts?: { fence?: Fence } & WriteContext,
 ): Promise<PartitionHead> {
-  v.id('ns', ns);
-  v.id('stream', stream);
-  v.nonNegInt('partition', partition);
-  v.nonNegInt('logStart', logStart);
-  const fence = v.fence(opts?.fence);
+  const fence = opts?.fence;
   return ctx.write('trimPartition', opts, async (tx) => {
-    await tx.beforeWrite();
     const h = await lockHead(tx, ns, stream, partition);
     await checkFence(tx, fence, `log start of partition ${partition}`);
-    if (logStart > h.next) throw errors.invalid('logStart', `${logStart} is past the partition's head (${h.next})`);
-    if (logStart <= h.logStart) return h; // never backward; a repeat is a no-op
+    if (!planTrim(h, logStart)) return h; // never backward; a repeat is a no-op
     const gone = await tx.q<{ path: string; bytes: number }>(
       `DELETE FROM index_entries WHERE ns = $1 AND stream = $2 AND partition = $3 AND "end" <= $4
        RETURNING path, byte_end - byte_start AS bytes`,
@@ -361,8 +301,6 @@ function checkChunks(chunks: WalChunk[], partitionsOf: Map<string, number>): voi
   for (const c of chunks) {
     const parts = partitionsOf.get(`${c.ns}/${c.stream}`);
     if (parts === undefined) throw errors.notFound(`stream ${c.stream} in namespace ${c.ns}`);
-    if (c.partition >= parts) {
-      throw errors.invalid('partition', `stream ${c.stream} has ${parts} partitions; partition ${c.partition} is out of range`);
-    }
+    checkPartition({ id: c.stream, partitions: parts }, c.partition);
   }
 }

@@ -108,6 +108,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE object_refs ADD COLUMN claim_epoch bigint;
   `,
+  // 3: the change feed's horizon: the highest pruned version (core/feed.ts).
+  `
+  ALTER TABLE catalog_counter ADD COLUMN horizon bigint NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -10,7 +10,6 @@ import { parseLinkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
 import { DEFAULT_MANIFEST_RETENTION_MS } from '../../limits.js';
 import type { Fence, Pointer, PointerVersion, WriteContext } from '../../types.js';
-import * as v from '../../validate.js';
 import { scopeKey, toPointer } from '../sql/rows.js';
 import type { PgContext } from './context.js';
 import { adjustRefs } from './shared.js';
@@ -24,15 +23,8 @@ export async function casPointer(
   value: string,
   opts?: { fence?: Fence } & WriteContext,
 ): Promise<Pointer> {
-  v.id('ns', ns);
-  v.key('key', key);
-  if (expectedVersion !== null) v.id('expectedVersion', expectedVersion);
-  v.path('value', value);
   const fence = opts?.fence;
   if (fence) {
-    v.leaseScope(fence.scope);
-    v.key('fence.key', fence.key);
-    v.id('fence.epoch', fence.epoch);
   }
   const link = parseLinkPointerKey(key);
   return ctx.write('casPointer', opts, async (tx) => {
@@ -95,9 +87,6 @@ export async function casPointer(
 }
 
 export async function pointerVersion(ctx: PgContext, ns: number, key: string, version: number): Promise<PointerVersion | null> {
-  v.id('ns', ns);
-  v.key('key', key);
-  v.id('version', version);
   const r = await ctx.readOne<{ value: string; superseded: number | null }>(
     'SELECT value, superseded FROM pointer_history WHERE ns = $1 AND key = $2 AND version = $3',
     [ns, key, version],
@@ -106,8 +95,6 @@ export async function pointerVersion(ctx: PgContext, ns: number, key: string, ve
 }
 
 export async function pointer(ctx: PgContext, ns: number, key: string): Promise<Pointer | null> {
-  v.id('ns', ns);
-  v.key('key', key);
   const r = await ctx.readOne('SELECT * FROM pointers WHERE ns = $1 AND key = $2', [ns, key]);
   return r ? toPointer(r) : null;
 }

@@ -8,18 +8,17 @@
 // on refs = 0, so a concurrent reference either committed first or sees the claim. The
 // janitor deletes the rows of dropped streams and collections in bounded batches
 // (JANITOR_BATCH_ENTRIES index entries per call), releasing their references.
+import { pageArgs } from '../../core/paging.js';
 import { linkPointerKey } from '../../contract.js';
 import { claimTakenOver } from '../../core/pointers.js';
 import { errors } from '../../errors.js';
 import { JANITOR_BATCH_ENTRIES } from '../../limits.js';
 import type { ClaimResult, Fence, ObjectRef, Page, PageRequest, Stamp, Tag, WriteContext } from '../../types.js';
-import * as v from '../../validate.js';
 import { paged, toCollection, toTag, type Row } from '../sql/rows.js';
 import type { PgContext } from './context.js';
 import { adjustRefs, checkFence } from './shared.js';
 
 export async function janitor(ctx: PgContext, ns: number, w?: WriteContext): Promise<{ collections: number; streams: number; done: boolean }> {
-  v.id('ns', ns);
   return ctx.write('janitor', w, async (tx) => {
     await tx.beforeWrite();
     let budget = JANITOR_BATCH_ENTRIES;
@@ -62,15 +61,12 @@ export async function janitor(ctx: PgContext, ns: number, w?: WriteContext): Pro
 }
 
 export async function segmentReferenced(ctx: PgContext, ns: number, stream: number, path: string): Promise<boolean> {
-  v.id('ns', ns);
-  v.id('stream', stream);
-  v.path('path', path);
   const r = await ctx.read('SELECT 1 FROM index_entries WHERE path = $1 AND ns = $2 AND stream = $3 LIMIT 1', [path, ns, stream]);
   return r.length > 0;
 }
 
 export async function retiredWalObjects(ctx: PgContext, page?: PageRequest): Promise<Page<{ path: string; retired: Stamp }>> {
-  const p = v.page(page);
+  const p = pageArgs(page);
   const rows = await ctx.read<{ path: string; retired: number }>(
     `SELECT path, retired FROM object_refs WHERE kind = 'wal' AND retired IS NOT NULL AND refs = 0
        AND claim_owner IS NULL AND NOT deleted AND starts_with(path, $1) AND path > $2 ORDER BY path LIMIT $3`,
@@ -84,10 +80,6 @@ export async function retiredWalObjects(ctx: PgContext, page?: PageRequest): Pro
 }
 
 export async function createTag(ctx: PgContext, ns: number, collection: number, name: string, manifestVersion: number, w?: WriteContext): Promise<Tag> {
-  v.id('ns', ns);
-  v.id('collection', collection);
-  v.name('name', name);
-  v.id('manifestVersion', manifestVersion);
   return ctx.write('createTag', w, async (tx) => {
     await tx.beforeWrite();
     // The collection FOR SHARE (a drop waits or is seen), then its pointer FOR SHARE: a
@@ -122,9 +114,6 @@ export async function createTag(ctx: PgContext, ns: number, collection: number, 
 }
 
 export async function dropTag(ctx: PgContext, ns: number, collection: number, name: string, w?: WriteContext): Promise<void> {
-  v.id('ns', ns);
-  v.id('collection', collection);
-  v.name('name', name);
   return ctx.write('dropTag', w, async (tx) => {
     const c = await tx.one<{ state: string }>('SELECT state FROM collections WHERE ns = $1 AND id = $2', [ns, collection]);
     if (!c || c.state !== 'live') throw errors.notFound(`collection ${collection} in namespace ${ns}`);
@@ -136,9 +125,7 @@ export async function dropTag(ctx: PgContext, ns: number, collection: number, na
 }
 
 export async function listTags(ctx: PgContext, ns: number, collection: number, page?: PageRequest): Promise<Page<Tag>> {
-  v.id('ns', ns);
-  v.id('collection', collection);
-  const p = v.page(page);
+  const p = pageArgs(page);
   const rows = await ctx.read<{ state: string; t: Row | null }>(
     `SELECT c.state, row_to_json(t) AS t FROM collections c
      LEFT JOIN LATERAL (SELECT * FROM tags WHERE ns = c.ns AND collection = c.id AND starts_with(name, $3) AND name > $4
@@ -156,9 +143,7 @@ export async function listTags(ctx: PgContext, ns: number, collection: number, p
 
 
 export async function claimObject(ctx: PgContext, path: string, owner: string, opts?: { fence?: Fence } & WriteContext): Promise<ClaimResult> {
-  v.path('path', path);
-  v.tokenString('owner', owner);
-  const fence = v.fence(opts?.fence);
+  const fence = opts?.fence;
   return ctx.write('claimObject', opts, async (tx) => {
     await tx.beforeWrite();
     await checkFence(tx, fence, `claim on ${path}`);
@@ -188,8 +173,6 @@ export async function claimObject(ctx: PgContext, path: string, owner: string, o
 }
 
 export async function releaseClaim(ctx: PgContext, path: string, owner: string, opts: { deleted: boolean }, w?: WriteContext): Promise<void> {
-  v.path('path', path);
-  v.tokenString('owner', owner);
   if (typeof opts?.deleted !== 'boolean') throw errors.invalid('deleted', 'must be true or false');
   return ctx.write('releaseClaim', w, async (tx) => {
     await tx.beforeWrite();
@@ -206,7 +189,6 @@ export async function releaseClaim(ctx: PgContext, path: string, owner: string, 
 }
 
 export async function objectRef(ctx: PgContext, path: string): Promise<ObjectRef | null> {
-  v.path('path', path);
   const r = await ctx.readOne<{ refs: number; claim_owner: string | null; claim_stamp: number | null }>(
     'SELECT refs, claim_owner, claim_stamp FROM object_refs WHERE path = $1',
     [path],

@@ -183,7 +183,7 @@ async function cutConnection(client: pg.PoolClient): Promise<void> {
 export async function resolveOutcome(
   pool: pg.Pool,
   xid: string | undefined,
-  tokenExists: () => Promise<boolean>,
+  tokenExists: (() => Promise<boolean>) | undefined,
   stats?: Stats,
 ): Promise<Outcome> {
   if (xid === undefined) return 'unknown'; // every write records its xid; without one, nothing to ask
@@ -197,7 +197,8 @@ export async function resolveOutcome(
       if (s === 'in progress' && stats) stats.resolveInProgress++;
       // null: the xid is older than the commit log keeps; the token row is then authoritative
       // (the transaction is certainly no longer in progress).
-      if (s === null) return (await tokenExists()) ? 'committed' : 'aborted';
+      // (A call without a token or record cannot tell then: unknown.)
+      if (s === null) return tokenExists ? ((await tokenExists()) ? 'committed' : 'aborted') : 'unknown';
     } catch {
       // still unreachable: ask again until the deadline
     }
