@@ -131,6 +131,7 @@ export function program(): Command {
         // The bootstrap keys go to stdout once, never to the logs (development only).
         console.log(devBanner(node.url, dir, node.bootstrapKey, node.operatorKey));
         console.log(`metrics:   ${node.metricsUrl} (Prometheus; this listener takes no API key)`);
+        console.log(`status:    ${node.url}/ui (the status page: sign in with one of the keys above)`);
         await runUntilSignal(node);
       } catch (e) {
         fail(e);
@@ -179,6 +180,7 @@ export function program(): Command {
         }
         console.log(`listening: ${node.url}`);
         console.log(`metrics:   ${node.metricsUrl}`);
+        if (node.config.auth === 'api_keys') console.log(`status:    ${node.url}/ui (the status page: sign in with an API key)`);
         await runUntilSignal(node);
       } catch (e) {
         fail(e);

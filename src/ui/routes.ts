@@ -114,7 +114,13 @@ function sameOrigin(req: FastifyRequest): boolean {
   const site = req.headers['sec-fetch-site'];
   if (site !== undefined && site !== 'same-origin' && site !== 'none') return false;
   const origin = req.headers.origin;
-  return origin === undefined || origin === `${req.protocol}://${req.host}`;
+  if (origin === undefined) return true;
+  // The host only: behind a TLS-terminating proxy the node sees http while the page was https.
+  try {
+    return new URL(origin).host === req.host;
+  } catch {
+    return false; // "null" (an opaque origin) or garbage
+  }
 }
 
 export function statusPage(d: StatusPageDeps) {
