@@ -41,7 +41,8 @@ const collection = {
   },
 } as const;
 
-const listQuery = {
+/** A list's querystring (spec §5.4): a name prefix, a cursor, page_size up to MAX_PAGE_LIMIT; the status page's lists take it too. */
+export const listQuery = {
   type: 'object',
   additionalProperties: false,
   properties: {
@@ -59,8 +60,8 @@ const token = {
   description: `A consistency token a write returned: the read sees that write. Writes return tokens of at most ${MAX_TOKEN_LENGTH} characters.`,
 } as const;
 
-const nsParams = { type: 'object', required: ['ns'], properties: { ns: name } } as const;
-const collParams = { type: 'object', required: ['ns', 'c'], properties: { ns: name, c: name } } as const;
+export const nsParams = { type: 'object', required: ['ns'], properties: { ns: name } } as const;
+export const collParams = { type: 'object', required: ['ns', 'c'], properties: { ns: name, c: name } } as const;
 
 export interface RouteDef {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -12,14 +12,13 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addRoute, HttpError } from '../gateway/server.js';
-import type { RouteDef } from '../gateway/schemas.js';
+import { collParams, listQuery, nsParams, type RouteDef } from '../gateway/schemas.js';
 import type { MetaStore } from '../meta/contract.js';
 import type { Catalog } from '../collection/catalog.js';
 import type { Manifests } from '../collection/manifest.js';
 import type { Authorizer, Principal } from '../authz/authorizer.js';
 import type { Tenancy } from '../authz/tenancy.js';
 import { isAuthzError } from '../authz/errors.js';
-import { DEFAULT_PAGE_LIMIT, MAX_NAME_LENGTH, MAX_PAGE_LIMIT, NAME_PATTERN } from '../meta/limits.js';
 import { MAX_USAGE_ROWS, OPERATOR_ORG, QUOTA_NAMES, type ControlStore, type UsageRollup } from '../control/types.js';
 import { parseKey } from '../control/keys.js';
 import { USAGE_WINDOW_MS } from '../quota/usage.js';
@@ -37,20 +36,6 @@ export const LOGIN_BODY_LIMIT = 4 * 1024;
 export const USAGE_CHART_HOURS = 24;
 /** Namespaces the usage table lists, at most (the busiest). */
 export const MAX_USAGE_NAMESPACES = 100;
-
-const name = { type: 'string', minLength: 1, maxLength: MAX_NAME_LENGTH, pattern: NAME_PATTERN.source } as const;
-/** The API's list paging (spec §5.4): a prefix, a cursor, page_size up to MAX_PAGE_LIMIT. */
-const listQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    prefix: { type: 'string', maxLength: MAX_NAME_LENGTH },
-    cursor: { type: 'string', maxLength: 1024 },
-    page_size: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT },
-  },
-} as const;
-const nsParams = { type: 'object', required: ['ns'], properties: { ns: name } } as const;
-const collParams = { type: 'object', required: ['ns', 'c'], properties: { ns: name, c: name } } as const;
 
 /** The pages, admitted like the API's routes (each is in ROUTE_AUTH). Not in the OpenAPI document: they answer HTML. */
 export const UI_ROUTES = {

@@ -70,13 +70,15 @@ test('log in, see a namespace created through the API, follow links to its colle
     assert.equal(await s.page.locator('h1').textContent(), 'Namespaces of default');
     await Promise.all([s.page.waitForURL(/\/ui\/namespaces\/shelf$/), s.page.getByRole('link', { name: 'shelf', exact: true }).click()]);
     assert.equal(await s.page.locator('h1').textContent(), 'Namespace shelf');
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await s.page.screenshot({ path: join(ARTIFACTS, 'namespace.png'), fullPage: true });
+    console.log(`screenshot: ${join(ARTIFACTS, 'namespace.png')}`);
     await Promise.all([s.page.waitForURL(/\/ui\/namespaces\/shelf\/collections\/books$/), s.page.getByRole('link', { name: 'books', exact: true }).click()]);
     assert.equal(await s.page.locator('h1').textContent(), 'Collection shelf/books');
     assert.match((await s.page.locator('main').textContent()) ?? '', /Unapplied records\s*\d/);
     // The style sheet applied (the policy allowed it by its hash): the header is laid out as flex.
     assert.equal(await s.page.locator('header').evaluate((e) => getComputedStyle(e).display), 'flex');
 
-    mkdirSync(ARTIFACTS, { recursive: true });
     const shot = join(ARTIFACTS, 'collection.png');
     await s.page.screenshot({ path: shot, fullPage: true });
     console.log(`screenshot: ${shot}`);
