@@ -7,16 +7,17 @@
 import type { CreateNamespace, CreateStream, ReadOptions } from '../../contract.js';
 import { errors } from '../../errors.js';
 import type { ChangeKind, Namespace, Page, PageRequest, Retention, Stamp, Stream, WriteContext } from '../../types.js';
-import * as v from '../../validate.js';
 import type { Item } from './codec.js';
 import type { DynamoContext } from './context.js';
 import { single, txDelete, txPut, txUpdate, type Build } from './expr.js';
-import { AGAIN, DROPPING, LIVE, lost, paged, setAll, streamItem, toNamespace, toStream, unexpected, toWire } from './items.js';
+import { AGAIN, DROPPING, LIVE, lost, setAll, streamItem, toNamespace, toStream, unexpected, toWire } from './items.js';
 import { K, byteCompare, nameRange, type Key } from './keys.js';
+import { retentionOrDefault } from '../../core/catalog.js';
+import { pageArgs, paged } from '../../core/paging.js';
 
 export async function createNamespace(cx: DynamoContext, req: CreateNamespace, w?: WriteContext): Promise<Namespace> {
-  const org = v.name('org', req?.org);
-  const name = v.name('name', req?.name);
+  const org = req?.org;
+  const name = req?.name;
   if (cx.profile === 'alternator') return createNamespaceSingle(cx, org, name, w);
   return cx.write('createNamespace', w, async (ctx) => {
     const { namespace: id } = await cx.nextIds(['namespace'] as const);
@@ -91,7 +92,6 @@ async function appendChangeSingle(cx: DynamoContext, owner: Key, ns: number, kin
 }
 
 export async function dropNamespace(cx: DynamoContext, ns: number, w?: WriteContext): Promise<void> {
-  v.id('ns', ns);
   cx.needTx('dropNamespace');
   return cx.write('dropNamespace', w, (ctx) =>
     cx.attempts(ctx.op, async () => {
@@ -118,7 +118,6 @@ export async function dropNamespace(cx: DynamoContext, ns: number, w?: WriteCont
 }
 
 export async function namespace(cx: DynamoContext, ns: number, opts?: ReadOptions): Promise<Namespace> {
-  v.id('ns', ns);
   cx.checkOpen();
   const r = await cx.sdk.get(K.ns(ns));
   if (!r || (r.state !== LIVE && !opts?.includeDropping)) throw errors.notFound(`namespace ${ns}`);
@@ -126,8 +125,6 @@ export async function namespace(cx: DynamoContext, ns: number, opts?: ReadOption
 }
 
 export async function namespaceByName(cx: DynamoContext, org: string, name: string): Promise<Namespace> {
-  v.name('org', org);
-  v.name('name', name);
   cx.checkOpen();
   const r = await cx.sdk.get(K.nsName(org, name));
   if (!r) throw errors.notFound(`namespace ${org}/${name}`);
@@ -135,8 +132,7 @@ export async function namespaceByName(cx: DynamoContext, org: string, name: stri
 }
 
 export async function listNamespaces(cx: DynamoContext, org: string, page?: PageRequest): Promise<Page<Namespace>> {
-  v.name('org', org);
-  const p = v.page(page);
+  const p = pageArgs(page);
   cx.checkOpen();
   const rows = await listNames(cx, K.nsNamePk(org), '', p);
   return paged(rows.map((r) => toNamespace({ ...r, state: LIVE })), p.limit, (n) => n.name);
@@ -163,10 +159,10 @@ export async function listNames(cx: DynamoContext, pk: string, keyPrefix: string
     .slice(0, p.limit + 1);
 }
 export async function createStream(cx: DynamoContext, req: CreateStream, w?: WriteContext): Promise<Stream> {
-  const ns = v.id('ns', req?.ns);
-  const name = v.name('name', req.name);
-  const partitions = v.partitions('partitions', req.partitions);
-  const retention = v.retention('retention', req.retention);
+  const ns = req?.ns;
+  const name = req.name;
+  const partitions = req.partitions;
+  const retention = retentionOrDefault(req.retention);
   cx.needTx('createStream');
   return cx.write('createStream', w, async (ctx) => {
     const { stream: id } = await cx.nextIds(['stream'] as const);
@@ -196,8 +192,6 @@ export async function createStream(cx: DynamoContext, req: CreateStream, w?: Wri
 }
 
 export async function dropStream(cx: DynamoContext, ns: number, stream: number, w?: WriteContext): Promise<void> {
-  v.id('ns', ns);
-  v.id('stream', stream);
   cx.needTx('dropStream');
   return cx.write('dropStream', w, (ctx) =>
     cx.attempts(ctx.op, async () => {
@@ -222,8 +216,6 @@ export async function dropStream(cx: DynamoContext, ns: number, stream: number, 
 }
 
 export async function stream(cx: DynamoContext, ns: number, stream: number, opts?: ReadOptions): Promise<Stream> {
-  v.id('ns', ns);
-  v.id('stream', stream);
   cx.checkOpen();
   const r = await cx.sdk.get(K.stream(ns, stream));
   if (!r || (r.state !== LIVE && !opts?.includeDropping)) throw errors.notFound(`stream ${stream} in namespace ${ns}`);
@@ -231,8 +223,7 @@ export async function stream(cx: DynamoContext, ns: number, stream: number, opts
 }
 
 export async function listStreams(cx: DynamoContext, ns: number, page?: PageRequest): Promise<Page<Stream>> {
-  v.id('ns', ns);
-  const p = v.page(page);
+  const p = pageArgs(page);
   cx.checkOpen();
   await cx.liveNamespace(ns);
   const names = await listNames(cx, K.nsPk(ns), 'streamname#', p);
@@ -242,9 +233,7 @@ export async function listStreams(cx: DynamoContext, ns: number, page?: PageRequ
 }
 
 export async function setRetention(cx: DynamoContext, ns: number, stream: number, retention: Retention, w?: WriteContext): Promise<Stream> {
-  v.id('ns', ns);
-  v.id('stream', stream);
-  const r = v.retention('retention', retention);
+  const r = retentionOrDefault(retention);
   cx.needTx('setRetention');
   return cx.write('setRetention', w, (ctx) =>
     cx.attempts(ctx.op, async () => {

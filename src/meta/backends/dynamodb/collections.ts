@@ -9,23 +9,23 @@ import { implicitStreamName, linkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
 import { MAX_ALIASES } from '../../limits.js';
 import type { AliasAction, Aliases, Collection, CollectionSchema, Page, PageRequest, WriteContext } from '../../types.js';
-import { collectionLogRetentionOrDefault } from '../../core/catalog.js';
-import * as v from '../../validate.js';
 import type { Item } from './codec.js';
 import type { DynamoContext } from './context.js';
 import { txCheck, txDelete, txPut, txUpdate, type Build } from './expr.js';
-import { AGAIN, DROPPING, LIVE, collItem, lost, paged, streamItem, toCollection, unexpected } from './items.js';
+import { AGAIN, DROPPING, LIVE, collItem, lost, streamItem, toCollection, unexpected } from './items.js';
 import { K } from './keys.js';
 import type { TxItem } from './sdk.js';
 import { listNames } from './catalog.js';
+import { collectionLogRetentionOrDefault, copySchema, manifestRetentionOrDefault } from '../../core/catalog.js';
+import { pageArgs, paged } from '../../core/paging.js';
 
 export async function createCollection(cx: DynamoContext, req: CreateCollection, w?: WriteContext): Promise<Collection> {
-  const ns = v.id('ns', req?.ns);
-  const name = v.name('name', req.name);
-  const schema = v.schema('schema', req.schema);
-  const partitions = v.partitions('partitions', req.partitions);
-  const retention = collectionLogRetentionOrDefault(req.retention === undefined ? undefined : v.retention('retention', req.retention));
-  const mret = v.manifestRetention(req.manifestRetentionMs);
+  const ns = req?.ns;
+  const name = req.name;
+  const schema = copySchema(req.schema);
+  const partitions = req.partitions;
+  const retention = collectionLogRetentionOrDefault(req.retention);
+  const mret = manifestRetentionOrDefault(req.manifestRetentionMs);
   cx.needTx('createCollection');
   return cx.write('createCollection', w, async (ctx) => {
     const ids = await cx.nextIds(['collection', 'stream', 'link'] as const);
@@ -72,8 +72,6 @@ export async function createCollection(cx: DynamoContext, req: CreateCollection,
 }
 
 export async function dropCollection(cx: DynamoContext, ns: number, collection: number, w?: WriteContext): Promise<void> {
-  v.id('ns', ns);
-  v.id('collection', collection);
   cx.needTx('dropCollection');
   return cx.write('dropCollection', w, (ctx) =>
     cx.attempts(ctx.op, async () => {
@@ -124,8 +122,6 @@ export async function dropCollection(cx: DynamoContext, ns: number, collection: 
 }
 
 export async function collection(cx: DynamoContext, ns: number, collection: number, opts?: ReadOptions): Promise<Collection> {
-  v.id('ns', ns);
-  v.id('collection', collection);
   cx.checkOpen();
   const r = await cx.sdk.get(K.coll(ns, collection));
   if (!r || (r.state !== LIVE && !opts?.includeDropping)) throw errors.notFound(`collection ${collection} in namespace ${ns}`);
@@ -133,8 +129,6 @@ export async function collection(cx: DynamoContext, ns: number, collection: numb
 }
 
 export async function collectionByName(cx: DynamoContext, ns: number, name: string): Promise<Collection> {
-  v.id('ns', ns);
-  v.name('name', name);
   cx.checkOpen();
   const n = await cx.sdk.get(K.collName(ns, name));
   const r = n ? await cx.sdk.get(K.coll(ns, Number(n.id))) : undefined;
@@ -143,8 +137,7 @@ export async function collectionByName(cx: DynamoContext, ns: number, name: stri
 }
 
 export async function listCollections(cx: DynamoContext, ns: number, page?: PageRequest): Promise<Page<Collection>> {
-  v.id('ns', ns);
-  const p = v.page(page);
+  const p = pageArgs(page);
   cx.checkOpen();
   await cx.liveNamespace(ns);
   const names = await listNames(cx, K.nsPk(ns), 'collname#', p);
@@ -161,10 +154,7 @@ export async function updateCollectionSchema(
   schema: CollectionSchema,
   w?: WriteContext,
 ): Promise<Collection> {
-  v.id('ns', ns);
-  v.id('collection', collection);
-  v.id('expectedVersion', expectedVersion);
-  const s = v.schema('schema', schema);
+  const s = copySchema(schema);
   cx.needTx('updateCollectionSchema');
   return cx.write('updateCollectionSchema', w, (ctx) =>
     cx.attempts(ctx.op, async () => {
@@ -198,9 +188,6 @@ export async function updateCollectionSchema(
 }
 
 export async function updateAliases(cx: DynamoContext, ns: number, actions: AliasAction[], expectedVersion?: number, w?: WriteContext): Promise<Aliases> {
-  v.id('ns', ns);
-  v.aliasActions(actions);
-  if (expectedVersion !== undefined) v.nonNegInt('expectedVersion', expectedVersion);
   cx.needTx('updateAliases');
   return cx.write('updateAliases', w, (ctx) =>
     cx.attempts(ctx.op, async () => {
@@ -248,7 +235,6 @@ export async function updateAliases(cx: DynamoContext, ns: number, actions: Alia
 }
 
 export async function aliases(cx: DynamoContext, ns: number): Promise<Aliases> {
-  v.id('ns', ns);
   cx.checkOpen();
   const [nsItem, a] = await cx.sdk.batchGet([K.ns(ns), K.aliases(ns)]);
   if (!nsItem || nsItem.state !== LIVE) throw errors.notFound(`namespace ${ns}`);

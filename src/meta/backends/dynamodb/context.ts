@@ -157,8 +157,9 @@ export class DynamoContext {
    */
   async write<T>(op: string, w: WriteContext | undefined, fn: (c: Ctx) => Promise<T>): Promise<T> {
     this.checkOpen();
-    const stamp = v.stamp(w?.stamp, this.clock());
-    const requestId = w?.requestId === undefined ? undefined : v.tokenString('requestId', w.requestId);
+    // The stamp and requestId were checked by the validating wrapper (core/validating.ts).
+    const stamp = w?.stamp ?? this.clock();
+    const requestId = w?.requestId;
     const ctx: Ctx = { op, stamp, requestId, tokenBase: requestId !== undefined ? `${requestId}\u0000${op}` : randomUUID() };
     try {
       return await fn(ctx);

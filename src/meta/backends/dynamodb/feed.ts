@@ -4,10 +4,8 @@
 // and otherwise polls from the last version it saw, WATCH_POLL_MIN_MS backing off to
 // WATCH_POLL_MAX_MS.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errors } from '../../errors.js';
-import { MAX_PAGE_LIMIT, MAX_WATCH_MS } from '../../limits.js';
+import { MAX_PAGE_LIMIT } from '../../limits.js';
 import type { ChangesPage, WatchResult, WatchScope } from '../../types.js';
-import * as v from '../../validate.js';
 import type { Item } from './codec.js';
 import type { DynamoContext } from './context.js';
 import { toChange } from './items.js';
@@ -25,9 +23,7 @@ export async function catalogVersion(cx: DynamoContext): Promise<number> {
 }
 
 export async function changesSince(cx: DynamoContext, version: number, limit?: number): Promise<ChangesPage> {
-  v.nonNegInt('version', version);
-  const lim = limit === undefined ? MAX_PAGE_LIMIT : v.nonNegInt('limit', limit, MAX_PAGE_LIMIT);
-  if (lim < 1) throw errors.invalid('limit', `must be in 1..${MAX_PAGE_LIMIT}`);
+  const lim = limit ?? MAX_PAGE_LIMIT;
   cx.checkOpen();
   const rows = await changesAfter(cx, version, lim + 1);
   const changes = rows.slice(0, lim).map(toChange);
@@ -44,9 +40,7 @@ function changesAfter(cx: DynamoContext, version: number, max: number): Promise<
 }
 
 export async function watch(cx: DynamoContext, scope: WatchScope, since: number, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<WatchResult> {
-  if (scope !== 'catalog') v.id('scope.ns', scope?.ns);
-  v.nonNegInt('since', since);
-  const timeoutMs = v.nonNegInt('timeoutMs', opts?.timeoutMs, MAX_WATCH_MS);
+  const timeoutMs = opts.timeoutMs;
   const deadline = Date.now() + timeoutMs;
   // No native primitive (spec §2.3): wake on this handle's own writes, otherwise poll,
   // starting at WATCH_POLL_MIN_MS and backing off to WATCH_POLL_MAX_MS. Each probe reads

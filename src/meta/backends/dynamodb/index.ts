@@ -63,7 +63,8 @@ import * as collections from './collections.js';
 import { DynamoContext, type DynamoOptions } from './context.js';
 import * as feed from './feed.js';
 import { janitor } from './janitor.js';
-import * as leases from './leases.js';
+import { dynamoLeaseCalls } from './leases.js';
+import type { LeaseCalls } from '../../core/leases.js';
 import * as log from './log.js';
 import * as pointers from './pointers.js';
 import * as segments from './segments.js';
@@ -121,9 +122,11 @@ export function openDynamo(opts: DynamoOptions): DynamoMetaStore {
 
 export class DynamoMetaStore implements MetaStore {
   private readonly cx: DynamoContext;
+  private readonly leases: LeaseCalls;
 
   constructor(opts: DynamoOptions) {
     this.cx = new DynamoContext(opts);
+    this.leases = dynamoLeaseCalls(this.cx);
   }
 
   get table(): string {
@@ -260,16 +263,16 @@ export class DynamoMetaStore implements MetaStore {
     return pointers.pointerVersion(this.cx, ns, key, version);
   }
   acquireLease(scope: LeaseScope, key: string, owner: string, ttlMs: number, w?: WriteContext): Promise<Lease> {
-    return leases.acquireLease(this.cx, scope, key, owner, ttlMs, w);
+    return this.leases.acquireLease(scope, key, owner, ttlMs, w);
   }
   renewLease(scope: LeaseScope, key: string, owner: string, epoch: number, ttlMs: number, w?: WriteContext): Promise<Lease> {
-    return leases.renewLease(this.cx, scope, key, owner, epoch, ttlMs, w);
+    return this.leases.renewLease(scope, key, owner, epoch, ttlMs, w);
   }
   releaseLease(scope: LeaseScope, key: string, owner: string, epoch: number, w?: WriteContext): Promise<void> {
-    return leases.releaseLease(this.cx, scope, key, owner, epoch, w);
+    return this.leases.releaseLease(scope, key, owner, epoch, w);
   }
   lease(scope: LeaseScope, key: string): Promise<Lease | null> {
-    return leases.lease(this.cx, scope, key);
+    return this.leases.lease(scope, key);
   }
 
   // ---- tags, GC (tags-gc.ts)

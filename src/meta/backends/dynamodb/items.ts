@@ -4,7 +4,6 @@
 // attributes of every item kind, and these functions are the only readers of them.
 import { errors } from '../../errors.js';
 import type {
-  AssignedRange,
   CatalogChange,
   ChangeKind,
   Collection,
@@ -14,12 +13,10 @@ import type {
   Lease,
   LeaseScope,
   Namespace,
-  Page,
   PartitionHead,
   Pointer,
   Stream,
   Tag,
-  WalChunk,
 } from '../../types.js';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { Item } from './codec.js';
@@ -68,12 +65,6 @@ export function keyPath(field: string, path: string): void {
   if (n > MAX_KEY_PATH_BYTES) throw errors.limitExceeded(`${field}: DynamoDB key bytes`, MAX_KEY_PATH_BYTES, n);
 }
 
-export function paged<T>(rows: T[], limit: number, cursor: (t: T) => string): Page<T> {
-  if (rows.length <= limit) return { items: rows };
-  const items = rows.slice(0, limit);
-  return { items, next: cursor(items[items.length - 1]!) };
-}
-
 export function setAll(e: Expr, fields: Record<string, string | number | boolean | null>): string {
   return 'SET ' + Object.entries(fields).map(([k, x]) => `${e.a(k)} = ${e.v(x)}`).join(', ');
 }
@@ -85,18 +76,6 @@ export function toWire(fields: Record<string, string | number | boolean | null>)
     out[k] = x === null ? { NULL: true } : typeof x === 'string' ? { S: x } : typeof x === 'number' ? { N: String(x) } : { BOOL: x };
   }
   return out;
-}
-
-export function sameRanges(rec: Item, chunks: WalChunk[], object: string, g: number): AssignedRange[] {
-  const ranges = JSON.parse(String(rec.ranges)) as AssignedRange[];
-  const same =
-    ranges.length === chunks.length &&
-    ranges.every((r, k) => {
-      const c = chunks[k]!;
-      return r.ns === c.ns && r.stream === c.stream && r.partition === c.partition && r.end - r.start === c.records;
-    });
-  if (!same) throw errors.invalid('chunks', `WAL object ${object} group ${g} was committed with different chunks`);
-  return ranges;
 }
 
 export function collItem(c: Collection): Item {

@@ -5,46 +5,33 @@
 // head, then Queries the entries from the one covering max(from, logStart), starting again
 // when a concurrent trim or swap shows a gap; streamState and collectionHead read the parts
 // that only grow last.
-import { partialFailure } from '../../core/log.js';
 import { linkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
-import { planGroups } from '../../groups.js';
+import { checkCommitWindow, commitWalGroups, replayGroup } from '../../core/log.js';
 import { MAX_INDEX_PAGE, WAL_COMMIT_RECORD_TTL_MS, WAL_COMMIT_WINDOW_MS } from '../../limits.js';
 import type { AssignedRange, CollectionHead, IndexEntry, PartitionIndex, Stamp, StreamState, WalChunk, WalCommit, WalCommitResult, WriteContext } from '../../types.js';
-import * as v from '../../validate.js';
 import { MAX_INTERNAL_ATTEMPTS, MAX_SWAP_ENTRIES, type DynamoContext } from './context.js';
 import { txCheck, txPut, txUpdate } from './expr.js';
-import { AGAIN, LIVE, keyPath, sameRanges, toCollection, toEntry, toHead, toPointer, toStream, ttlAt, unexpected } from './items.js';
+import { AGAIN, LIVE, keyPath, toCollection, toEntry, toHead, toPointer, toStream, ttlAt, unexpected } from './items.js';
 import { K } from './keys.js';
+import type { Item } from './codec.js';
 import { jitter, type TxItem } from './sdk.js';
 
 export async function commitWal(cx: DynamoContext, commit: WalCommit, w?: WriteContext): Promise<WalCommitResult> {
-  v.walCommit(commit);
   keyPath('object', commit.object);
   cx.needTx('commitWal');
   cx.checkOpen();
-  const stamp = v.stamp(w?.stamp, cx.clock());
-  const requestId = w?.requestId === undefined ? undefined : v.tokenString('requestId', w.requestId);
-  const { groupOf, groups } = planGroups(commit.chunks, cx.caps.maxChunksPerGroup);
-  // Every stream is checked before any group commits: unknown or dropped → NotFound, a
-  // partition out of range → InvalidArgument (nothing may be half-written by bad input).
-  await checkChunkStreams(cx, commit.chunks);
-  const assigned: AssignedRange[] = new Array(commit.chunks.length);
-  // One transaction per partition group, each with its own commit record (spec §3.1); the
-  // (object, group) record is the idempotency key, so no commit-token item is needed.
-  for (let g = 0; g < groups; g++) {
-    const idx: number[] = [];
-    groupOf.forEach((gg, i) => gg === g && idx.push(i));
-    let ranges: AssignedRange[];
-    try {
-      ranges = await commitGroup(cx, commit, g, idx, stamp, `${requestId ?? commit.object}\u0000commitWal\u0000${g}`);
-    } catch (e) {
-      // A later group's failure after earlier groups committed never reads as "not applied" (core/log.ts).
-      throw g > 0 ? partialFailure(commit, g, groups, e) : e;
-    }
-    idx.forEach((i, k) => (assigned[i] = ranges[k]!));
-  }
-  return { object: commit.object, assigned, groups };
+  const stamp = w?.stamp ?? cx.clock();
+  const base = w?.requestId ?? commit.object;
+  // The core's group loop (spec §3.1): one transaction per partition group, each with its own
+  // (object, group) commit record as the idempotency key, so no commit-token item is needed;
+  // a later group's failure after an earlier one committed never reads as "not applied".
+  return commitWalGroups(commit, cx.caps, {
+    // Every stream is checked before any group commits: unknown or dropped → NotFound, a
+    // partition out of range → InvalidArgument (nothing may be half-written by bad input).
+    precheck: (c) => checkChunkStreams(cx, c.chunks),
+    commitGroup: (c, g, idx) => commitGroup(cx, c, g, idx, stamp, `${base}\u0000commitWal\u0000${g}`),
+  });
 }
 
 async function checkChunkStreams(cx: DynamoContext, chunks: readonly WalChunk[]): Promise<void> {
@@ -68,11 +55,12 @@ async function checkChunkStreams(cx: DynamoContext, chunks: readonly WalChunk[])
 
 async function commitGroup(cx: DynamoContext, commit: WalCommit, g: number, idx: number[], stamp: Stamp, tokenBase: string): Promise<AssignedRange[]> {
   const chunks = idx.map((i) => commit.chunks[i]!);
-  const age = stamp - commit.objectStamp;
-  if (age > WAL_COMMIT_WINDOW_MS) {
+  await checkChunkStreams(cx, chunks); // cached after the precheck of a multi-group commit
+  if (stamp - commit.objectStamp > WAL_COMMIT_WINDOW_MS) {
+    // Past the window only a replay of a committed group may succeed (D27).
     const rec = await cx.sdk.get(K.walc(commit.object, g));
-    if (rec) return sameRanges(rec, chunks, commit.object, g);
-    throw errors.staleCommit(commit.object, age, WAL_COMMIT_WINDOW_MS);
+    if (rec) return replayGroup(commit.object, g, recorded(rec), chunks);
+    checkCommitWindow(commit, stamp);
   }
   const streams = [...new Set(chunks.map((c) => `${c.ns}/${c.stream}`))];
   const hk = (c: WalChunk) => `${c.ns}/${c.stream}/${c.partition}`;
@@ -135,7 +123,7 @@ async function commitGroup(cx: DynamoContext, commit: WalCommit, g: number, idx:
       return ranges;
     }
     const rec = out.failed.get('walc');
-    if (rec) return sameRanges(rec, chunks, commit.object, g);
+    if (rec) return replayGroup(commit.object, g, recorded(rec), chunks);
     if (out.failed.has('obj')) throw errors.claimed(commit.object);
     for (const s of streams) {
       if (out.failed.has(`stream:${s}`)) {
@@ -159,12 +147,8 @@ async function commitGroup(cx: DynamoContext, commit: WalCommit, g: number, idx:
 }
 
 export async function partitionIndex(cx: DynamoContext, ns: number, stream: number, partition: number, opts?: { from?: number; limit?: number }): Promise<PartitionIndex> {
-  v.id('ns', ns);
-  v.id('stream', stream);
-  v.nonNegInt('partition', partition);
-  const from = opts?.from === undefined ? 0 : v.nonNegInt('from', opts.from);
-  const limit = opts?.limit === undefined ? MAX_INDEX_PAGE : v.nonNegInt('limit', opts.limit, MAX_INDEX_PAGE);
-  if (limit < 1) throw errors.invalid('limit', `must be in 1..${MAX_INDEX_PAGE}`);
+  const from = opts?.from ?? 0;
+  const limit = opts?.limit ?? MAX_INDEX_PAGE;
   cx.checkOpen();
   const pk = K.entryPk(ns, stream, partition);
   for (let attempt = 0; attempt < MAX_INTERNAL_ATTEMPTS; attempt++) {
@@ -217,20 +201,21 @@ export async function partitionIndex(cx: DynamoContext, ns: number, stream: numb
 }
 
 export async function streamState(cx: DynamoContext, ns: number, stream: number): Promise<StreamState> {
-  v.id('ns', ns);
-  v.id('stream', stream);
   cx.checkOpen();
   const s = toStream(await cx.liveStreamItem(ns, stream));
   return { stream: s, heads: await cx.readHeads(ns, stream, s.partitions) };
 }
 
 export async function collectionHead(cx: DynamoContext, ns: number, collection: number): Promise<CollectionHead> {
-  v.id('ns', ns);
-  v.id('collection', collection);
   cx.checkOpen();
   const c = toCollection(await cx.liveCollectionItem(ns, collection));
   // Read order (spec §3.3): the pointer, then the heads (which only grow).
   const p = await cx.sdk.get(K.ptr(ns, linkPointerKey(c.linkId)));
   const heads = await cx.readHeads(ns, c.streamId, c.partitions);
   return { collection: c, pointer: p ? toPointer(p) : null, heads };
+}
+
+/** The ranges a group's commit record holds. */
+function recorded(rec: Item): AssignedRange[] {
+  return JSON.parse(String(rec.ranges)) as AssignedRange[];
 }

@@ -9,7 +9,6 @@ import { parseLinkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
 import { DEFAULT_MANIFEST_RETENTION_MS, MAX_CLOCK_SKEW_MS } from '../../limits.js';
 import type { Fence, Pointer, PointerVersion, WriteContext } from '../../types.js';
-import * as v from '../../validate.js';
 import { MAX_CACHE_ENTRIES, type DynamoContext } from './context.js';
 import { single, txCheck, txPut, txUpdate } from './expr.js';
 import { AGAIN, LIVE, keyPath, lost, setAll, toPointer, ttlAt, unexpected } from './items.js';
@@ -24,16 +23,9 @@ export async function casPointer(
   value: string,
   opts?: { fence?: Fence } & WriteContext,
 ): Promise<Pointer> {
-  v.id('ns', ns);
-  v.key('key', key);
-  if (expectedVersion !== null) v.id('expectedVersion', expectedVersion);
-  v.path('value', value);
   keyPath('value', value);
   const fence = opts?.fence;
   if (fence) {
-    v.leaseScope(fence.scope);
-    v.key('fence.key', fence.key);
-    v.id('fence.epoch', fence.epoch);
   }
   const link = parseLinkPointerKey(key);
   if (cx.profile === 'alternator') {
@@ -138,9 +130,6 @@ async function casPointerSingle(cx: DynamoContext, ns: number, key: string, expe
 }
 
 export async function pointerVersion(cx: DynamoContext, ns: number, key: string, version: number): Promise<PointerVersion | null> {
-  v.id('ns', ns);
-  v.key('key', key);
-  v.id('version', version);
   cx.checkOpen();
   const r = await cx.sdk.get(K.ptrHist(ns, key, version));
   if (!r) return null;
@@ -148,8 +137,6 @@ export async function pointerVersion(cx: DynamoContext, ns: number, key: string,
 }
 
 export async function pointer(cx: DynamoContext, ns: number, key: string): Promise<Pointer | null> {
-  v.id('ns', ns);
-  v.key('key', key);
   cx.checkOpen();
   const r = await cx.sdk.get(K.ptr(ns, key));
   return r ? toPointer(r) : null;

@@ -6,21 +6,20 @@
 // objects (retired index, index references) live here too.
 import { errors } from '../../errors.js';
 import type { Fence, IndexEntry, Page, PageRequest, PartitionHead, SegmentSwap, Stamp, WriteContext } from '../../types.js';
-import * as v from '../../validate.js';
 import type { Item } from './codec.js';
 import { type Ctx, type DynamoContext } from './context.js';
 import { single, txCheck, txDelete, txPut, txUpdate } from './expr.js';
-import { AGAIN, LIVE, MAX_KEY_PATH_BYTES, checkFence, entryItem, fenceCheck, keyPath, paged, toEntry, toHead, toStream, unexpected } from './items.js';
+import { AGAIN, LIVE, MAX_KEY_PATH_BYTES, checkFence, entryItem, fenceCheck, keyPath, toEntry, toHead, toStream, unexpected } from './items.js';
 import { K, RETIRED_INDEX, RETIRED_SHARDS, byteCompare, nameRange } from './keys.js';
 import type { TxItem } from './sdk.js';
+import { pageArgs, paged } from '../../core/paging.js';
 
 /** Entries one trim (or janitor) chunk deletes: 2 items each + the head. */
 export const TRIM_CHUNK_ENTRIES = 30;
 
 export async function swapSegment(cx: DynamoContext, swap: SegmentSwap, opts?: { fence?: Fence } & WriteContext): Promise<{ entry: IndexEntry }> {
-  v.segmentSwap(swap);
   keyPath('path', swap.path);
-  const fence = v.fence(opts?.fence);
+  const fence = opts?.fence;
   cx.needTx('swapSegment');
   const { ns, stream, partition } = swap;
   const what = `segments of partition ${partition}`;
@@ -109,11 +108,7 @@ export async function trimPartition(
   logStart: number,
   opts?: { fence?: Fence } & WriteContext,
 ): Promise<PartitionHead> {
-  v.id('ns', ns);
-  v.id('stream', stream);
-  v.nonNegInt('partition', partition);
-  v.nonNegInt('logStart', logStart);
-  const fence = v.fence(opts?.fence);
+  const fence = opts?.fence;
   cx.needTx('trimPartition');
   const what = `log start of partition ${partition}`;
   return cx.write('trimPartition', opts, async (ctx) => {
@@ -194,9 +189,6 @@ export async function sweep(cx: DynamoContext, ctx: Ctx, ns: number, stream: num
 }
 
 export async function segmentReferenced(cx: DynamoContext, ns: number, stream: number, path: string): Promise<boolean> {
-  v.id('ns', ns);
-  v.id('stream', stream);
-  v.path('path', path);
   cx.checkOpen();
   if (Buffer.byteLength(path) > MAX_KEY_PATH_BYTES) return false;
   // The object's index-reference count, kept in the transactions that change entries (spec §2.3).
@@ -205,7 +197,7 @@ export async function segmentReferenced(cx: DynamoContext, ns: number, stream: n
 }
 
 export async function retiredWalObjects(cx: DynamoContext, page?: PageRequest): Promise<Page<{ path: string; retired: Stamp }>> {
-  const p = v.page(page);
+  const p = pageArgs(page);
   cx.checkOpen();
   const range = nameRange('', p.prefix, p.after);
   if (!range) return { items: [] };

@@ -7,18 +7,14 @@ import { claimTakenOver } from '../../core/pointers.js';
 import { errors } from '../../errors.js';
 import { WAL_COMMIT_RECORD_TTL_MS } from '../../limits.js';
 import type { ClaimResult, Fence, ObjectRef, Page, PageRequest, Tag, WriteContext } from '../../types.js';
-import * as v from '../../validate.js';
 import type { DynamoContext } from './context.js';
 import { txCheck, txDelete, txPut, txUpdate } from './expr.js';
-import { AGAIN, LIVE, MAX_KEY_PATH_BYTES, checkFence, fenceCheck, keyPath, lost, paged, toCollection, toTag, ttlAt, unexpected } from './items.js';
+import { AGAIN, LIVE, MAX_KEY_PATH_BYTES, checkFence, fenceCheck, keyPath, lost, toCollection, toTag, ttlAt, unexpected } from './items.js';
 import { K, retiredShard } from './keys.js';
 import { listNames } from './catalog.js';
+import { pageArgs, paged } from '../../core/paging.js';
 
 export async function createTag(cx: DynamoContext, ns: number, collection: number, name: string, manifestVersion: number, w?: WriteContext): Promise<Tag> {
-  v.id('ns', ns);
-  v.id('collection', collection);
-  v.name('name', name);
-  v.id('manifestVersion', manifestVersion);
   cx.needTx('createTag');
   return cx.write('createTag', w, (ctx) =>
     cx.attempts(ctx.op, async () => {
@@ -50,9 +46,6 @@ export async function createTag(cx: DynamoContext, ns: number, collection: numbe
 }
 
 export async function dropTag(cx: DynamoContext, ns: number, collection: number, name: string, w?: WriteContext): Promise<void> {
-  v.id('ns', ns);
-  v.id('collection', collection);
-  v.name('name', name);
   cx.needTx('dropTag');
   return cx.write('dropTag', w, (ctx) =>
     cx.attempts(ctx.op, async () => {
@@ -72,9 +65,7 @@ export async function dropTag(cx: DynamoContext, ns: number, collection: number,
 }
 
 export async function listTags(cx: DynamoContext, ns: number, collection: number, page?: PageRequest): Promise<Page<Tag>> {
-  v.id('ns', ns);
-  v.id('collection', collection);
-  const p = v.page(page);
+  const p = pageArgs(page);
   cx.checkOpen();
   await cx.liveCollectionItem(ns, collection);
   const rows = await listNames(cx, K.tagPk(ns, collection), '', p);
@@ -82,10 +73,8 @@ export async function listTags(cx: DynamoContext, ns: number, collection: number
 }
 
 export async function claimObject(cx: DynamoContext, path: string, owner: string, opts?: { fence?: Fence } & WriteContext): Promise<ClaimResult> {
-  v.path('path', path);
-  v.tokenString('owner', owner);
   keyPath('path', path);
-  const fence = v.fence(opts?.fence);
+  const fence = opts?.fence;
   cx.needTx('claimObject');
   return cx.write('claimObject', opts, async (ctx) =>
     cx.attempts(ctx.op, async () => {
@@ -135,8 +124,6 @@ export async function claimObject(cx: DynamoContext, path: string, owner: string
 }
 
 export async function releaseClaim(cx: DynamoContext, path: string, owner: string, opts: { deleted: boolean }, w?: WriteContext): Promise<void> {
-  v.path('path', path);
-  v.tokenString('owner', owner);
   if (typeof opts?.deleted !== 'boolean') throw errors.invalid('deleted', 'must be true or false');
   keyPath('path', path);
   cx.needTx('releaseClaim');
@@ -166,7 +153,6 @@ export async function releaseClaim(cx: DynamoContext, path: string, owner: strin
 }
 
 export async function objectRef(cx: DynamoContext, path: string): Promise<ObjectRef | null> {
-  v.path('path', path);
   cx.checkOpen();
   if (Buffer.byteLength(path) > MAX_KEY_PATH_BYTES) return null;
   const r = await cx.sdk.get(K.obj(path));
