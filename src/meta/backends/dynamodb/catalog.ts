@@ -27,7 +27,7 @@ export async function createNamespace(cx: DynamoContext, req: CreateNamespace, w
       const out = await cx.submit(ctx, [
         txPut('name', K.nsName(org, name), { ...ns }, (e) => `attribute_not_exists(${e.a('pk')})`),
         txPut('ns', K.ns(id), { ...ns, colls: 0, streams: 0 }, (e) => `attribute_not_exists(${e.a('pk')})`),
-        cx.chgItem(version, id, 'namespace.created', null, ctx.stamp),
+        ...cx.chgItems(version, id, 'namespace.created', null, ctx.stamp),
       ], ns);
       if ('result' in out) {
         cx.chgDone(version);
@@ -86,6 +86,12 @@ async function appendChangeSingle(cx: DynamoContext, owner: Key, ns: number, kin
     });
     if (!r.ok) return cx.chgLost();
     cx.chgDone(version);
+    // The namespace's newest change, kept by the feed's pruning (never lowered).
+    await cx.sdk
+      .update(single(K.chgNs(ns), (e) => `SET ${e.a('version')} = ${e.v(version)}`, (e) => `attribute_not_exists(${e.a('version')}) OR ${e.a('version')} < ${e.v(version)}`))
+      .catch((err: unknown) => {
+        if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+      });
     await cx.sdk.update(single(owner, (e) => `SET ${e.a('chg')} = ${e.v(version)}`));
     return undefined;
   });
@@ -104,7 +110,7 @@ export async function dropNamespace(cx: DynamoContext, ns: number, w?: WriteCont
         txUpdate('ns', K.ns(ns), (e) => `SET ${e.a('state')} = ${e.v(DROPPING)}`, (e) =>
           `${e.a('state')} = ${e.v(LIVE)} AND ${e.a('colls')} = ${e.v(0)} AND ${e.a('streams')} = ${e.v(0)}`),
         txDelete('name', K.nsName(String(cur.org), String(cur.name)), (e) => `${e.a('id')} = ${e.v(ns)}`),
-        cx.chgItem(version, ns, 'namespace.dropped', null, ctx.stamp),
+        ...cx.chgItems(version, ns, 'namespace.dropped', null, ctx.stamp),
       ], null);
       if ('result' in out) {
         cx.chgDone(version);
@@ -174,7 +180,7 @@ export async function createStream(cx: DynamoContext, req: CreateStream, w?: Wri
         txUpdate('ns', K.ns(ns), (e) => `ADD ${e.a('streams')} ${e.v(1)}`, (e) => `${e.a('state')} = ${e.v(LIVE)}`),
         txPut('name', K.streamName(ns, name), { id }, notExists),
         txPut('stream', K.stream(ns, id), streamItem(s), notExists),
-        cx.chgItem(version, ns, 'stream.created', id, ctx.stamp),
+        ...cx.chgItems(version, ns, 'stream.created', id, ctx.stamp),
       ], s);
       if ('result' in out) {
         cx.chgDone(version);
@@ -202,7 +208,7 @@ export async function dropStream(cx: DynamoContext, ns: number, stream: number, 
         txUpdate('stream', K.stream(ns, stream), (e) => `SET ${e.a('state')} = ${e.v(DROPPING)}`, (e) => `${e.a('state')} = ${e.v(LIVE)}`),
         txDelete('name', K.streamName(ns, s.name), (e) => `${e.a('id')} = ${e.v(stream)}`),
         txUpdate('nsc', K.ns(ns), (e) => `ADD ${e.a('streams')} ${e.v(-1)}`),
-        cx.chgItem(version, ns, 'stream.dropped', stream, ctx.stamp),
+        ...cx.chgItems(version, ns, 'stream.dropped', stream, ctx.stamp),
       ], null);
       if ('result' in out) {
         cx.chgDone(version);
@@ -246,7 +252,7 @@ export async function setRetention(cx: DynamoContext, ns: number, stream: number
           (e) => `SET ${e.a('retMs')} = ${e.v(r.ms)}, ${e.a('retBytes')} = ${e.v(r.bytes)}`,
           (e) => `${e.a('state')} = ${e.v(LIVE)}`,
         ),
-        cx.chgItem(version, ns, 'stream.retention', stream, ctx.stamp),
+        ...cx.chgItems(version, ns, 'stream.retention', stream, ctx.stamp),
       ], { ...s, retention: r });
       if ('result' in out) {
         cx.chgDone(version);

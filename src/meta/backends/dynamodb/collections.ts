@@ -54,7 +54,7 @@ export async function createCollection(cx: DynamoContext, req: CreateCollection,
         txPut('sname', K.streamName(ns, sname), { id: coll.streamId }, notExists),
         txPut('stream', K.stream(ns, coll.streamId), streamItem({ ns, id: coll.streamId, name: sname, partitions, retention, implicit: true, state: 'live', created: ctx.stamp }), notExists),
         txPut('link', K.link(ns, coll.linkId), { ns, id: coll.linkId, streamId: coll.streamId, collectionId: coll.id, state: LIVE }, notExists),
-        cx.chgItem(version, ns, 'collection.created', coll.id, ctx.stamp),
+        ...cx.chgItems(version, ns, 'collection.created', coll.id, ctx.stamp),
       ], coll);
       if ('result' in out) {
         cx.chgDone(version);
@@ -108,7 +108,7 @@ export async function dropCollection(cx: DynamoContext, ns: number, collection: 
         ),
       );
       const version = await cx.chgVersion();
-      items.push(cx.chgItem(version, ns, 'collection.dropped', collection, ctx.stamp));
+      items.push(...cx.chgItems(version, ns, 'collection.dropped', collection, ctx.stamp));
       const out = await cx.submit(ctx, items, null);
       if ('result' in out) {
         cx.chgDone(version);
@@ -174,7 +174,7 @@ export async function updateCollectionSchema(
           (e) => `SET ${e.a('schema')} = ${e.v(JSON.stringify(s))}, ${e.a('schemaVersion')} = ${e.v(next.schemaVersion)}`,
           (e) => `${e.a('state')} = ${e.v(LIVE)} AND ${e.a('schemaVersion')} = ${e.v(c.schemaVersion)}`,
         ),
-        cx.chgItem(version, ns, 'collection.schema', collection, ctx.stamp),
+        ...cx.chgItems(version, ns, 'collection.schema', collection, ctx.stamp),
       ], next);
       if ('result' in out) {
         cx.chgDone(version);
@@ -220,7 +220,7 @@ export async function updateAliases(cx: DynamoContext, ns: number, actions: Alia
         txPut('aliases', K.aliases(ns), { version: version + 1, map: JSON.stringify(map), gen }, (e) =>
           a ? `${e.a('version')} = ${e.v(version)} AND ${e.a('gen')} = ${e.v(gen)}` : `attribute_not_exists(${e.a('pk')})`),
         txCheck('ns', K.ns(ns), (e) => `${e.a('state')} = ${e.v(LIVE)}`),
-        cx.chgItem(cv, ns, 'aliases', null, ctx.stamp),
+        ...cx.chgItems(cv, ns, 'aliases', null, ctx.stamp),
       ], result);
       if ('result' in out) {
         cx.chgDone(cv);

@@ -15,6 +15,8 @@ import { EventEmitter } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import { errors, isMetaError } from '../../errors.js';
 import type { FaultHook } from '../../faults.js';
+import { feedPruneBounds, feedRetention, type FeedRetention } from '../../core/feed.js';
+import { PRUNE_BATCH, PRUNE_EVERY_WRITES } from '../../core/tokens.js';
 import { REQUEST_TOKEN_TTL_MS } from '../../limits.js';
 import type { Capabilities, ChangeKind, PartitionHead, Stamp, WriteContext } from '../../types.js';
 import * as v from '../../validate.js';
@@ -55,6 +57,8 @@ export interface DynamoOptions {
   faults?: FaultHook;
   /** The backend's clock, for validating stamps; tests may replace it. */
   clock?: () => number;
+  /** How much of the catalog change feed is kept (core/feed.ts; tests shorten it to see the horizon). */
+  feedRetention?: Partial<FeedRetention>;
 }
 
 /** Per-call context of a write. */
@@ -93,6 +97,11 @@ export class DynamoContext {
   readonly links = new Map<string, { collection: number; retentionMs: number }>();
   /** The highest catalog version this handle has seen (a hint for the next change's version). */
   chgHint: number | null = null;
+  /** How far the feed is kept (core/feed.ts): changes behind it may be pruned. */
+  readonly feed: FeedRetention;
+  /** Catalog writes since the last prune pass, and where the next pass starts reading. */
+  private catalogWrites = 0;
+  private pruneFrom = 0;
   private isClosed = false;
 
   constructor(opts: DynamoOptions) {
@@ -120,6 +129,7 @@ export class DynamoContext {
     };
     if (this.caps.maxChunksPerGroup < 1) throw errors.invalid('maxChunksPerGroup', `must be in 1..${MAX_CHUNKS_PER_GROUP}`);
     this.clock = opts.clock ?? Date.now;
+    this.feed = feedRetention(opts.feedRetention);
     this.changed.setMaxListeners(0);
   }
 
@@ -162,7 +172,13 @@ export class DynamoContext {
     const requestId = w?.requestId;
     const ctx: Ctx = { op, stamp, requestId, tokenBase: requestId !== undefined ? `${requestId}\u0000${op}` : randomUUID() };
     try {
-      return await fn(ctx);
+      const out = await fn(ctx);
+      if (this.catalogWrites >= PRUNE_EVERY_WRITES) {
+        this.catalogWrites = 0;
+        // Pruning never fails the write it follows (it is acknowledged); the next pass retries.
+        await this.pruneFeed().catch(() => 0);
+      }
+      return out;
     } catch (e) {
       if (requestId !== undefined && this.profile === 'dynamodb' && isMetaError(e) && LAZY_TOKEN_CHECK.has(e.code)) {
         const prior = await this.sdk.get(K.req(requestId));
@@ -229,8 +245,12 @@ export class DynamoContext {
     return this.chgHint + 1;
   }
 
-  chgItem(version: number, ns: number, kind: ChangeKind, id: number | null, stamp: Stamp): TxItem {
-    return txPut('chg', K.chg(version), { version, ns, kind, id, stamp }, (e) => `attribute_not_exists(${e.a('pk')})`);
+  /** The change item (its version free) and the namespace's newest-change mark, for the call's transaction. */
+  chgItems(version: number, ns: number, kind: ChangeKind, id: number | null, stamp: Stamp): TxItem[] {
+    return [
+      txPut('chg', K.chg(version), { version, ns, kind, id, stamp }, (e) => `attribute_not_exists(${e.a('pk')})`),
+      txPut('chgns', K.chgNs(ns), { version }),
+    ];
   }
 
   /** Another writer took the version: learn the current one and try again. */
@@ -241,7 +261,53 @@ export class DynamoContext {
 
   chgDone(version: number): void {
     this.chgHint = Math.max(this.chgHint ?? 0, version);
+    this.catalogWrites++;
     this.changed.emit('change');
+  }
+
+  /**
+   * One bounded prune pass of the feed (core/feed.ts): reads PRUNE_BATCH changes from where
+   * the last pass stopped (wrapping to the start), and deletes those past the retention
+   * (feedPruneBounds, on this backend's clock) that are not their namespace's newest. The
+   * horizon is raised first, so a reader below it is told to resync before anything it
+   * would miss is gone. Returns the changes removed.
+   */
+  async pruneFeed(): Promise<number> {
+    const newest = this.chgHint ?? (await this.currentVersion());
+    const b = feedPruneBounds(newest, this.clock(), this.feed);
+    if (b.maxVersion < 1) return 0;
+    if (this.pruneFrom >= b.maxVersion) this.pruneFrom = 0;
+    const rows = await this.sdk.query(
+      {
+        KeyConditionExpression: 'pk = :p AND sk BETWEEN :a AND :b',
+        ExpressionAttributeValues: { ':p': { S: K.chgPk() }, ':a': { S: K.chg(this.pruneFrom + 1).sk }, ':b': { S: K.chg(b.maxVersion).sk } },
+      },
+      PRUNE_BATCH,
+    );
+    this.pruneFrom = rows.length < PRUNE_BATCH ? 0 : Number(rows[rows.length - 1]!.version);
+    const old = rows.filter((r) => Number(r.stamp) < b.before);
+    if (old.length === 0) return 0;
+    const nss = [...new Set(old.map((r) => Number(r.ns)))];
+    const marks = await this.sdk.batchGet(nss.map((n) => K.chgNs(n)));
+    const newestOf = new Map(nss.map((n, i) => [n, Number(marks[i]?.version ?? Number.MAX_SAFE_INTEGER)]));
+    const gone = old.filter((r) => Number(r.version) < newestOf.get(Number(r.ns))!);
+    if (gone.length === 0) return 0;
+    const top = Number(gone[gone.length - 1]!.version);
+    try {
+      await this.sdk.update(
+        single(K.chgHorizon(), (e) => `SET ${e.a('version')} = ${e.v(top)}`, (e) => `attribute_not_exists(${e.a('version')}) OR ${e.a('version')} < ${e.v(top)}`),
+      );
+    } catch (e) {
+      // Already at or above it (another handle pruned further): that horizon covers ours.
+      if ((e as { name?: string }).name !== 'ConditionalCheckFailedException') throw e;
+    }
+    await this.sdk.batchDelete('pruneFeed', gone.map((r) => K.chg(Number(r.version))));
+    return gone.length;
+  }
+
+  /** The feed's horizon: the highest pruned version (0: nothing pruned). */
+  async feedHorizon(): Promise<number> {
+    return Number((await this.sdk.get(K.chgHorizon()))?.version ?? 0);
   }
 
   async currentVersion(): Promise<number> {

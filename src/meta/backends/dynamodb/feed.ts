@@ -3,7 +3,7 @@
 // keep a transaction's records together), so it wakes at once on this handle's catalog writes
 // and otherwise polls from the last version it saw, WATCH_POLL_MIN_MS backing off to
 // WATCH_POLL_MAX_MS.
-import { setTimeout as sleep } from 'node:timers/promises';
+import { changesLimit, changesPage, wakeableSleep } from '../../core/feed.js';
 import { MAX_PAGE_LIMIT } from '../../limits.js';
 import type { ChangesPage, WatchResult, WatchScope } from '../../types.js';
 import type { Item } from './codec.js';
@@ -23,13 +23,13 @@ export async function catalogVersion(cx: DynamoContext): Promise<number> {
 }
 
 export async function changesSince(cx: DynamoContext, version: number, limit?: number): Promise<ChangesPage> {
-  const lim = limit ?? MAX_PAGE_LIMIT;
+  const lim = changesLimit(limit);
   cx.checkOpen();
-  const rows = await changesAfter(cx, version, lim + 1);
-  const changes = rows.slice(0, lim).map(toChange);
-  const more = rows.length > lim;
-  const last = changes[changes.length - 1];
-  return { changes, version: last ? last.version : Math.max(version, await catalogVersion(cx)), more };
+  // The horizon first: a change pruned after this read was pruned behind a horizon at least
+  // this high, so a reader below it is told to resync either way.
+  const horizon = await cx.feedHorizon();
+  const rows = (await changesAfter(cx, version, lim + 1)).map(toChange);
+  return changesPage(rows, version, lim, rows.length > 0 ? 0 : await catalogVersion(cx), horizon);
 }
 
 function changesAfter(cx: DynamoContext, version: number, max: number): Promise<Item[]> {
@@ -51,7 +51,11 @@ export async function watch(cx: DynamoContext, scope: WatchScope, since: number,
   for (;;) {
     if (cx.closed || opts.signal?.aborted) return { version: cx.closed ? seen : await catalogVersion(cx), changed: false };
     const rows = await changesAfter(cx, seen, MAX_PAGE_LIMIT);
-    if (rows.some((r) => scope === 'catalog' || Number(r.ns) === scope.ns)) return { version: await catalogVersion(cx), changed: true };
+    if (rows.some((r) => scope === 'catalog' || Number(r.ns) === scope.ns)) {
+      // Below the horizon some changes after `since` are gone (core/feed.ts): say so.
+      const behind = since < (await cx.feedHorizon());
+      return behind ? { version: await catalogVersion(cx), changed: true, resync: true } : { version: await catalogVersion(cx), changed: true };
+    }
     if (rows.length > 0) seen = Number(rows[rows.length - 1]!.version);
     if (rows.length === MAX_PAGE_LIMIT) continue; // more to read before waiting
     const left = deadline - Date.now();
@@ -61,17 +65,13 @@ export async function watch(cx: DynamoContext, scope: WatchScope, since: number,
   }
 }
 
-async function waitForChange(cx: DynamoContext, ms: number, signal?: AbortSignal): Promise<void> {
-  const ac = new AbortController();
-  const wake = () => ac.abort();
-  cx.changed.once('change', wake);
-  signal?.addEventListener('abort', wake, { once: true });
-  try {
-    await sleep(ms, undefined, { signal: ac.signal });
-  } catch {
-    // woken early
-  } finally {
-    cx.changed.off('change', wake);
-    signal?.removeEventListener('abort', wake);
-  }
+function waitForChange(cx: DynamoContext, ms: number, signal?: AbortSignal): Promise<void> {
+  return wakeableSleep(
+    ms,
+    (wake) => {
+      cx.changed.once('change', wake);
+      return () => cx.changed.off('change', wake);
+    },
+    signal,
+  );
 }

@@ -63,6 +63,10 @@ export const K = {
   /** The catalog change feed: one partition, versions dense and in commit order. */
   chg: (version: number): Key => ({ pk: 'chg', sk: P16(version) }),
   chgPk: () => 'chg',
+  /** The feed's horizon: the highest pruned version (one item, raised before anything is pruned). */
+  chgHorizon: (): Key => ({ pk: 'chgh', sk: 'horizon' }),
+  /** A namespace's newest change (kept by pruning, so a resync still reaches every namespace). */
+  chgNs: (ns: number): Key => ({ pk: `chgns#${ns}`, sk: 'last' }),
   /** Commit tokens: the result of a write with a requestId, in the write's transaction. */
   req: (requestId: string): Key => ({ pk: `req#${requestId}`, sk: 'req' }),
 };
