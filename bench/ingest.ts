@@ -8,11 +8,12 @@
 // rename, fsync the directory), one after another; ratio = Loam ÷ baseline.
 // Targets: ≥ 50,000 documents/s on the 2-core machine; ack p99 ≤ flush interval + 25 ms.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
+import { DEFAULT_CHUNK_CACHE_BYTES } from '../src/log/reader.js';
 import { DEFAULT_FLUSH_INTERVAL_MS } from '../src/log/writer.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -25,6 +26,18 @@ export const TARGET_DOCS_PER_S = 50_000;
 /** The light-load phase's first second (JIT, first objects) is not measured. */
 export const LIGHT_WARMUP_MS = 1_000;
 export const TARGET_ACK_P99_MS = DEFAULT_FLUSH_INTERVAL_MS + 25;
+/** Memory targets of a node (docs/operations.md, sizing): a fixed base plus cache_bytes. */
+export const RSS_PEAK_BASE_MIB = 512;
+export const RSS_IDLE_BASE_MIB = 256;
+/** How often the node's resident set is sampled during the saturating phase. */
+const RSS_SAMPLE_MS = 100;
+
+/** The resident set of a process (its every thread) and its anonymous part, MiB, from /proc. */
+export function rssMiB(pid: number): { rss: number; anon: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0);
+  return { rss: kib('VmRSS') / 1024, anon: kib('RssAnon') / 1024 };
+}
 
 export function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -180,8 +193,9 @@ export async function main(argv: string[]): Promise<void> {
     .option('--doc-bytes <n>', 'bytes per document', '1024')
     .option('--port <n>', 'drive an already running node on 127.0.0.1:<port> (for profiling) instead of starting one')
     .option('--metrics-port <n>', "with --port: that node's metrics_port", '7071')
+    .option('--idle-seconds <n>', 'after the load, idle this long before measuring rss_idle_mb', '30')
     .parse(['node', 'ingest', ...argv])
-    .opts<{ seconds: string; clients: string; batch: string; docBytes: string; port?: string; metricsPort: string }>();
+    .opts<{ seconds: string; clients: string; batch: string; docBytes: string; port?: string; metricsPort: string; idleSeconds: string }>();
   const seconds = Number(o.seconds);
   const clients = Number(o.clients);
   const batch = Number(o.batch);
@@ -235,6 +249,17 @@ export async function main(argv: string[]): Promise<void> {
       if (r.status !== 200) throw new Error(`write failed: ${r.status} ${r.body}`);
       if (t - lightStart >= LIGHT_WARMUP_MS) light.push(performance.now() - t);
     }
+    // The node's resident set, sampled while it is saturated (its peak) and after it idles.
+    let rssPeak = 0;
+    let anonPeak = 0;
+    const pid = node?.proc.pid;
+    const sampler = pid
+      ? setInterval(() => {
+          const r = rssMiB(pid);
+          rssPeak = Math.max(rssPeak, r.rss);
+          anonPeak = Math.max(anonPeak, r.anon);
+        }, RSS_SAMPLE_MS)
+      : undefined;
     const running = Array.from({ length: clients }, (_, c) => worker(c));
     await new Promise((r) => setTimeout(r, WARMUP_MS));
     const m0 = (await request(metricsPort, 'GET', '/metrics')).body;
@@ -246,6 +271,7 @@ export async function main(argv: string[]): Promise<void> {
     const m1 = (await request(metricsPort, 'GET', '/metrics')).body;
     stop = true;
     await Promise.all(running);
+    clearInterval(sampler);
     const flushes = metricSum(m1, 'loam_wal_flush_bytes_count') - metricSum(m0, 'loam_wal_flush_bytes_count');
     const walBytes = metricSum(m1, 'loam_wal_flush_bytes_sum') - metricSum(m0, 'loam_wal_flush_bytes_sum');
     const objectBytes = flushes > 0 ? walBytes / flushes : sampleBytes;
@@ -259,6 +285,16 @@ export async function main(argv: string[]): Promise<void> {
     line('ingest', 'ack_p50_ms_light', pct(light, 50), 'ms', { under: '1 client' });
     line('ingest', 'ack_p99_ms_light', pct(light, 99), 'ms', { under: '1 client', target: TARGET_ACK_P99_MS, meets_target: pct(light, 99) <= TARGET_ACK_P99_MS });
     line('ingest', 'wal_objects_per_s', flushes / elapsed, 'objects/s', { avg_object_bytes: Math.round(objectBytes), refused_requests: refused });
+    if (pid) {
+      // loam dev runs with the default cache_bytes.
+      const cacheMiB = DEFAULT_CHUNK_CACHE_BYTES / 1024 / 1024;
+      const peakTarget = RSS_PEAK_BASE_MIB + cacheMiB;
+      line('ingest', 'rss_peak_mb', rssPeak, 'MiB', { anon_mb: round(anonPeak), target: peakTarget, meets_target: rssPeak <= peakTarget, under: `${clients} clients` });
+      await new Promise((r) => setTimeout(r, Number(o.idleSeconds) * 1000));
+      const idle = rssMiB(pid);
+      const idleTarget = RSS_IDLE_BASE_MIB + cacheMiB;
+      line('ingest', 'rss_idle_mb', idle.rss, 'MiB', { anon_mb: round(idle.anon), target: idleTarget, meets_target: idle.rss <= idleTarget, after_idle_s: Number(o.idleSeconds) });
+    }
   } finally {
     await node?.stop();
     rmSync(dir, { recursive: true, force: true });

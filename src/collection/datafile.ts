@@ -16,7 +16,7 @@ import { crc32c } from '@node-rs/crc32';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Store } from '../store/index.js';
 import { compareKeys } from '../log/keys.js';
-import { getWithRetry, Lru } from '../log/reader.js';
+import { decodedBytes, getWithRetry, Lru } from '../log/reader.js';
 import { dataErrors } from '../log/errors.js';
 import { putUvarint, uvarintLen } from '../log/format.js';
 
@@ -88,64 +88,101 @@ function encodeEntry(e: DataEntryInput): Buffer {
   return b;
 }
 
-/** Builds a data file from entries already sorted by key (unique keys). */
-export function buildDataFile(path: string, entries: readonly DataEntryInput[]): { bytes: Buffer; meta: DataFileMeta } {
-  if (entries.length === 0) throw new RangeError('a data file needs at least one entry');
-  const parts: Buffer[] = [DATA_MAGIC];
-  let pos = DATA_MAGIC.length;
-  const index: BlockRef[] = [];
-  let block: Buffer[] = [];
-  let blockBytes = 0;
-  let first = '';
-  let tombstones = 0;
-  const closeBlock = () => {
-    if (block.length === 0) return;
-    const raw = Buffer.concat(block, blockBytes);
+/**
+ * Writes a data file block by block from entries in key order, so a file of any size is
+ * built in the memory of one block plus its index: `add` returns the bytes ready to write
+ * (a closed block, or nothing yet), `finish` the rest (the last block, the index, the
+ * trailer) and the file's meta.
+ */
+export class DataFileBuilder {
+  private pos = DATA_MAGIC.length;
+  private readonly index: BlockRef[] = [];
+  private block: Buffer[] = [];
+  private blockBytes = 0;
+  private first = '';
+  private prev: string | undefined;
+  private minKey: string | undefined;
+  private entries = 0;
+  private tombstones = 0;
+  private started = false;
+
+  constructor(private readonly path: string) {}
+
+  /** Adds the next entry (keys strictly ascending); returns the bytes to append, if any. */
+  add(e: DataEntryInput): Buffer[] {
+    if (this.prev !== undefined && compareKeys(this.prev, e.key) >= 0) {
+      throw new RangeError(`data file entries must be sorted and unique (${this.prev} then ${e.key})`);
+    }
+    this.prev = e.key;
+    this.minKey ??= e.key;
+    this.entries++;
+    if (e.tombstone) this.tombstones++;
+    if (this.block.length === 0) this.first = e.key;
+    const enc = encodeEntry(e);
+    this.block.push(enc);
+    this.blockBytes += enc.length;
+    const out = this.opening();
+    if (this.blockBytes >= DATA_BLOCK_BYTES) out.push(this.closeBlock());
+    return out;
+  }
+
+  /** The bytes after the last `add` and the file's meta. */
+  finish(): { tail: Buffer[]; meta: DataFileMeta } {
+    if (this.entries === 0) throw new RangeError('a data file needs at least one entry');
+    const tail = this.opening();
+    if (this.block.length > 0) tail.push(this.closeBlock());
+    const idx = Buffer.from(JSON.stringify(this.index));
+    const indexStart = this.pos;
+    const trailer = Buffer.alloc(TRAILER_BYTES);
+    trailer.writeBigUInt64BE(BigInt(indexStart), 0);
+    trailer.writeUInt32BE(idx.length, 8);
+    trailer.writeUInt32BE(crc32c(idx), 12);
+    TRAILER_MAGIC.copy(trailer, 16);
+    tail.push(idx, trailer);
+    this.pos += idx.length + TRAILER_BYTES;
+    const meta: DataFileMeta = {
+      path: this.path,
+      bytes: this.pos,
+      entries: this.entries,
+      tombstones: this.tombstones,
+      minKey: this.minKey!,
+      maxKey: this.prev!,
+      indexStart,
+      indexEnd: indexStart + idx.length,
+    };
+    if (idx.length <= INLINE_INDEX_MAX_BYTES) meta.index = this.index;
+    return { tail, meta };
+  }
+
+  private opening(): Buffer[] {
+    if (this.started) return [];
+    this.started = true;
+    return [DATA_MAGIC];
+  }
+
+  private closeBlock(): Buffer {
+    const raw = Buffer.concat(this.block, this.blockBytes);
     // Level 1: data files are most of the bytes the workers write; JSON deflates well.
     const z = deflateRawSync(raw, { level: 1 });
     const packed = z.length <= raw.length * (1 - BLOCK_MIN_SAVING);
     const b = packed ? z : raw;
-    index.push({ k: first, o: pos, l: b.length, c: crc32c(b), n: block.length, ...(packed ? { z: 1 as const } : {}) });
-    parts.push(b);
-    pos += b.length;
-    block = [];
-    blockBytes = 0;
-  };
-  let prev: string | undefined;
-  for (const e of entries) {
-    if (prev !== undefined && compareKeys(prev, e.key) >= 0) throw new RangeError(`data file entries must be sorted and unique (${prev} then ${e.key})`);
-    prev = e.key;
-    if (block.length === 0) first = e.key;
-    const enc = encodeEntry(e);
-    block.push(enc);
-    blockBytes += enc.length;
-    if (e.tombstone) tombstones++;
-    if (blockBytes >= DATA_BLOCK_BYTES) closeBlock();
+    this.index.push({ k: this.first, o: this.pos, l: b.length, c: crc32c(b), n: this.block.length, ...(packed ? { z: 1 as const } : {}) });
+    this.pos += b.length;
+    this.block = [];
+    this.blockBytes = 0;
+    return b;
   }
-  closeBlock();
-  const idx = Buffer.from(JSON.stringify(index));
-  const indexStart = pos;
-  parts.push(idx);
-  pos += idx.length;
-  const trailer = Buffer.alloc(TRAILER_BYTES);
-  trailer.writeBigUInt64BE(BigInt(indexStart), 0);
-  trailer.writeUInt32BE(idx.length, 8);
-  trailer.writeUInt32BE(crc32c(idx), 12);
-  TRAILER_MAGIC.copy(trailer, 16);
-  parts.push(trailer);
-  pos += TRAILER_BYTES;
-  const meta: DataFileMeta = {
-    path,
-    bytes: pos,
-    entries: entries.length,
-    tombstones,
-    minKey: entries[0]!.key,
-    maxKey: entries[entries.length - 1]!.key,
-    indexStart,
-    indexEnd: indexStart + idx.length,
-  };
-  if (idx.length <= INLINE_INDEX_MAX_BYTES) meta.index = index;
-  return { bytes: Buffer.concat(parts, pos), meta };
+}
+
+/** Builds a data file from entries already sorted by key (unique keys), in memory. */
+export function buildDataFile(path: string, entries: readonly DataEntryInput[]): { bytes: Buffer; meta: DataFileMeta } {
+  if (entries.length === 0) throw new RangeError('a data file needs at least one entry');
+  const w = new DataFileBuilder(path);
+  const parts: Buffer[] = [];
+  for (const e of entries) for (const b of w.add(e)) parts.push(b);
+  const { tail, meta } = w.finish();
+  parts.push(...tail);
+  return { bytes: Buffer.concat(parts, meta.bytes), meta };
 }
 
 export function decodeBlock(b: Buffer, path: string): DataEntry[] {
@@ -200,6 +237,13 @@ export class DataFiles {
     return idx;
   }
 
+  /** Body bytes the block cache holds now (its decoded entries), for tests and sizing. */
+  cachedBodyBytes(): number {
+    let n = 0;
+    for (const entries of this.blocks.values()) for (const e of entries) n += e.body.byteLength;
+    return n;
+  }
+
   async block(f: DataFileMeta, b: BlockRef): Promise<DataEntry[]> {
     const k = `${f.path}@${b.o}`;
     const hit = this.blocks.get(k);
@@ -207,7 +251,7 @@ export class DataFiles {
     const got = await getWithRetry(this.store, f.path, { start: b.o, end: b.o + b.l });
     if (crc32c(got.bytes) !== b.c) throw dataErrors.unavailable(`data file ${f.path}: block at ${b.o} fails its CRC32C`);
     const entries = decodeBlock(b.z ? inflateRawSync(got.bytes) : got.bytes, f.path);
-    this.blocks.set(k, entries, b.l);
+    this.blocks.set(k, entries, decodedBytes(entries));
     return entries;
   }
 

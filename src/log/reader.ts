@@ -9,8 +9,21 @@ import { isStoreError, type ByteRange, type GetResult, type Store } from '../sto
 import { dataErrors } from './errors.js';
 import { readChunk, type WalRecord } from './format.js';
 
-/** Decoded chunk cache: bounded by the bytes of the ranges it holds. */
+/** Decoded chunk cache: bounded by the bytes of the decoded records it holds. */
 export const DEFAULT_CHUNK_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * What a decoded record costs beyond its key and body bytes (the record object, its key
+ * string and its Buffer view). The caches charge decoded bytes, never the stored (deflated)
+ * size: JSON deflates 5–100×, so charging stored bytes let a 16 MiB budget hold gigabytes.
+ */
+export const DECODED_RECORD_OVERHEAD_BYTES = 160;
+
+/** The memory decoded entries hold: their keys and bodies plus a fixed cost each. */
+export function decodedBytes(entries: readonly { key: string; body: Uint8Array }[]): number {
+  let n = 0;
+  for (const e of entries) n += e.key.length * 2 + e.body.byteLength + DECODED_RECORD_OVERHEAD_BYTES;
+  return n;
+}
 /** Index pages one tail read follows at most (MAX_INDEX_PAGE entries each): bounds the loop. */
 export const MAX_TAIL_INDEX_PAGES = 1_000;
 /** Store reads are retried this long on retryable errors (503, timeouts). */
@@ -48,6 +61,12 @@ export class Lru<V> {
       this.m.delete(key);
       this.total -= e.size;
     }
+  }
+  /** The cached values, least recently used first. */
+  values(): IterableIterator<V> {
+    return (function* (m) {
+      for (const e of m.values()) yield e.v;
+    })(this.m);
   }
   delete(k: string): void {
     const e = this.m.get(k);
@@ -131,7 +150,7 @@ export class LogReader {
     const chunk = readChunk(got.bytes, e.path);
     const recs = chunk.decode();
     if (recs.length !== e.records) throw dataErrors.unavailable(`index entry of ${e.path} says ${e.records} records, the chunk holds ${recs.length}`);
-    this.cache.set(k, recs, e.byteEnd - e.byteStart);
+    this.cache.set(k, recs, decodedBytes(recs));
     return recs;
   }
 

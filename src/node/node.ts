@@ -30,6 +30,9 @@ import { storedBytes } from '../collection/usage.js';
 import { TENANCY_ROUTES, tenancyRoutes } from '../gateway/tenancy-routes.js';
 import { statusPage, UI_PUBLIC_PATHS } from '../ui/routes.js';
 
+/** The caches cache_bytes is split among: log chunks and data blocks, for reads and for workers. */
+export const CACHES_PER_NODE = 4;
+
 /** Readiness checks must answer within this. */
 export const READY_CHECK_DEADLINE_MS = 2_000;
 /** A clean shutdown waits this long for in-flight work before it gives up. */
@@ -114,7 +117,10 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   const store = o.store ?? openStore(config.store);
   const roles = new Set(config.roles);
   const manifests = new Manifests(store);
-  const logReader = new LogReader(meta, store, config.cache_bytes);
+  // cache_bytes bounds all of a node's caches together (docs/operations.md, sizing): the log
+  // chunk cache and the data block cache of the read path and of the workers get a share each.
+  const cacheShare = Math.floor(config.cache_bytes / CACHES_PER_NODE);
+  const logReader = new LogReader(meta, store, cacheShare);
   const catalog = new Catalog(meta);
 
   let workers: Workers | null = null;
@@ -151,7 +157,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       {
         metastore: config.metastore,
         store: config.store,
-        cacheBytes: config.cache_bytes,
+        cacheBytes: cacheShare,
         logLevel: config.log_level,
         ...timings,
       },
@@ -168,7 +174,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       store,
       log: logReader,
       manifests,
-      files: new DataFiles(store, config.cache_bytes),
+      files: new DataFiles(store, cacheShare),
       ...timings,
       onApply,
       onGc: (r) => onGc(r.deleted.length),
@@ -201,7 +207,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     const fixed = { records: config.backlog_max_records, bytes: config.backlog_max_bytes };
     writer = new CollectionWriter(meta, logWriter, manifests, config.auth === 'api_keys' ? (c) => (tenancy ? tenancy.backlog.limits(c) : Promise.resolve(fixed)) : fixed);
   }
-  const reader = roles.has('query') ? new CollectionReader(meta, store, { cacheBytes: config.cache_bytes, manifests, log: logReader }) : null;
+  const reader = roles.has('query') ? new CollectionReader(meta, store, { cacheBytes: cacheShare, manifests, log: logReader }) : null;
 
   let authorizer: Authorizer | null = null;
   let bootstrapKey: string | null = null;

@@ -15,11 +15,11 @@ import type { MetaStore } from '../meta/contract.js';
 import { linkPointerKey } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
 import type { Collection, Fence } from '../meta/types.js';
-import type { Store } from '../store/index.js';
+import { isStoreError, type Store } from '../store/index.js';
 import { OP_DELETE } from '../log/format.js';
 import { compareKeys } from '../log/keys.js';
 import type { LogReader, LogRecord } from '../log/reader.js';
-import { buildDataFile, type DataEntry, type DataFiles, type DataFileMeta } from '../collection/datafile.js';
+import { buildDataFile, DataFileBuilder, type DataEntry, type DataFiles, type DataFileMeta } from '../collection/datafile.js';
 import { MANIFEST_FORMAT, putCreateOnly, type Manifest, type Manifests, emptyManifest } from '../collection/manifest.js';
 import { dataPath, manifestPath } from '../collection/paths.js';
 
@@ -38,7 +38,7 @@ export const COMPACT_TIER_RATIO = 4;
 export const COMPACT_RUN = 4;
 /** Past this many files the newest half is merged whatever their tiers (bounds point-read fan-out). */
 export const COMPACT_MAX_FILES = 24;
-/** Entries one compaction merges at most (bounds memory; larger merges wait for a streaming merge). */
+/** Entries one compaction reads at most (bounds a round's work; memory is bounded by the streaming merge). */
 export const MAX_COMPACT_ENTRIES = 2_000_000;
 
 export interface ApplyResult {
@@ -213,24 +213,61 @@ export function compactionRun(files: DataFileMeta[]): [number, number] | null {
 }
 
 /**
- * Merges files (newest first) into one new data file. null when nothing is left (every
- * entry was a materialised delete); undefined when the merge is too big to do in memory.
+ * Merges files (newest first) into one new data file, streaming: a k-way merge of the files'
+ * scans (each in key order; on equal keys the newest file's entry wins) feeds a
+ * DataFileBuilder whose blocks go straight to the store, so a merge holds about one block per
+ * input file, never the files themselves. null when nothing is left (every entry was a
+ * materialised delete); undefined when the merge is too big for one round, or the store
+ * failed mid-write (the partial object is unreferenced: GC's to delete; the next round
+ * tries again).
  */
 async function mergeFiles(d: ApplierDeps, c: Collection, merging: DataFileMeta[], includesOldest: boolean): Promise<DataFileMeta | null | undefined> {
-  const merged = new Map<string, DataEntry>();
-  let total = 0;
-  // Oldest first, so newer entries overwrite older ones.
-  for (let i = merging.length - 1; i >= 0; i--) {
-    for await (const e of d.files.scan(merging[i]!)) {
-      merged.set(e.key, e);
-      if (++total > MAX_COMPACT_ENTRIES) return undefined;
+  const scans = merging.map((f) => d.files.scan(f)[Symbol.asyncIterator]());
+  const heads: (DataEntry | undefined)[] = await Promise.all(scans.map(async (it) => (await it.next()).value as DataEntry | undefined));
+  let read = 0;
+  let tooBig = false;
+  async function* merged(): AsyncGenerator<DataEntry> {
+    for (;;) {
+      let min: string | undefined;
+      for (const h of heads) if (h && (min === undefined || compareKeys(h.key, min) < 0)) min = h.key;
+      if (min === undefined) return;
+      let winner: DataEntry | undefined;
+      for (let i = 0; i < heads.length; i++) {
+        const h = heads[i];
+        if (!h || h.key !== min) continue;
+        winner ??= h; // newest first: the first holder of the key wins
+        if (++read > MAX_COMPACT_ENTRIES) {
+          tooBig = true;
+          return;
+        }
+        heads[i] = (await scans[i]!.next()).value as DataEntry | undefined;
+      }
+      if (includesOldest && winner!.tombstone) continue; // deletes materialised
+      yield winner!;
     }
   }
-  let entries = [...merged.values()].sort((a, b) => compareKeys(a.key, b.key));
-  if (includesOldest) entries = entries.filter((e) => !e.tombstone); // deletes materialised
-  if (entries.length === 0) return null;
+  const entries = merged();
+  const first = await entries.next();
+  if (tooBig) return undefined;
+  if (first.done) return null;
   const path = dataPath(c.ns, c.id, Date.now());
-  const f = buildDataFile(path, entries);
-  await putCreateOnly(d.store, path, f.bytes);
-  return f.meta;
+  const builder = new DataFileBuilder(path);
+  let meta: DataFileMeta | undefined;
+  async function* bytes(): AsyncGenerator<Uint8Array> {
+    yield* builder.add(first.value);
+    for await (const e of entries) yield* builder.add(e);
+    if (tooBig) throw new MergeTooBig();
+    const done = builder.finish();
+    meta = done.meta;
+    yield* done.tail;
+  }
+  try {
+    await d.store.putStream(path, bytes(), { ifNoneMatch: '*' });
+  } catch (e) {
+    if (e instanceof MergeTooBig || (isStoreError(e) && e.retryable)) return undefined;
+    throw e;
+  }
+  return meta;
 }
+
+class MergeTooBig extends Error {}
