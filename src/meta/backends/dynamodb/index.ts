@@ -151,7 +151,7 @@ export class DynamoMetaStore implements MetaStore {
   }
 
   /**
-   * Creates the table (pk, sk; the `retired` local secondary index; TTL on `ttl`) if it does
+   * Creates the table (pk, sk; the sparse `retired` global secondary index; TTL on `ttl`) if it does
    * not exist, and waits until it is active. Operators may create it themselves instead.
    */
   createTable(): Promise<void> {
