@@ -31,6 +31,8 @@ export const RSS_PEAK_BASE_MIB = 512;
 export const RSS_IDLE_BASE_MIB = 256;
 /** How often the node's resident set is sampled during the saturating phase. */
 const RSS_SAMPLE_MS = 100;
+/** After the load, how long the benchmark waits for the workers to apply the backlog. */
+const CATCH_UP_DEADLINE_MS = 300_000;
 
 /** The resident set of a process (its every thread) and its anonymous part, MiB, from /proc. */
 export function rssMiB(pid: number): { rss: number; anon: number } {
@@ -290,6 +292,15 @@ export async function main(argv: string[]): Promise<void> {
       const cacheMiB = DEFAULT_CHUNK_CACHE_BYTES / 1024 / 1024;
       const peakTarget = RSS_PEAK_BASE_MIB + cacheMiB;
       line('ingest', 'rss_peak_mb', rssPeak, 'MiB', { anon_mb: round(anonPeak), target: peakTarget, meets_target: rssPeak <= peakTarget, under: `${clients} clients` });
+      // Idle means the workers have applied the backlog too (bounded wait), then nothing.
+      const caughtUpStart = performance.now();
+      let lagLeft = Infinity;
+      while (performance.now() - caughtUpStart < CATCH_UP_DEADLINE_MS) {
+        lagLeft = metricSum((await request(metricsPort, 'GET', '/metrics')).body, 'loam_worker_lag_records');
+        if (lagLeft === 0) break;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      line('ingest', 'apply_catch_up_s', (performance.now() - caughtUpStart) / 1000, 's', { lag_left_records: lagLeft });
       await new Promise((r) => setTimeout(r, Number(o.idleSeconds) * 1000));
       const idle = rssMiB(pid);
       const idleTarget = RSS_IDLE_BASE_MIB + cacheMiB;
