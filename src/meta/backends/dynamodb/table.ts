@@ -11,7 +11,7 @@ import { RETIRED_INDEX, TABLE_LAYOUT } from './keys.js';
 import { mapError } from './sdk.js';
 
 /**
- * Creates the table (pk, sk; the `retired` local secondary index; TTL on `ttl`) if it does
+ * Creates the table (pk, sk; the sparse `retired` global secondary index; TTL on `ttl`) if it does
  * not exist, and waits until it is active. Operators may create it themselves instead.
  */
 export async function createTable(cx: DynamoContext): Promise<void> {
