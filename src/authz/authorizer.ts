@@ -23,6 +23,7 @@ export const ACTIONS = [
   'collection.list',
   'collection.read',
   'collection.delete',
+  'collection.retention.set',
   'documents.read',
   'documents.write',
   // The operator's (on the deployment: the resource { kind: 'org', org: OPERATOR_ORG }).
@@ -73,6 +74,9 @@ export const CLASS: Record<Action, Class> = {
   'collection.list': 'read',
   'collection.read': 'read',
   'collection.delete': 'ns_admin',
+  // Shortening it gives up history (a restore's and a reader's grace), lengthening it costs
+  // storage: a namespace admin's decision, like dropping the collection, not a writer's.
+  'collection.retention.set': 'ns_admin',
   'documents.read': 'read',
   'documents.write': 'write',
   'org.create': 'operator',

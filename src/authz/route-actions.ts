@@ -27,6 +27,7 @@ export const ROUTE_AUTH: Record<string, RouteAuth> = {
   'GET /v1/namespaces/:ns/collections': { action: 'collection.list', scope: 'namespace' },
   'GET /v1/namespaces/:ns/collections/:c': { action: 'collection.read', scope: 'collection' },
   'DELETE /v1/namespaces/:ns/collections/:c': { action: 'collection.delete', scope: 'collection', quota: 'metadata' },
+  'PUT /v1/namespaces/:ns/collections/:c/retention': { action: 'collection.retention.set', scope: 'collection', quota: 'metadata' },
   'POST /v1/namespaces/:ns/collections/:c/documents': { action: 'documents.write', scope: 'collection', quota: 'ingest' },
   'GET /v1/namespaces/:ns/collections/:c/documents/:id': { action: 'documents.read', scope: 'collection', quota: 'query' },
   'POST /v1/namespaces/:ns/collections/:c/query': { action: 'documents.read', scope: 'collection', quota: 'query' },

@@ -7,6 +7,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { LoamClient, LoamError, type Doc, type Page } from '../client/index.js';
 import { formatOne, formatRows, OUTPUT_FORMATS, type OutputFormat } from './output.js';
+import { MIN_LOG_RETENTION_BYTES, MIN_LOG_RETENTION_MS } from '../collection/retention.js';
+import { DEFAULT_COLLECTION_LOG_RETENTION_MS } from '../meta/limits.js';
 import { batches, DEFAULT_BATCH_DOCS, fromArguments, fromFile, fromStdin, InputError, type Located } from './docs-input.js';
 
 /** The node the data commands talk to unless --url or LOAM_URL says otherwise (what `loam dev` listens on). */
@@ -136,11 +138,36 @@ function fieldType(v: string, prev: Record<string, string> = {}): Record<string,
   return { ...prev, [m[1]!]: m[2]! };
 }
 
+/** A retention bound: a positive integer, or `none` (no bound; kept as the word, since commander turns a parsed null into ''). */
+function bound(v: string): number | 'none' {
+  if (v === 'none') return v;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer, or none for no bound');
+  return n;
+}
+
+const RETENTION_COLUMNS = ['collection', 'ms', 'bytes'];
+
+/**
+ * `loam collections retention`: shows the log retention, or sets the bounds given (a bound
+ * not given keeps its value). The server checks each bound's range and names the field.
+ */
+async function retention(ns: string, name: string, o: Remote & { ms?: number | 'none'; bytes?: number | 'none' }): Promise<void> {
+  const loam = clientFor(o);
+  let c = await loam.collections.get(ns, name);
+  if (o.ms !== undefined || o.bytes !== undefined) {
+    const now = c.retention ?? { ms: null, bytes: null };
+    const given = (v: number | 'none' | undefined, kept: number | null) => (v === undefined ? kept : v === 'none' ? null : v);
+    c = await loam.collections.setRetention(ns, name, { ms: given(o.ms, now.ms), bytes: given(o.bytes, now.bytes) });
+  }
+  print(formatOne({ collection: `${ns}/${name}`, ms: c.retention?.ms ?? null, bytes: c.retention?.bytes ?? null }, o.output, RETENTION_COLUMNS));
+}
+
 function collectionCommands(p: Command): void {
   const coll = p
     .command('collections')
     .alias('coll')
-    .description('Create, list, show and drop collections of a namespace.')
+    .description('Create, list, show and drop collections of a namespace, and set their log retention.')
     .addHelpText('after', '\nExample:\n  loam collections create demo books --primary-key id\n');
   remote(
     coll
@@ -174,6 +201,21 @@ function collectionCommands(p: Command): void {
   remote(coll.command('show').argument('<namespace>').argument('<name>').description('Show one collection.'), 'loam collections show demo books').action(
     act(async (ns: string, name: string, o: Remote) => print(formatOne(await clientFor(o).collections.get(ns, name), o.output, COLL_COLUMNS))),
   );
+  remote(
+    coll
+      .command('retention')
+      .argument('<namespace>')
+      .argument('<name>')
+      .description(
+        "Show or set a collection's log retention. A record of its log is trimmed once every retained manifest has applied it and " +
+          `it is older than --ms or beyond its partition's last --bytes. New collections: --ms ${DEFAULT_COLLECTION_LOG_RETENTION_MS} (24 h) --bytes none; ` +
+          '--ms none --bytes none keeps the log for ever. A bound not given keeps its value; with neither, the retention is shown. ' +
+          "Setting it takes a namespace admin's key.",
+      )
+      .option('--ms <n|none>', `records older than this many milliseconds may be trimmed (${MIN_LOG_RETENTION_MS} or more), or none`, bound)
+      .option('--bytes <n|none>', `each partition keeps at most about this many bytes of log (${MIN_LOG_RETENTION_BYTES} or more), or none`, bound),
+    'loam collections retention demo books --ms 3600000 --bytes none',
+  ).action(act(async (ns: string, name: string, o: Remote & { ms?: number | 'none'; bytes?: number | 'none' }) => retention(ns, name, o)));
   remote(coll.command('drop').argument('<namespace>').argument('<name>').description('Drop a collection and its documents.'), 'loam collections drop demo books').action(
     act(async (ns: string, name: string, o: Remote) => {
       await clientFor(o).collections.drop(ns, name);

@@ -178,6 +178,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/namespaces/{ns}/collections/{c}/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a collection's log retention (a namespace admin's action); answers the collection */
+        put: operations["setCollectionRetention"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/org": {
         parameters: {
             query?: never;
@@ -1988,6 +2005,13 @@ export interface operations {
                             namespace?: string;
                             partitions?: number;
                             primary_key?: string;
+                            /** @description How much of the collection's log is kept beyond what every retained manifest has applied (never less: the log is trimmed only below that). Default { "ms": 86400000, "bytes": null }; both null keep the log for ever. Lists leave it out: GET the collection. */
+                            retention?: {
+                                /** @description Each partition keeps at most about this many bytes of log (1048576..1125899906842624); null: no byte bound. */
+                                bytes: number | null;
+                                /** @description Records older than this many milliseconds may be trimmed (1000..315360000000); null: no age bound. */
+                                ms: number | null;
+                            };
                         }[];
                         next_cursor?: string | null;
                     };
@@ -2135,6 +2159,13 @@ export interface operations {
                     /** @default 4 */
                     partitions?: number;
                     primary_key: string;
+                    /** @description How much of the collection's log is kept beyond what every retained manifest has applied (never less: the log is trimmed only below that). Default { "ms": 86400000, "bytes": null }; both null keep the log for ever. */
+                    retention?: {
+                        /** @description Each partition keeps at most about this many bytes of log (1048576..1125899906842624); null: no byte bound. */
+                        bytes: number | null;
+                        /** @description Records older than this many milliseconds may be trimmed (1000..315360000000); null: no age bound. */
+                        ms: number | null;
+                    };
                 };
             };
         };
@@ -2155,6 +2186,13 @@ export interface operations {
                         namespace?: string;
                         partitions?: number;
                         primary_key?: string;
+                        /** @description How much of the collection's log is kept beyond what every retained manifest has applied (never less: the log is trimmed only below that). Default { "ms": 86400000, "bytes": null }; both null keep the log for ever. Lists leave it out: GET the collection. */
+                        retention?: {
+                            /** @description Each partition keeps at most about this many bytes of log (1048576..1125899906842624); null: no byte bound. */
+                            bytes: number | null;
+                            /** @description Records older than this many milliseconds may be trimmed (1000..315360000000); null: no age bound. */
+                            ms: number | null;
+                        };
                     };
                 };
             };
@@ -2353,6 +2391,13 @@ export interface operations {
                         namespace?: string;
                         partitions?: number;
                         primary_key?: string;
+                        /** @description How much of the collection's log is kept beyond what every retained manifest has applied (never less: the log is trimmed only below that). Default { "ms": 86400000, "bytes": null }; both null keep the log for ever. Lists leave it out: GET the collection. */
+                        retention?: {
+                            /** @description Each partition keeps at most about this many bytes of log (1048576..1125899906842624); null: no byte bound. */
+                            bytes: number | null;
+                            /** @description Records older than this many milliseconds may be trimmed (1000..315360000000); null: no age bound. */
+                            ms: number | null;
+                        };
                     };
                 };
             };
@@ -3023,6 +3068,205 @@ export interface operations {
                             [key: string]: unknown;
                         }[];
                         next_cursor?: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    setCollectionRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                c: string;
+                ns: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Each partition keeps at most about this many bytes of log (1048576..1125899906842624); null: no byte bound. */
+                    bytes: number | null;
+                    /** @description Records older than this many milliseconds may be trimmed (1000..315360000000); null: no age bound. */
+                    ms: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created?: number;
+                        fields?: {
+                            [key: string]: string;
+                        };
+                        id?: number;
+                        name?: string;
+                        namespace?: string;
+                        partitions?: number;
+                        primary_key?: string;
+                        /** @description How much of the collection's log is kept beyond what every retained manifest has applied (never less: the log is trimmed only below that). Default { "ms": 86400000, "bytes": null }; both null keep the log for ever. Lists leave it out: GET the collection. */
+                        retention?: {
+                            /** @description Each partition keeps at most about this many bytes of log (1048576..1125899906842624); null: no byte bound. */
+                            bytes: number | null;
+                            /** @description Records older than this many milliseconds may be trimmed (1000..315360000000); null: no age bound. */
+                            ms: number | null;
+                        };
                     };
                 };
             };

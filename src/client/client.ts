@@ -26,6 +26,8 @@ type QueryOf<O extends Op> = operations[O]['parameters'] extends { query?: infer
 export type Namespace = Answer<'getNamespace', 200>;
 export type Collection = Answer<'getCollection', 200>;
 export type CollectionSpec = BodyOf<'createCollection'>;
+/** A collection's log retention: `ms` (age) and `bytes` (per partition), each null for no bound. */
+export type LogRetention = BodyOf<'setCollectionRetention'>;
 export type WriteBatch<D extends Doc = Doc> = { upserts?: D[]; deletes?: (string | number)[] };
 export type WriteResult = Answer<'writeDocuments', 200>;
 export type QueryRequest = BodyOf<'query'>;
@@ -224,6 +226,9 @@ export class LoamClient {
     list: (ns: string, o: ListOptions = {}): Promise<Page<Collection>> => this.send('GET', pathOf('/v1/namespaces/{ns}/collections', { ns }), 'safe', { query: o }),
     pages: (ns: string, o: ListOptions = {}): AsyncGenerator<Page<Collection>> => this.paged((cursor) => this.collections.list(ns, { ...o, ...cursor })),
     drop: (ns: string, c: string): Promise<void> => this.send('DELETE', pathOf('/v1/namespaces/{ns}/collections/{c}', { ns, c }), 'unsafe'),
+    /** Replaces the collection's log retention (a namespace admin's key); answers the collection. Setting it twice is the same as once. */
+    setRetention: (ns: string, c: string, r: LogRetention): Promise<Collection> =>
+      this.send('PUT', pathOf('/v1/namespaces/{ns}/collections/{c}/retention', { ns, c }), 'safe', { body: r }),
   };
 
   /** A handle on one collection's documents. */

@@ -14,6 +14,7 @@ export type {
   KeyInfo,
   KeySpec,
   ListOptions,
+  LogRetention,
   LoamClientOptions,
   Namespace,
   Org,

@@ -4,6 +4,8 @@ import { MAX_NAME_LENGTH, MAX_PARTITIONS, NAME_PATTERN, MAX_PAGE_LIMIT, DEFAULT_
 import { MAX_BATCH_DOCS } from '../collection/writer.js';
 import { MAX_LEGACY_TOKEN_LENGTH, MAX_TOKEN_LENGTH } from '../meta/token.js';
 import { MAX_QUERY_LIMIT, DEFAULT_QUERY_LIMIT } from '../collection/reader.js';
+import { MAX_LOG_RETENTION_BYTES, MAX_LOG_RETENTION_MS, MIN_LOG_RETENTION_BYTES, MIN_LOG_RETENTION_MS } from '../collection/retention.js';
+import { DEFAULT_COLLECTION_LOG_RETENTION_MS } from '../meta/limits.js';
 
 /** Partitions of a new collection unless the request says otherwise. */
 export const DEFAULT_COLLECTION_PARTITIONS = 4;
@@ -28,6 +30,30 @@ const namespace = {
   properties: { id: { type: 'integer' }, name: { type: 'string' }, created: { type: 'integer' } },
 } as const;
 
+/** A collection's log retention (its implicit stream's): both bounds, each null for none. */
+const logRetention = {
+  type: 'object',
+  required: ['ms', 'bytes'],
+  additionalProperties: false,
+  description:
+    `How much of the collection's log is kept beyond what every retained manifest has applied (never less: the log is trimmed only below that). ` +
+    `Default { "ms": ${DEFAULT_COLLECTION_LOG_RETENTION_MS}, "bytes": null }; both null keep the log for ever.`,
+  properties: {
+    ms: {
+      type: ['integer', 'null'],
+      minimum: MIN_LOG_RETENTION_MS,
+      maximum: MAX_LOG_RETENTION_MS,
+      description: `Records older than this many milliseconds may be trimmed (${MIN_LOG_RETENTION_MS}..${MAX_LOG_RETENTION_MS}); null: no age bound.`,
+    },
+    bytes: {
+      type: ['integer', 'null'],
+      minimum: MIN_LOG_RETENTION_BYTES,
+      maximum: MAX_LOG_RETENTION_BYTES,
+      description: `Each partition keeps at most about this many bytes of log (${MIN_LOG_RETENTION_BYTES}..${MAX_LOG_RETENTION_BYTES}); null: no byte bound.`,
+    },
+  },
+} as const;
+
 const collection = {
   type: 'object',
   properties: {
@@ -38,6 +64,7 @@ const collection = {
     partitions: { type: 'integer' },
     fields: { type: 'object', additionalProperties: { type: 'string' } },
     created: { type: 'integer' },
+    retention: { ...logRetention, description: `${logRetention.description} Lists leave it out: GET the collection.` },
   },
 } as const;
 
@@ -127,6 +154,7 @@ export const ROUTES = {
             description: 'Optional field types (string, number, boolean, json), checked on write and in filters.',
             additionalProperties: { type: 'string', enum: ['string', 'number', 'boolean', 'json'] },
           },
+          retention: logRetention,
         },
       },
       response: { 201: collection, 400: errorBody, 404: errorBody, 409: errorBody },
@@ -147,6 +175,12 @@ export const ROUTES = {
     url: '/v1/namespaces/:ns/collections/:c',
     summary: 'Get a collection',
     schema: { params: collParams, response: { 200: collection, 404: errorBody } },
+  },
+  setCollectionRetention: {
+    method: 'PUT',
+    url: '/v1/namespaces/:ns/collections/:c/retention',
+    summary: "Set a collection's log retention (a namespace admin's action); answers the collection",
+    schema: { params: collParams, body: logRetention, response: { 200: collection, 400: errorBody, 404: errorBody } },
   },
   deleteCollection: {
     method: 'DELETE',

@@ -8,7 +8,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Logger } from 'pino';
 import type { MetaStore } from '../meta/contract.js';
 import { isMetaError, type MetaError } from '../meta/errors.js';
-import type { Collection, Namespace } from '../meta/types.js';
+import type { Collection, Namespace, Retention } from '../meta/types.js';
+import { collectionLogRetentionOrDefault } from '../meta/core/catalog.js';
 import { isStoreError } from '../store/index.js';
 import { DataError, isDataError } from '../log/errors.js';
 import { canonicalKey } from '../log/keys.js';
@@ -179,8 +180,18 @@ function nsJson(n: Namespace) {
   return { id: n.id, name: n.name, created: n.created };
 }
 
-function collJson(c: Collection, nsName: string) {
-  return { id: c.id, name: c.name, namespace: nsName, primary_key: c.schema.primaryKey, partitions: c.partitions, fields: c.schema.fields, created: c.created };
+/** A collection as the API shows it; with its log retention (its implicit stream's) where the answer is about one collection. */
+function collJson(c: Collection, nsName: string, retention?: Retention) {
+  return {
+    id: c.id,
+    name: c.name,
+    namespace: nsName,
+    primary_key: c.schema.primaryKey,
+    partitions: c.partitions,
+    fields: c.schema.fields,
+    created: c.created,
+    ...(retention ? { retention: { ms: retention.ms, bytes: retention.bytes } } : {}),
+  };
 }
 
 /** Ajv errors → one message naming the field to fix. */
@@ -188,6 +199,7 @@ function formatValidation(errors: { instancePath: string; message?: string; para
   const e = errors[0]!;
   const path = `${dataVar}${e.instancePath.replace(/\//g, '.').replace(/\.(\d+)(?=\.|$)/g, '[$1]')}`;
   let msg = `${path} ${e.message ?? 'is invalid'}`;
+  if (Array.isArray(e.params?.type)) msg = `${path} must be ${(e.params.type as string[]).join(' or ')}`;
   if (e.params?.additionalProperty) msg = `${path}.${String(e.params.additionalProperty)} is not a known field`;
   if (e.params?.missingProperty) msg = `${path}.${String(e.params.missingProperty)} is required`;
   if (e.params?.allowedValues) msg += ` (${(e.params.allowedValues as unknown[]).join(', ')})`;
@@ -340,7 +352,9 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     return reply.status(204).send();
   });
 
-  route<NsP, unknown, { name: string; primary_key: string; partitions: number; fields?: Record<string, 'string' | 'number' | 'boolean' | 'json'> }>(
+  type RetentionB = { ms: number | null; bytes: number | null };
+
+  route<NsP, unknown, { name: string; primary_key: string; partitions: number; fields?: Record<string, 'string' | 'number' | 'boolean' | 'json'>; retention?: RetentionB }>(
     ROUTES.createCollection,
     async (req, reply) => {
       const n = await d.catalog.namespace(req.principal.org, req.params.ns);
@@ -353,7 +367,13 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
       fields[b.primary_key] ??= 'string';
       let c: Collection;
       try {
-        c = await d.meta.createCollection({ ns: n.id, name: b.name, schema: { primaryKey: b.primary_key, fields }, partitions: b.partitions });
+        c = await d.meta.createCollection({
+          ns: n.id,
+          name: b.name,
+          schema: { primaryKey: b.primary_key, fields },
+          partitions: b.partitions,
+          ...(b.retention ? { retention: { ms: b.retention.ms, bytes: b.retention.bytes } } : {}),
+        });
       } catch (e) {
         if (isMetaError(e, 'InvalidArgument') && e.details.field) {
           throw new HttpError(400, 'invalid_argument', `body.${e.message.replace(/^schema\.fields/, 'fields').replace(/^schema\.primaryKey/, 'primary_key')}`);
@@ -362,7 +382,8 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
       }
       d.catalog.invalidate();
       await d.authorizer?.onCreated({ kind: 'collection', org: n.org, ns: n.id, collection: c.id });
-      return reply.status(201).send(collJson(c, n.name));
+      // The retention it was created with, not read again: a created collection is never answered as refused.
+      return reply.status(201).send(collJson(c, n.name, collectionLogRetentionOrDefault(b.retention)));
     },
   );
 
@@ -376,7 +397,18 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     return { items: p.items.map((c) => collJson(c, n.name)), next_cursor: p.next ?? null };
   });
 
-  route<CP, unknown, unknown>(ROUTES.getCollection, async (req) => collJson(await d.catalog.collection(req.principal.org, req.params.ns, req.params.c), req.params.ns));
+  route<CP, unknown, unknown>(ROUTES.getCollection, async (req) => {
+    const c = await d.catalog.collection(req.principal.org, req.params.ns, req.params.c);
+    return collJson(c, req.params.ns, (await d.meta.stream(c.ns, c.streamId)).retention);
+  });
+
+  // The whole retention is replaced (both bounds, each null for none); the workers' next
+  // retention pass trims by it, never below what every retained manifest has applied.
+  route<CP, unknown, RetentionB>(ROUTES.setCollectionRetention, async (req) => {
+    const c = await d.catalog.collection(req.principal.org, req.params.ns, req.params.c);
+    const s = await d.meta.setRetention(c.ns, c.streamId, { ms: req.body.ms, bytes: req.body.bytes });
+    return collJson(c, req.params.ns, s.retention);
+  });
 
   route<CP, unknown, unknown>(ROUTES.deleteCollection, async (req, reply) => {
     const c = await d.catalog.collection(req.principal.org, req.params.ns, req.params.c);

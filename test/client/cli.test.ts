@@ -98,6 +98,28 @@ describe('loam CLI: data commands against a real node', () => {
     assert.equal(bad.code, 1, 'commander refuses 0 before anything is sent');
   });
 
+  test('collections retention: show, set one bound (the other kept), none, a bound out of range; a writer key is refused', async () => {
+    ok(await loam('collections create demo logs --primary-key id'));
+    assert.match(ok(await loam('collections retention demo logs')), /^collection\s+ms\s+bytes\ndemo\/logs\s+86400000\s+null$/m);
+    assert.deepEqual(JSON.parse(ok(await loam('collections retention demo logs --bytes 2097152 -o json'))), { collection: 'demo/logs', ms: 86400000, bytes: 2097152 });
+    assert.deepEqual(JSON.parse(ok(await loam('coll retention demo logs --ms 3600000 -o json'))), { collection: 'demo/logs', ms: 3600000, bytes: 2097152 });
+    assert.deepEqual(JSON.parse(ok(await loam('collections retention demo logs --ms none --bytes none -o json'))), { collection: 'demo/logs', ms: null, bytes: null });
+    assert.deepEqual((await raw(n.url, n.admin, 'GET', '/v1/namespaces/demo/collections/logs')).body.retention, { ms: null, bytes: null });
+    // The server's bound, in its words; nothing changed.
+    const low = await loam('collections retention demo logs --ms 10');
+    assert.equal(low.code, 1);
+    assert.match(low.stderr, /body\.ms must be >= 1000 \(HTTP 400 invalid_argument\)/);
+    const typo = await loam('collections retention demo logs --ms 1h');
+    assert.equal(typo.code, 1, 'commander refuses it before anything is sent');
+    assert.match(typo.stderr, /positive integer, or none/);
+    const writer = (await raw(n.url, n.admin, 'POST', '/v1/keys', { role: 'writer', namespace: 'demo' })).body.key as string;
+    const refused = await loam('collections retention demo logs --ms 1000', { env: { LOAM_KEY: writer } });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /HTTP 403 forbidden/);
+    assert.deepEqual((await raw(n.url, n.admin, 'GET', '/v1/namespaces/demo/collections/logs')).body.retention, { ms: null, bytes: null });
+    ok(await loam('collections drop demo logs'));
+  });
+
   test('docs put from arguments, a JSON-lines file and stdin; get; delete; a refused batch writes nothing', async () => {
     const put = JSON.parse(ok(await loam(`docs put demo books '{"id":"b1","title":"Dune","year":1965}' '{"id":"b2","title":"Neuromancer","year":1984}' -o json`)));
     assert.equal(put.written, 2);
