@@ -5,7 +5,9 @@
 //         and get, against the same fs calls with the same fsync policy, on the same disk;
 //   s3:   S3Store's create-only put and get, against bare @aws-sdk/client-s3 PutObject
 //         (If-None-Match: *) and GetObject on the same MinIO (started here unless
-//         --endpoint or LOAM_TEST_S3_URL names one, with --access-key/--secret-key).
+//         --endpoint or LOAM_TEST_S3_URL names one, with --access-key/--secret-key). The bare
+//         client keeps the SDK's default integrity checks (a CRC32 checksum on every put and
+//         get), as S3Store checks every put's Content-MD5: both sides pay for integrity.
 //
 // Prints, per size (4 KiB, 4 MiB) and per operation, `<op>_<size>` in MB/s with the baseline
 // and the ratio (target ≥ 0.8), then p50/p99 latencies. Rounds alternate Loam and baseline;
