@@ -93,9 +93,27 @@ class Expect {
 }
 
 /** Waits until no connection of the store's write pool is checked out (its calls have ended). */
-async function quiesce(store: MetaStore): Promise<void> {
+async function quiesce(store: MetaStore, url: string): Promise<void> {
   const pool = (store as PostgresMetaStore).writePool;
   await until('the abandoned attempt to end', () => pool.totalCount === pool.idleCount);
+  // The client may have let go of a connection whose transaction the server is still running
+  // (it gave up on it): wait until no other session of the database is mid-statement or
+  // mid-transaction, so the cell's invariant check reads a settled database.
+  const c = new pg.Client({ connectionString: url, application_name: 'loam-fault-quiesce' });
+  c.on('error', () => undefined);
+  await c.connect();
+  try {
+    await until('the server to end the abandoned transaction', async () => {
+      const r = await c.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid()
+            AND backend_type = 'client backend' AND state IS DISTINCT FROM 'idle'`,
+      );
+      return (r.rows[0] as { n: number }).n === 0;
+    });
+  } finally {
+    await c.end().catch(() => undefined);
+  }
 }
 
 /** A competing transaction holding EXCLUSIVE locks on LAST_TABLES in the store's database. */
@@ -347,7 +365,7 @@ export function postgresRealFaults(f: FaultFactoryHooks): {
       hanging = undefined;
       if (!h) return;
       await h.competitor.end();
-      await quiesce(h.store);
+      await quiesce(h.store, f.urlOf(h.store));
     },
   };
 
