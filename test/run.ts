@@ -33,7 +33,17 @@ const SUITES: Record<string, string> = {
   dynamodb: 'test/meta/dynamodb',
   client: 'test/client',
   ui: 'test/ui',
+  openfga: 'test/openfga',
 };
+/** Services a suite needs besides its backend's (started once for its stage). */
+const NEEDS: Record<string, string[]> = { openfga: ['openfga'] };
+/** Authorizers the security suites run with (spec §7): once each, with the same outcomes. */
+const AUTHORIZERS = ['builtin', 'openfga'] as const;
+/**
+ * The security suites' files run again with the openfga authorizer (LOAM_TEST_AUTHORIZER):
+ * the cross-tenant matrix, scopes, revocation, the log grep and the lifecycle hooks.
+ */
+const OPENFGA_PASS: Record<string, string[]> = { tenancy: ['test/tenancy'], authz: ['test/authz/lifecycle.test.ts'] };
 
 /** Not a folder: the second pass of NODE22_SUITES on Node 22 (test/harness/node22.ts); in `all`. */
 const NODE22 = 'node22';
@@ -58,9 +68,16 @@ const program = new Command()
   .option('--backend <name>', 'metastore backend under test (sets LOAM_TEST_BACKEND)')
   .option('--bless', 'rewrite blessed expectation files instead of comparing (sets LOAM_BLESS=1)')
   .option('--concurrency <n>', 'test files run at once', '1')
+  .option('--authorizer <name>', `run the security suites (${Object.keys(OPENFGA_PASS).join(', ')}) with this authorizer only: ${AUTHORIZERS.join(', ')} (default: both)`)
   .parse();
 
-const opts = program.opts<{ backend?: string; bless?: boolean; concurrency: string }>();
+const opts = program.opts<{ backend?: string; bless?: boolean; concurrency: string; authorizer?: string }>();
+if (opts.authorizer && !(AUTHORIZERS as readonly string[]).includes(opts.authorizer)) {
+  console.error(`unknown authorizer "${opts.authorizer}"; expected one of: ${AUTHORIZERS.join(', ')}`);
+  process.exit(2);
+}
+const withBuiltin = opts.authorizer !== 'openfga';
+const withOpenFga = opts.authorizer !== 'builtin';
 const all = program.args.length === 0 || program.args.includes('all');
 const withNode22 = all || program.args.includes(NODE22);
 const names = all ? Object.keys(SUITES) : program.args.filter((n) => n !== NODE22);
@@ -81,14 +98,33 @@ interface Stage {
   label: string;
   backend?: string;
   files: string[];
+  /** Services beyond the backend's (SERVICES keys). */
+  services?: string[];
+  env?: Record<string, string>;
 }
 const stages: Stage[] = [];
-const plain = names.filter((n) => !PER_BACKEND.has(n)).flatMap((n) => testFiles(SUITES[n]!));
-if (plain.length > 0) stages.push({ label: names.filter((n) => !PER_BACKEND.has(n)).join(', '), files: plain });
+/** With --authorizer openfga, the builtin passes of the security suites are left out. */
+const inBuiltinPass = (n: string) => withBuiltin || !(n in OPENFGA_PASS);
+const plainNames = names.filter((n) => !PER_BACKEND.has(n) && inBuiltinPass(n));
+const plain = plainNames.filter((n) => !NEEDS[n]).flatMap((n) => testFiles(SUITES[n]!));
+if (plain.length > 0) stages.push({ label: plainNames.filter((n) => !NEEDS[n]).join(', '), files: plain });
+for (const n of plainNames.filter((n) => NEEDS[n])) {
+  const files = testFiles(SUITES[n]!);
+  if (files.length > 0) stages.push({ label: n, files, services: NEEDS[n]! });
+}
 for (const b of backends) {
-  const here = names.filter((n) => PER_BACKEND.has(n) && (ONLY_ON[n]?.includes(b) ?? true));
+  const here = names.filter((n) => PER_BACKEND.has(n) && (ONLY_ON[n]?.includes(b) ?? true) && inBuiltinPass(n));
   const files = here.flatMap((n) => testFiles(SUITES[n]!));
   if (files.length > 0) stages.push({ label: `${here.join(', ')} on ${b}`, backend: b, files });
+}
+if (withOpenFga) {
+  // The openfga pass: on the backend asked for, else on embedded (the authorizer is the same on every backend).
+  const b = opts.backend ?? 'embedded';
+  const here = names.filter((n) => n in OPENFGA_PASS);
+  const files = here.flatMap((n) => OPENFGA_PASS[n]!.flatMap((f) => (f.endsWith('.test.ts') ? [join(ROOT, f)] : testFiles(f))));
+  if (files.length > 0) {
+    stages.push({ label: `${here.join(', ')} with the openfga authorizer on ${b}`, backend: b, files, services: ['openfga'], env: { LOAM_TEST_AUTHORIZER: 'openfga' } });
+  }
 }
 if (stages.length === 0 && !withNode22) {
   console.error(`no test files found for: ${names.join(', ')}`);
@@ -103,15 +139,22 @@ const startedAll = Date.now();
 async function runStage(stage: Stage): Promise<void> {
   console.log(`\n=== ${stage.label}: ${stage.files.map((f) => relative(ROOT, f)).join(', ')}`);
   const started = Date.now();
-  let service: RunningService | undefined;
-  const spec_ = stage.backend ? SERVICES[stage.backend] : undefined;
+  const running: { name: string; env: string; service: RunningService }[] = [];
   if (stage.backend) process.env.LOAM_TEST_BACKEND = stage.backend;
-  if (spec_ && !process.env[spec_.env]) {
-    service = await spec_.start();
-    process.env[spec_.env] = service.url;
-    console.log(`started ${stage.backend}'s service at ${service.url} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  }
+  for (const [k, v] of Object.entries(stage.env ?? {})) process.env[k] = v;
+  const needed = [...(stage.backend && SERVICES[stage.backend] ? [stage.backend] : []), ...(stage.services ?? [])];
   try {
+    for (const name of needed) {
+      const spec_ = SERVICES[name]!;
+      if (process.env[spec_.env]) continue;
+      const t0 = Date.now();
+      const service = await spec_.start().catch((e: unknown) => {
+        throw new Error(`service ${name} did not start: ${(e as Error).message}`);
+      });
+      running.push({ name, env: spec_.env, service });
+      process.env[spec_.env] = service.url;
+      console.log(`started ${name}'s service at ${service.url} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    }
     const stream = run({ files: stage.files, concurrency: Number(opts.concurrency) });
     stream.on('test:pass', (d: { skip?: unknown; todo?: unknown; details?: { type?: string } }) => {
       if (d.details?.type === 'suite') return;
@@ -128,10 +171,11 @@ async function runStage(stage: Stage): Promise<void> {
     out.pipe(process.stdout, { end: false });
     await new Promise<void>((resolve) => out.on('end', () => resolve()));
   } finally {
-    if (service) {
-      await service.stop();
-      if (spec_) delete process.env[spec_.env];
+    for (const r of running.reverse()) {
+      await r.service.stop();
+      delete process.env[r.env];
     }
+    for (const k of Object.keys(stage.env ?? {})) delete process.env[k];
   }
   console.log(`=== ${stage.label} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -58,6 +58,10 @@ export interface Authorizer {
   bootstrap(org: string, subject: string): Promise<void>;
   /** Drops cached decisions of a subject (the change feed calls it). */
   invalidate(org: string, subject: string | null): void;
+  /** Connects what the authorizer needs before the node serves (the OpenFGA server, its model). */
+  start?(): Promise<void>;
+  /** Stops its background work (the OpenFGA outbox drainer). */
+  close?(): Promise<void>;
 }
 
 /** The action classes roles and scopes are defined by. */
@@ -115,6 +119,36 @@ export const BINDINGS_CACHE_MS = 30_000;
 export const BINDINGS_CACHE_ENTRIES = 100_000;
 
 /**
+ * The rules every authorizer applies before it looks at any role binding (so OpenFGA and the
+ * built-in one decide alike): false refuses, true allows (authentication off), 'bindings'
+ * leaves it to the principal's roles. The tenant fence comes first: nothing below can grant
+ * across orgs. Scopes are the key's, not relations: they only narrow.
+ */
+export function decideBeforeBindings(p: Principal, action: Action, r: Resource): boolean | 'bindings' {
+  if (r.org !== p.org) return false;
+  // The operator org holds no namespaces; its keys manage orgs and quotas, and themselves.
+  if (p.org === OPERATOR_ORG && !OPERATOR_ORG_ACTIONS.has(action)) return false;
+  if (p.org !== OPERATOR_ORG && CLASS[action] === 'operator') return false;
+  if (p.subject === null) return true; // authentication off: one trusted local user
+  const cls = CLASS[action];
+  const scopes = p.scopes ?? [];
+  if (!scopes.some((s) => SCOPE_CLASSES[s]?.has(cls))) return false;
+  const nsScopes = scopes.filter((s) => s.startsWith('ns:')).map((s) => s.slice(3));
+  if (nsScopes.length > 0) {
+    // A namespace-scoped key reaches only its namespaces, and nothing org-wide but listing.
+    if (r.kind === 'org') {
+      if (!openToEveryMember(action, r)) return false;
+    } else if (!nsScopes.includes(r.name)) return false;
+  }
+  return 'bindings';
+}
+
+/** Listing namespaces and reading the org are open to every key holding any role in the org; lists are then filtered. */
+export function openToEveryMember(action: Action, r: Resource): boolean {
+  return r.kind === 'org' && (action === 'namespace.list' || action === 'org.read');
+}
+
+/**
  * The built-in authorizer: roles (org admin, namespace admin, writer, reader) granted on an
  * org or a namespace, narrowed by the key's scopes, behind a tenant fence: a principal of
  * one org is refused everything in another, whatever any binding says.
@@ -143,25 +177,11 @@ export class BuiltinAuthorizer implements Authorizer {
   }
 
   async check(p: Principal, action: Action, r: Resource): Promise<boolean> {
-    // The tenant fence comes first: nothing below can grant across orgs.
-    if (r.org !== p.org) return false;
-    // The operator org holds no namespaces; its keys manage orgs and quotas, and themselves.
-    if (p.org === OPERATOR_ORG && !OPERATOR_ORG_ACTIONS.has(action)) return false;
-    if (p.org !== OPERATOR_ORG && CLASS[action] === 'operator') return false;
-    if (p.subject === null) return true; // authentication off: one trusted local user
+    const pre = decideBeforeBindings(p, action, r);
+    if (pre !== 'bindings') return pre;
     const cls = CLASS[action];
-    const scopes = p.scopes ?? [];
-    if (!scopes.some((s) => SCOPE_CLASSES[s]?.has(cls))) return false;
-    const nsScopes = scopes.filter((s) => s.startsWith('ns:')).map((s) => s.slice(3));
-    if (nsScopes.length > 0) {
-      // A namespace-scoped key reaches only its namespaces, and nothing org-wide but listing.
-      if (r.kind === 'org') {
-        if (action !== 'namespace.list' && action !== 'org.read') return false;
-      } else if (!nsScopes.includes(r.name)) return false;
-    }
-    const bs = await this.bindings(p.org, p.subject);
-    // Listing namespaces and reading the org are open to every member; lists are then filtered.
-    if (r.kind === 'org' && (action === 'namespace.list' || action === 'org.read')) return bs.length > 0;
+    const bs = await this.bindings(p.org, p.subject!);
+    if (openToEveryMember(action, r)) return bs.length > 0;
     return bs.some((b) => {
       if (b.org !== p.org || !ROLE_CLASSES[b.role].has(cls)) return false;
       if (b.target.kind === 'org') return true;

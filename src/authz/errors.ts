@@ -11,6 +11,8 @@ export const AUTHZ_ERROR_STATUS = {
   forbidden: 403,
   /** A quota is used up for now: retry after `retryAfterS`. */
   quota_exceeded: 429,
+  /** The authorizer could not decide (its server is unreachable): refused, retry after `retryAfterS`. */
+  unavailable: 503,
 } as const;
 
 export type AuthzErrorCode = keyof typeof AUTHZ_ERROR_STATUS;

@@ -211,7 +211,8 @@ async function withControl<T>(o: { config?: string; dataDir?: string }, fn: (t: 
     ? resolveConfig(readConfigFile(o.config), envOverrides())
     : resolveConfig({ metastore: sqliteUrl(resolve(o.dataDir ?? DEV_DATA_DIR, 'meta.db')), store: 'memory://' }, envOverrides());
   const { meta } = await openMetastore(config.metastore);
-  const cs = await controlStoreFor(meta);
+  // A node running OpenFGA delivers what these commands change through the outbox (spec §7).
+  const cs = await controlStoreFor(meta, { outbox: config.authorizer === 'openfga' });
   const catalog = new Catalog(meta);
   const authz = new BuiltinAuthorizer(cs);
   const t = new Tenancy({

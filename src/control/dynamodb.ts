@@ -9,6 +9,8 @@
 //   pk ctl#member       sk <node>                        expires (gateway membership; no feed entry)
 //   pk ctl#ctr          sk ver                           v (the change feed's counter, ADD 1)
 //   pk ctl#chg          sk <version, 16 digits>          kind, org, id, at
+//   pk ctl#ctr          sk outbox                        v (the outbox's counter, ADD 1)
+//   pk ctl#outbox       sk <seq, 16 digits>              org, subject, relation, target, at (opened with outbox: true)
 //
 // A change takes its version from the counter (one atomic ADD), then the dynamodb profile
 // writes the entity and its feed entry in one TransactWriteItems; the alternator profile
@@ -35,6 +37,7 @@ import { keyInfo, parseTarget, targetKey } from './sql.js';
 import {
   MAX_CHANGES_PAGE,
   MAX_MEMBERS,
+  MAX_OUTBOX_PAGE,
   MAX_TOUCH_BATCH,
   MAX_USAGE_ROWS,
   type ApiKeyInfo,
@@ -42,9 +45,11 @@ import {
   type ControlCapabilities,
   type ControlChange,
   type ControlChangeKind,
+  type ControlOptions,
   type ControlStore,
   type Member,
   type Org,
+  type OutboxEntry,
   type Page,
   type PageRequest,
   type QuotaName,
@@ -93,6 +98,7 @@ export class DynamoControlStore implements ControlStore {
     private readonly client: DynamoDBClient,
     private readonly table: string,
     private readonly profile: 'dynamodb' | 'alternator',
+    private readonly opts: ControlOptions = {},
   ) {}
 
   capabilities(): ControlCapabilities {
@@ -141,7 +147,42 @@ export class DynamoControlStore implements ControlStore {
   }
 
   /** Writes `items` (the entity's writes) and the change-feed entry for them. */
-  private async write(items: TransactWriteItem[], change: { kind: ControlChangeKind; org: string; id: string; at: number } | null): Promise<void> {
+  /** The outbox entry for a key or binding change (spec §7), its seq from its own counter; null when the outbox is off. */
+  private async outboxItem(e: Omit<OutboxEntry, 'seq'> | undefined): Promise<TransactWriteItem | null> {
+    if (!e || !this.opts.outbox) return null;
+    const r = await this.send(() =>
+      this.client.send(
+        new UpdateItemCommand({
+          TableName: this.table,
+          Key: enc({ pk: 'ctl#ctr', sk: 'outbox' }),
+          UpdateExpression: 'ADD v :one',
+          ExpressionAttributeValues: enc({ ':one': 1 }),
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      ),
+    );
+    const seq = Number(r.Attributes!.v!.N);
+    return { Put: { TableName: this.table, Item: enc({ pk: 'ctl#outbox', sk: P16(seq), seq, org: e.org, subject: e.subject, relation: e.relation, target: e.target, at: e.at }) } };
+  }
+
+  async outbox(limit = MAX_OUTBOX_PAGE): Promise<OutboxEntry[]> {
+    const rows = await this.query('ctl#outbox', { after: '', max: Math.min(Math.max(1, limit), MAX_OUTBOX_PAGE) });
+    return rows.map((r) => ({ seq: Number(r.seq), org: String(r.org), subject: String(r.subject), relation: String(r.relation), target: String(r.target), at: Number(r.at) }));
+  }
+
+  async ackOutbox(seqs: number[]): Promise<void> {
+    if (seqs.length > MAX_OUTBOX_PAGE) throw errors.limitExceeded('MAX_OUTBOX_PAGE', MAX_OUTBOX_PAGE, seqs.length);
+    for (let i = 0; i < seqs.length; i += TOUCH_PARALLEL) {
+      await Promise.all(seqs.slice(i, i + TOUCH_PARALLEL).map((seq) => this.one({ Delete: { TableName: this.table, Key: enc({ pk: 'ctl#outbox', sk: P16(seq) }) } })));
+    }
+  }
+
+  private async write(
+    items: TransactWriteItem[],
+    change: { kind: ControlChangeKind; org: string; id: string; at: number } | null,
+    outboxed?: Omit<OutboxEntry, 'seq'>,
+  ): Promise<void> {
+    const ob = await this.outboxItem(outboxed);
     let feed: TransactWriteItem | null = null;
     if (change) {
       const r = await this.send(() =>
@@ -159,7 +200,7 @@ export class DynamoControlStore implements ControlStore {
       feed = { Put: { TableName: this.table, Item: enc({ pk: 'ctl#chg', sk: P16(v), version: v, kind: change.kind, org: change.org, id: change.id, at: change.at }) } };
     }
     if (this.profile === 'dynamodb') {
-      const all = feed ? [...items, feed] : items;
+      const all = [...items, ...(feed ? [feed] : []), ...(ob ? [ob] : [])];
       try {
         if (all.length === 1) await this.one(all[0]!);
         else await this.client.send(new TransactWriteItemsCommand({ TransactItems: all }));
@@ -171,6 +212,7 @@ export class DynamoControlStore implements ControlStore {
     } else {
       for (const it of items) await this.one(it);
       if (feed) await this.one(feed);
+      if (ob) await this.one(ob);
     }
   }
 
@@ -239,7 +281,13 @@ export class DynamoControlStore implements ControlStore {
       revoked: null,
     });
     try {
-      await this.write([{ Put: { TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }], { kind: 'key', org: rec.org, id: rec.keyId, at: rec.created });
+      await this.write([{ Put: { TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } }], { kind: 'key', org: rec.org, id: rec.keyId, at: rec.created }, {
+        org: rec.org,
+        subject: `key:${rec.keyId}`,
+        relation: 'member',
+        target: 'org',
+        at: rec.created,
+      });
     } catch (e) {
       if (e instanceof ConditionalCheckFailedException) throw errors.alreadyExists(`key ${rec.keyId}`, 0);
       throw e;
@@ -267,6 +315,7 @@ export class DynamoControlStore implements ControlStore {
     await this.write(
       [{ Update: { TableName: this.table, Key: enc({ pk: 'ctl#key', sk: keyId }), UpdateExpression: 'SET revoked = :at', ExpressionAttributeValues: enc({ ':at': at }) } }],
       { kind: 'key', org, id: keyId, at },
+      { org, subject: `key:${keyId}`, relation: 'member', target: 'org', at },
     );
   }
 
@@ -317,6 +366,7 @@ export class DynamoControlStore implements ControlStore {
           },
         ],
         { kind: 'binding', org: b.org, id: b.subject, at },
+        { org: b.org, subject: b.subject, relation: b.role, target: targetKey(b.target), at },
       );
     } catch (e) {
       if (!(e instanceof ConditionalCheckFailedException)) throw e;
@@ -326,7 +376,14 @@ export class DynamoControlStore implements ControlStore {
 
   async revokeGrant(b: Omit<RoleBinding, 'created'>): Promise<void> {
     checkBinding(b);
-    await this.write([{ Delete: { TableName: this.table, Key: enc({ pk: `ctl#bind#${b.org}`, sk: this.bindSk(b) }) } }], { kind: 'binding', org: b.org, id: b.subject, at: Date.now() });
+    const at = Date.now();
+    await this.write([{ Delete: { TableName: this.table, Key: enc({ pk: `ctl#bind#${b.org}`, sk: this.bindSk(b) }) } }], { kind: 'binding', org: b.org, id: b.subject, at }, {
+      org: b.org,
+      subject: b.subject,
+      relation: b.role,
+      target: targetKey(b.target),
+      at,
+    });
   }
 
   async bindings(org: string, subject: string): Promise<RoleBinding[]> {
@@ -345,7 +402,14 @@ export class DynamoControlStore implements ControlStore {
     const t = `ns:${ns}`;
     const rows = await this.query(`ctl#bind#${org}`, { after: '', max: MAX_PAGE_LIMIT, keep: (it) => it.target === t });
     for (const r of rows) {
-      await this.write([{ Delete: { TableName: this.table, Key: enc({ pk: `ctl#bind#${org}`, sk: String(r.sk) }) } }], { kind: 'binding', org, id: String(r.subject), at: Date.now() });
+      const at = Date.now();
+      await this.write([{ Delete: { TableName: this.table, Key: enc({ pk: `ctl#bind#${org}`, sk: String(r.sk) }) } }], { kind: 'binding', org, id: String(r.subject), at }, {
+        org,
+        subject: String(r.subject),
+        relation: String(r.role),
+        target: t,
+        at,
+      });
     }
   }
 

@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import { errors } from '../meta/errors.js';
 import { SqlControlStore, type Query, type Row, type SqlDriver } from './sql.js';
+import type { ControlOptions } from './types.js';
 
 /** How long a statement waits for another connection's write lock (every wait a deadline). */
 export const CONTROL_BUSY_TIMEOUT_MS = 5_000;
@@ -103,13 +104,13 @@ class SqliteDriver implements SqlDriver {
 }
 
 /** On the metastore's own connection (shared; closing the ControlStore leaves it open). */
-export function embeddedControlOn(db: Database.Database): SqlControlStore {
-  return new SqlControlStore(new SqliteDriver(db, false), false);
+export function embeddedControlOn(db: Database.Database, opts: ControlOptions = {}): SqlControlStore {
+  return new SqlControlStore(new SqliteDriver(db, false), false, opts);
 }
 
 /** On a connection of its own to the metastore's file. */
-export function openEmbeddedControl(path: string): SqlControlStore {
+export function openEmbeddedControl(path: string, opts: ControlOptions = {}): SqlControlStore {
   const db = new Database(path, { timeout: CONTROL_BUSY_TIMEOUT_MS });
   db.pragma('journal_mode = WAL');
-  return new SqlControlStore(new SqliteDriver(db, true), true);
+  return new SqlControlStore(new SqliteDriver(db, true), true, opts);
 }

@@ -4,27 +4,27 @@
 import type { MetaStore } from '../meta/contract.js';
 import { connectionOf, type Connection } from '../meta/backends/registry.js';
 import { embeddedControlOn } from './embedded.js';
-import type { ControlStore } from './types.js';
+import type { ControlOptions, ControlStore } from './types.js';
 
 export * from './types.js';
 
 /** A ControlStore on a backend connection. */
-export async function controlStoreOn(connection: Connection): Promise<ControlStore> {
+export async function controlStoreOn(connection: Connection, opts: ControlOptions = {}): Promise<ControlStore> {
   let cs: ControlStore;
   switch (connection.kind) {
     case 'sqlite':
-      cs = embeddedControlOn(connection.db);
+      cs = embeddedControlOn(connection.db, opts);
       break;
     case 'postgres': {
       // Loaded on demand, so a node on another backend does not load the pg driver.
       const { postgresControlOn } = await import('./postgres.js');
       await connection.ready();
-      cs = postgresControlOn(connection.pool);
+      cs = postgresControlOn(connection.pool, opts);
       break;
     }
     case 'dynamodb': {
       const { DynamoControlStore } = await import('./dynamodb.js');
-      cs = new DynamoControlStore(connection.client, connection.table, connection.profile);
+      cs = new DynamoControlStore(connection.client, connection.table, connection.profile, opts);
       break;
     }
   }
@@ -33,8 +33,8 @@ export async function controlStoreOn(connection: Connection): Promise<ControlSto
 }
 
 /** A ControlStore on the same database as `meta`: a backend handle as its backend opened it, not a client wrapper. */
-export async function controlStoreFor(meta: MetaStore): Promise<ControlStore> {
+export async function controlStoreFor(meta: MetaStore, opts: ControlOptions = {}): Promise<ControlStore> {
   const c = connectionOf(meta);
   if (!c) throw new Error('no ControlStore for this metastore: pass the backend handle its backend opened (not a client wrapper)');
-  return controlStoreOn(c);
+  return controlStoreOn(c, opts);
 }

@@ -5,6 +5,7 @@
 import pg from 'pg';
 import { errors } from '../meta/errors.js';
 import { SqlControlStore, type Query, type SqlDriver } from './sql.js';
+import type { ControlOptions } from './types.js';
 
 /** Attempts of a control transaction that lost a serialization race. */
 export const CONTROL_TX_ATTEMPTS = 5;
@@ -48,12 +49,12 @@ class PgDriver implements SqlDriver {
   }
 }
 
-export function postgresControlOn(pool: pg.Pool): SqlControlStore {
-  return new SqlControlStore(new PgDriver(pool, false), false);
+export function postgresControlOn(pool: pg.Pool, opts: ControlOptions = {}): SqlControlStore {
+  return new SqlControlStore(new PgDriver(pool, false), false, opts);
 }
 
-export function openPostgresControl(url: string): SqlControlStore {
+export function openPostgresControl(url: string, opts: ControlOptions = {}): SqlControlStore {
   const pool = new pg.Pool({ connectionString: url, max: 4, allowExitOnIdle: true, connectionTimeoutMillis: 5_000, statement_timeout: 30_000 });
   pool.on('error', () => undefined);
-  return new SqlControlStore(new PgDriver(pool, true), true);
+  return new SqlControlStore(new PgDriver(pool, true), true, opts);
 }

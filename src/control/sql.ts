@@ -7,6 +7,7 @@ import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../meta/limits.js';
 import {
   MAX_CHANGES_PAGE,
   MAX_MEMBERS,
+  MAX_OUTBOX_PAGE,
   MAX_TOUCH_BATCH,
   MAX_USAGE_ROWS,
   type ApiKeyInfo,
@@ -15,9 +16,11 @@ import {
   type ControlCapabilities,
   type ControlChange,
   type ControlChangeKind,
+  type ControlOptions,
   type ControlStore,
   type Member,
   type Org,
+  type OutboxEntry,
   type Page,
   type PageRequest,
   type QuotaName,
@@ -63,6 +66,10 @@ export const CONTROL_DDL: readonly string[] = [
      value DOUBLE PRECISION NOT NULL, updated BIGINT NOT NULL, PRIMARY KEY (org, ns, metric, win))`,
   `CREATE TABLE IF NOT EXISTS control_members (node TEXT PRIMARY KEY, expires BIGINT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS control_changes (version BIGINT PRIMARY KEY, kind TEXT NOT NULL, org TEXT NOT NULL, id TEXT NOT NULL, at BIGINT NOT NULL)`,
+  // The authorization outbox (spec §7); its sequence is row 2 of control_version.
+  `INSERT INTO control_version (id, v) VALUES (2, 0) ON CONFLICT (id) DO NOTHING`,
+  `CREATE TABLE IF NOT EXISTS control_outbox (seq BIGINT PRIMARY KEY, org TEXT NOT NULL, subject TEXT NOT NULL, relation TEXT NOT NULL,
+     target TEXT NOT NULL, at BIGINT NOT NULL)`,
 ];
 
 const n = (v: unknown): number => Number(v);
@@ -105,7 +112,28 @@ export class SqlControlStore implements ControlStore {
   constructor(
     private readonly d: SqlDriver,
     private readonly ownsDriver: boolean,
+    private readonly opts: ControlOptions = {},
   ) {}
+
+  /** Appends an outbox entry in the caller's transaction (when the outbox is on). */
+  private async outboxed(q: Query, org: string, subject: string, relation: string, target: string, at: number): Promise<void> {
+    if (!this.opts.outbox) return;
+    const [r] = await q(`UPDATE control_version SET v = v + 1 WHERE id = 2 RETURNING v`);
+    await q(`INSERT INTO control_outbox (seq, org, subject, relation, target, at) VALUES ($1, $2, $3, $4, $5, $6)`, [n(r!.v), org, subject, relation, target, at]);
+  }
+
+  async outbox(limit = MAX_OUTBOX_PAGE): Promise<OutboxEntry[]> {
+    const rows = await this.d.query(`SELECT * FROM control_outbox ORDER BY seq LIMIT $1`, [Math.min(Math.max(1, limit), MAX_OUTBOX_PAGE)]);
+    return rows.map((r) => ({ seq: n(r.seq), org: String(r.org), subject: String(r.subject), relation: String(r.relation), target: String(r.target), at: n(r.at) }));
+  }
+
+  async ackOutbox(seqs: number[]): Promise<void> {
+    if (seqs.length > MAX_OUTBOX_PAGE) throw errors.limitExceeded('MAX_OUTBOX_PAGE', MAX_OUTBOX_PAGE, seqs.length);
+    if (seqs.length === 0) return;
+    await this.d.tx(async (q) => {
+      for (const seq of seqs) await q(`DELETE FROM control_outbox WHERE seq = $1`, [seq]);
+    });
+  }
 
   capabilities(): ControlCapabilities {
     return { transactions: 'multi-item', feedOrder: 'ordered' };
@@ -170,6 +198,7 @@ export class SqlControlStore implements ControlStore {
           [rec.keyId, rec.org, rec.secretHash, JSON.stringify(rec.scopes), rec.expiry, rec.createdBy, rec.created],
         );
         await this.change(q, 'key', rec.org, rec.keyId, rec.created);
+        await this.outboxed(q, rec.org, `key:${rec.keyId}`, 'member', 'org', rec.created);
       });
     } catch (e) {
       if (this.d.isUniqueViolation(e)) throw errors.alreadyExists(`key ${rec.keyId}`, 0);
@@ -198,6 +227,7 @@ export class SqlControlStore implements ControlStore {
       if (r.revoked !== null && r.revoked !== undefined) return;
       await q(`UPDATE control_keys SET revoked = $1 WHERE key_id = $2`, [at, keyId]);
       await this.change(q, 'key', org, keyId, at);
+      await this.outboxed(q, org, `key:${keyId}`, 'member', 'org', at);
     });
   }
 
@@ -221,7 +251,10 @@ export class SqlControlStore implements ControlStore {
         `INSERT INTO control_bindings (org, subject, target, role, created) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING created`,
         [b.org, b.subject, targetKey(b.target), b.role, at],
       );
-      if (r.length > 0) await this.change(q, 'binding', b.org, b.subject, at);
+      if (r.length > 0) {
+        await this.change(q, 'binding', b.org, b.subject, at);
+        await this.outboxed(q, b.org, b.subject, b.role, targetKey(b.target), at);
+      }
     });
     return { ...b, created: at };
   }
@@ -235,7 +268,10 @@ export class SqlControlStore implements ControlStore {
         targetKey(b.target),
         b.role,
       ]);
-      if (r.length > 0) await this.change(q, 'binding', b.org, b.subject, Date.now());
+      if (r.length > 0) {
+        await this.change(q, 'binding', b.org, b.subject, Date.now());
+        await this.outboxed(q, b.org, b.subject, b.role, targetKey(b.target), Date.now());
+      }
     });
   }
 
@@ -260,9 +296,10 @@ export class SqlControlStore implements ControlStore {
 
   async dropNamespaceBindings(org: string, ns: number): Promise<void> {
     await this.d.tx(async (q) => {
-      const rows = await q(`DELETE FROM control_bindings WHERE org = $1 AND target = $2 RETURNING subject`, [org, `ns:${ns}`]);
+      const rows = await q(`DELETE FROM control_bindings WHERE org = $1 AND target = $2 RETURNING subject, role`, [org, `ns:${ns}`]);
       const subjects = [...new Set(rows.map((r) => String(r.subject)))];
       for (const s of subjects.slice(0, MAX_PAGE_LIMIT)) await this.change(q, 'binding', org, s, Date.now());
+      for (const r of rows.slice(0, MAX_PAGE_LIMIT)) await this.outboxed(q, org, String(r.subject), String(r.role), `ns:${ns}`, Date.now());
     });
   }
 

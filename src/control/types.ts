@@ -165,6 +165,31 @@ export interface PageRequest {
   limit?: number;
 }
 
+/**
+ * One entry of the authorization outbox (spec §7): a relation of a key that changed, written
+ * in the same transaction as the key or binding change (a ControlStore opened with
+ * `outbox: true`). `relation` is 'member' (the key belongs to `org`) or a role bound on
+ * `target` ('org', or 'ns:<id>'). The drainer makes OpenFGA's tuple follow what the
+ * ControlStore holds now, then removes the entry.
+ */
+export interface OutboxEntry {
+  seq: number;
+  org: string;
+  subject: string;
+  relation: string;
+  target: string;
+  at: number;
+}
+
+/** How a ControlStore is opened. */
+export interface ControlOptions {
+  /** Record an OutboxEntry with every key and binding change (the OpenFGA authorizer drains them). */
+  outbox?: boolean;
+}
+
+/** Outbox entries per outbox() answer, at most. */
+export const MAX_OUTBOX_PAGE = 100;
+
 export interface ControlStore {
   capabilities(): ControlCapabilities;
   /** Creates tables or items the store needs (idempotent). */
@@ -220,6 +245,11 @@ export interface ControlStore {
   members(at?: number): Promise<Member[]>;
   /** Ends a node's membership at once (a clean shutdown); idempotent. */
   leave(node: string): Promise<void>;
+
+  /** The oldest undelivered outbox entries, in seq order, at most `limit` (MAX_OUTBOX_PAGE). */
+  outbox(limit?: number): Promise<OutboxEntry[]>;
+  /** Removes delivered entries (idempotent; unknown seqs are ignored). */
+  ackOutbox(seqs: number[]): Promise<void>;
 
   /** The latest change-feed version (0 before any change). */
   controlVersion(): Promise<number>;

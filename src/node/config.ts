@@ -38,6 +38,10 @@ export const DEFAULT_METRICS_PORT = 7071;
 export const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
 /** api_keys: every request carries an API key (spec §6); none: loopback development only. */
 export const AUTH_MODES = ['none', 'api_keys'] as const;
+/** Who decides authorization with auth api_keys (spec §7): the built-in role bindings, or an OpenFGA server. */
+export const AUTHORIZERS = ['builtin', 'openfga'] as const;
+/** OpenFGA store names: what the server accepts (3-64 characters). */
+export const OPENFGA_STORE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{2,63}$/;
 
 export interface NodeConfig {
   metastore: string;
@@ -67,6 +71,12 @@ export interface NodeConfig {
   auth: (typeof AUTH_MODES)[number];
   /** The org `loam dev`/`serve` create on first start with auth api_keys (with one admin key). */
   bootstrap_org: string;
+  /** With auth api_keys: the built-in authorizer, or OpenFGA at openfga_url (docs/openfga.md). */
+  authorizer: (typeof AUTHORIZERS)[number];
+  /** The OpenFGA server's HTTP API (http://host:8080); required with authorizer openfga. */
+  openfga_url: string | null;
+  /** The OpenFGA store Loam's tuples and model live in (created on first start). */
+  openfga_store: string;
 }
 
 export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
@@ -91,6 +101,9 @@ export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   cache_bytes: DEFAULT_CHUNK_CACHE_BYTES,
   auth: 'none',
   bootstrap_org: 'default',
+  authorizer: 'builtin',
+  openfga_url: null,
+  openfga_store: 'loam',
 };
 
 export class ConfigError extends Error {
@@ -183,6 +196,27 @@ export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig 
   }
   if (!(AUTH_MODES as readonly string[]).includes(raw.auth as string)) {
     throw new ConfigError('auth', `must be one of ${AUTH_MODES.join(', ')}; got ${JSON.stringify(raw.auth)}`);
+  }
+  if (!(AUTHORIZERS as readonly string[]).includes(raw.authorizer as string)) {
+    throw new ConfigError('authorizer', `must be one of ${AUTHORIZERS.join(', ')}; got ${JSON.stringify(raw.authorizer)}`);
+  }
+  if (raw.authorizer === 'openfga') {
+    if (raw.auth !== 'api_keys') throw new ConfigError('authorizer', 'openfga decides for API keys: set auth: api_keys too');
+    let url: URL | null = null;
+    try {
+      url = typeof raw.openfga_url === 'string' ? new URL(raw.openfga_url) : null;
+    } catch {
+      url = null;
+    }
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+      throw new ConfigError('openfga_url', `must be the OpenFGA server's HTTP API URL (http://host:8080) when authorizer is openfga; got ${JSON.stringify(raw.openfga_url)}`);
+    }
+    out.openfga_url = url.toString().replace(/\/$/, '');
+  } else if (raw.openfga_url !== null && typeof raw.openfga_url !== 'string') {
+    throw new ConfigError('openfga_url', `must be a URL or null; got ${JSON.stringify(raw.openfga_url)}`);
+  }
+  if (typeof raw.openfga_store !== 'string' || !OPENFGA_STORE_PATTERN.test(raw.openfga_store)) {
+    throw new ConfigError('openfga_store', `must be 3-64 characters of A-Z a-z 0-9 _ . - (an OpenFGA store name); got ${JSON.stringify(raw.openfga_store)}`);
   }
   if (typeof raw.bootstrap_org !== 'string' || !/^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/.test(raw.bootstrap_org)) {
     throw new ConfigError('bootstrap_org', `must be 1-63 characters of A-Z a-z 0-9 _ -; got ${JSON.stringify(raw.bootstrap_org)}`);

@@ -97,6 +97,8 @@ export class NodeMetrics {
   readonly refusals = new Counter({ name: 'loam_refusals_total', help: 'Requests refused by authentication, authorization or a quota, by reason (for 429s the quota)', labelNames: ['status', 'code', 'reason'], registers: [this.registry] });
   readonly gateways = new Gauge({ name: 'loam_gateways', help: 'Live gateways this node counts (rate quotas are split among them)', registers: [this.registry] });
   readonly controlTaskFailures = new Counter({ name: 'loam_control_task_failures_total', help: 'Failed background ControlStore tasks (feed poll, membership, last_used, usage)', labelNames: ['task'], registers: [this.registry] });
+  readonly openfgaFailures = new Counter({ name: 'loam_openfga_failures_total', help: 'OpenFGA calls that failed, by operation (a failed check is a refusal, never an allow)', labelNames: ['op'], registers: [this.registry] });
+  readonly openfgaChecks = new Histogram({ name: 'loam_openfga_check_duration_seconds', help: 'Uncached OpenFGA check and batch-check latency', buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly workerErrors = new Counter({ name: 'loam_worker_errors_total', help: 'Worker task errors', labelNames: ['task'], registers: [this.registry] });
 
   /** `process: false` in a worker thread: the node's main thread reports the process once. */

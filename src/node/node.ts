@@ -26,6 +26,7 @@ import { controlStoreFor } from '../control/index.js';
 import type { ControlStore } from '../control/types.js';
 import { BuiltinAuthorizer, type Authorizer } from '../authz/authorizer.js';
 import { Tenancy } from '../authz/tenancy.js';
+import { OpenFgaAuthorizer } from '../authz/openfga/authorizer.js';
 import { storedBytes } from '../collection/usage.js';
 import { TENANCY_ROUTES, tenancyRoutes } from '../gateway/tenancy-routes.js';
 import { statusPage, UI_PUBLIC_PATHS } from '../ui/routes.js';
@@ -53,14 +54,39 @@ export interface NodeOverrides {
   meta?: MetaStore;
   logger?: Logger;
   admit?: Admit;
-  /** With auth api_keys: this authorizer instead of the built-in one (spec §7's seam). */
-  authorizer?: (control: ControlStore) => Authorizer;
+  /** With auth api_keys: this authorizer instead of the configured one (spec §7's seam). */
+  authorizer?: (control: ControlStore, ctx: AuthorizerContext) => Authorizer;
   /**
    * First start with auth api_keys: `org` (default: the bootstrap_org setting; null: none) is
    * created with an admin key when no tenant org exists; the operator's first key is
    * generated, or `operatorKey` (loam_<key_id>_<secret>) is installed as it.
    */
   bootstrap?: { org?: string | null; operatorKey?: string };
+}
+
+/** What an authorizer may use besides the ControlStore. */
+export interface AuthorizerContext {
+  meta: MetaStore;
+  logger: Logger;
+  /** This node's id (a lease owner). */
+  owner: string;
+  config: NodeConfig;
+  metrics: NodeMetrics;
+}
+
+/** The authorizer the config names (spec §7): the built-in one, or OpenFGA. */
+export function configuredAuthorizer(control: ControlStore, ctx: AuthorizerContext): Authorizer {
+  const c = ctx.config;
+  if (c.authorizer !== 'openfga') return new BuiltinAuthorizer(control);
+  return new OpenFgaAuthorizer({
+    url: c.openfga_url!,
+    store: c.openfga_store,
+    control,
+    meta: ctx.meta,
+    logger: ctx.logger,
+    owner: ctx.owner,
+    observe: { failed: (op) => ctx.metrics.openfgaFailures.inc({ op }), checked: (ms) => ctx.metrics.openfgaChecks.observe(ms / 1000) },
+  });
 }
 
 export interface LoamNode {
@@ -82,6 +108,7 @@ export interface LoamNode {
   readonly logger: Logger;
   /** auth api_keys: the ControlStore, authorizer and gateway tenancy (else null). */
   readonly control: ControlStore | null;
+  readonly authorizer: Authorizer | null;
   readonly tenancy: Tenancy | null;
   /** The bootstrap org's admin key created on this first start (hand it over once; never log it), else null. */
   readonly bootstrapKey: string | null;
@@ -214,8 +241,18 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   let operatorKey: string | null = null;
   if (config.auth === 'api_keys') {
     // The ControlStore lives beside the metastore, on the raw backend's connection (spec §6).
-    control = await controlStoreFor(raw);
-    authorizer = o.authorizer ? o.authorizer(control) : new BuiltinAuthorizer(control);
+    // With OpenFGA, every key and binding change also records its tuple change (the outbox, spec §7).
+    control = await controlStoreFor(raw, { outbox: config.authorizer === 'openfga' });
+    const ctx: AuthorizerContext = { meta, logger, owner: id, config, metrics };
+    authorizer = (o.authorizer ?? configuredAuthorizer)(control, ctx);
+    try {
+      await authorizer.start?.();
+    } catch (e) {
+      await thread?.stop();
+      await workers?.stop();
+      await control.close().catch(() => undefined);
+      throw e;
+    }
     tenancy = new Tenancy({
       control,
       authorizer,
@@ -282,6 +319,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     await metricsListener?.close();
     await thread?.stop();
     await tenancy?.close().catch(() => undefined);
+    await authorizer?.close?.().catch(() => undefined);
     throw e;
   }
   const scrape = metricsListener;
@@ -308,6 +346,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     workers,
     logger,
     control,
+    authorizer,
     tenancy,
     bootstrapKey,
     operatorKey,
@@ -320,6 +359,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
         await thread?.stop();
         // Flushes last_used and leaves the gateway membership (the others take its quota share).
         await withDeadline(tenancy?.close() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'tenancy').catch(() => undefined);
+        await withDeadline(authorizer?.close?.() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the authorizer').catch(() => undefined);
         await control?.close().catch(() => undefined);
         if (!o.store) await store.close();
         if (!o.meta) await raw.close();

@@ -1,13 +1,15 @@
 // The authorizer's lifecycle hooks (spec §7) are called for every org, namespace, collection
 // and key the API creates or deletes, so an authorizer that keeps its own relations (OpenFGA)
-// stays in step. A recording wrapper around the built-in authorizer, through a real node.
+// stays in step. A recording wrapper around the configured authorizer (LOAM_TEST_AUTHORIZER:
+// builtin or openfga), through a real node.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BuiltinAuthorizer, type Authorizer, type LifecycleEvent } from '../../src/authz/authorizer.js';
+import type { Authorizer, LifecycleEvent } from '../../src/authz/authorizer.js';
 import { OPERATOR_ORG } from '../../src/control/types.js';
 import { parseKey } from '../../src/control/keys.js';
 import { resolveConfig } from '../../src/node/config.js';
-import { startNode, type LoamNode } from '../../src/node/node.js';
+import { configuredAuthorizer, startNode, type LoamNode } from '../../src/node/node.js';
+import { authorizerSettings, TEST_AUTHORIZER } from '../harness/authorizers.js';
 
 const events: string[] = [];
 const show = (e: LifecycleEvent) => {
@@ -29,6 +31,8 @@ function recording(inner: Authorizer): Authorizer {
     batchCheck: (p, cs) => inner.batchCheck(p, cs),
     filterVisible: (p, a, rs) => inner.filterVisible(p, a, rs),
     invalidate: (o, s) => inner.invalidate(o, s),
+    start: async () => inner.start?.(),
+    close: async () => inner.close?.(),
     bootstrap: (o, s) => inner.bootstrap(o, s),
     onCreated: async (e) => {
       events.push(`created ${show(e)}`);
@@ -55,13 +59,13 @@ const call = async (method: string, path: string, body?: unknown) => {
 };
 
 before(async () => {
-  const config = resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, auth: 'api_keys', log_level: 'silent' });
-  node = await startNode(config, { authorizer: (cs) => recording(new BuiltinAuthorizer(cs)) });
+  const config = resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, auth: 'api_keys', log_level: 'silent', ...(await authorizerSettings()) });
+  node = await startNode(config, { authorizer: (cs, ctx) => recording(configuredAuthorizer(cs, ctx)) });
   admin = node.bootstrapKey!;
 });
 after(async () => node?.close());
 
-test('every create and delete through the API reaches the authorizer', async () => {
+test(`every create and delete through the API reaches the ${TEST_AUTHORIZER} authorizer`, async () => {
   const adminId = parseKey(admin)!.keyId;
   const operatorId = parseKey(node.operatorKey!)!.keyId;
   assert.deepEqual(

@@ -10,10 +10,11 @@ import { isMetaError } from '../../src/meta/errors.js';
 let f: BackendFactory;
 let cs: ControlStore;
 let cs2: ControlStore;
+let meta: Awaited<ReturnType<BackendFactory['open']>>;
 
 before(async () => {
   f = backendFactory();
-  const meta = await f.open();
+  meta = await f.open();
   cs = await controlStoreFor(meta);
   cs2 = await controlStoreFor(await f.connect(meta));
 });
@@ -193,5 +194,54 @@ describe(`ControlStore on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () =>
     assert.equal((await cs2.changesSince(v0, 2)).length, 2);
     const caps = cs.capabilities();
     if (caps.feedOrder === 'ordered') assert.deepEqual(ch.map((c) => c.version), [v0 + 1, v0 + 2, v0 + 3, v0 + 4]);
+  });
+
+  test('the authorization outbox: one entry per key and binding change, in the change\'s transaction, only when opened with outbox', async () => {
+    const ob = await controlStoreFor(meta, { outbox: true });
+    try {
+      const drain = async () => {
+        const all = [];
+        for (let i = 0; i < 100; i++) {
+          const page = await ob.outbox(3);
+          if (page.length === 0) break;
+          all.push(...page);
+          await ob.ackOutbox(page.map((e) => e.seq));
+        }
+        return all.map((e) => [e.org, e.subject, e.relation, e.target]);
+      };
+      await drain();
+      await cs.createOrg('obx');
+      const { k, rec } = keyRec('obx');
+      await cs.createKey(rec);
+      await cs.grant({ org: 'obx', subject: `key:${k.keyId}`, role: 'reader', target: { kind: 'org' } });
+      assert.deepEqual(await ob.outbox(), [], 'a ControlStore opened without the outbox records none');
+      const { k: k2, rec: rec2 } = keyRec('obx');
+      await ob.createKey(rec2);
+      const s = `key:${k2.keyId}`;
+      await ob.grant({ org: 'obx', subject: s, role: 'writer', target: { kind: 'namespace', ns: 7 } });
+      await ob.grant({ org: 'obx', subject: s, role: 'writer', target: { kind: 'namespace', ns: 7 } }); // no change: no entry
+      await ob.grant({ org: 'obx', subject: s, role: 'reader', target: { kind: 'org' } });
+      await assert.rejects(ob.grant({ org: 'nope', subject: s, role: 'reader', target: { kind: 'org' } }), (e) => isMetaError(e, 'NotFound'));
+      await assert.rejects(ob.createKey(rec2), (e) => isMetaError(e, 'AlreadyExists'));
+      await ob.revokeGrant({ org: 'obx', subject: s, role: 'reader', target: { kind: 'org' } });
+      await ob.dropNamespaceBindings('obx', 7);
+      await ob.revokeKey('obx', k2.keyId);
+      const seen = await ob.outbox();
+      for (let i = 1; i < seen.length; i++) assert.ok(seen[i]!.seq > seen[i - 1]!.seq, 'in seq order');
+      assert.deepEqual(await drain(), [
+        ['obx', s, 'member', 'org'],
+        ['obx', s, 'writer', 'ns:7'],
+        ['obx', s, 'reader', 'org'],
+        // revokeGrant: an entry whether or not the binding was there on a backend that cannot tell (the drainer reads the state)
+        ...(seen.filter((e) => e.relation === 'reader').length === 2 ? [['obx', s, 'reader', 'org']] : []),
+        ['obx', s, 'writer', 'ns:7'],
+        ['obx', s, 'member', 'org'],
+      ]);
+      assert.deepEqual(await ob.outbox(), [], 'acknowledged entries are gone');
+      await ob.ackOutbox([123_456_789]); // unknown seqs are ignored
+      await assert.rejects(ob.ackOutbox(Array.from({ length: 101 }, (_, i) => i)), (e) => isMetaError(e, 'LimitExceeded'));
+    } finally {
+      await ob.close();
+    }
   });
 });

@@ -4,6 +4,7 @@
 // If the variable is already set, that server is used and nothing is started.
 
 import { POSTGRES_SERVICE } from './postgres.js';
+import { OPENFGA_SERVICE } from './openfga.js';
 
 import { DYNAMODB_URL_ENV, startDynamoLocal } from './dynamodb.js';
 
@@ -25,4 +26,6 @@ export const SERVICES: Record<string, ServiceSpec> = {
   dynamodb: { env: DYNAMODB_URL_ENV, start: startDynamoLocal },
   alternator: { env: DYNAMODB_URL_ENV, start: startDynamoLocal },
   postgres: POSTGRES_SERVICE,
+  // The OpenFGA server (not a metastore backend: the stages that run the openfga authorizer).
+  openfga: OPENFGA_SERVICE,
 };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everything `npm test` needs that is not in git: the npm dependencies and the binaries of the
-# services the suites start themselves (MinIO, PostgreSQL, Java for DynamoDB Local, curl, Chromium, …).
+# services the suites start themselves (MinIO, PostgreSQL, Java for DynamoDB Local, OpenFGA, curl, Chromium, …).
 # Idempotent: a step whose binary is already there does nothing. Each step prints its
 # duration. Runs as root on CI (apt-get); elsewhere, install the missing packages it names.
 set -euo pipefail
@@ -57,6 +57,13 @@ java() {
   command -v java >/dev/null || apt_install openjdk-17-jre-headless
 }
 
+openfga_() {
+  # The openfga suite and the security suites' openfga pass start an OpenFGA server (in-memory
+  # datastore) themselves; about 100 s to build once.
+  command -v openfga >/dev/null || [ -x "$(go_bin openfga)" ] \
+    || go install github.com/openfga/openfga/cmd/openfga@v1.22.1
+}
+
 curl_() {
   # test/gateway/readme.test.ts runs the README's curl walk-through literally.
   command -v curl >/dev/null || apt_install curl
@@ -71,5 +78,6 @@ step "npm dependencies" npm_deps
 step "minio" minio
 step "postgresql" postgresql
 step "java" java
+step "openfga" openfga_
 step "curl" curl_
 step "chromium" chromium_

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
 import { backendFactory, type BackendFactory } from '../harness/backends.js';
+import { authorizerSettings, TEST_AUTHORIZER } from '../harness/authorizers.js';
 import { MemoryStore } from '../../src/store/index.js';
 import { resolveConfig } from '../../src/node/config.js';
 import { startNode, type LoamNode } from '../../src/node/node.js';
@@ -35,7 +36,7 @@ async function call(method: string, path: string, key: string | null, body?: unk
 before(async () => {
   f = backendFactory();
   const meta = await f.open();
-  const config = resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, auth: 'api_keys', log_level: 'silent' });
+  const config = resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, auth: 'api_keys', log_level: 'silent', ...(await authorizerSettings()) });
   node = await startNode(config, { meta, store: new MemoryStore(), logger: pino({ level: 'silent' }) });
   admin = node.bootstrapKey!;
   operator = node.operatorKey!;
@@ -52,7 +53,7 @@ after(async () => {
   await f?.cleanup();
 });
 
-describe(`the operator and the bounds of org keys on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () => {
+describe(`the operator and the bounds of org keys on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} with the ${TEST_AUTHORIZER} authorizer`, () => {
   test('quotas are the operator\'s: an org admin reads them but cannot raise them, create an org, or list orgs', async () => {
     const raise = { name: 'request_rate', value: 5_000 };
     const tenantPut = await call('PUT', '/v1/quotas', admin, raise);

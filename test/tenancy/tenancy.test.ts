@@ -2,13 +2,15 @@
 // 401 for missing, malformed, unknown, wrong-secret, expired and revoked keys; 403 for a
 // wrong role or scope; the tenant fence (another org's key never sees a byte); list
 // filtering; 429 with Retry-After per quota; a revocation reaching a second node through
-// the change feed; and no secret or key hash in the logs.
+// the change feed; and no secret or key hash in the logs. Run with each authorizer
+// (LOAM_TEST_AUTHORIZER: builtin, openfga), with the same outcomes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { backendFactory, type BackendFactory } from '../harness/backends.js';
+import { authorizerSettings, TEST_AUTHORIZER } from '../harness/authorizers.js';
 import { MemoryStore } from '../../src/store/index.js';
 import { resolveConfig } from '../../src/node/config.js';
 import { startNode, type LoamNode } from '../../src/node/node.js';
@@ -56,7 +58,7 @@ before(async () => {
   const meta = await f.open();
   dataPlane = meta.capabilities().transactions === 'multi-item';
   const store = new MemoryStore();
-  const config = resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, auth: 'api_keys', log_level: 'debug', apply_poll_ms: 100 });
+  const config = resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, auth: 'api_keys', log_level: 'debug', apply_poll_ms: 100, ...(await authorizerSettings()) });
   const sink = new Writable({
     write(chunk, _enc, cb) {
       logs += chunk.toString();
@@ -83,7 +85,7 @@ after(async () => {
   await f?.cleanup();
 });
 
-describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () => {
+describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} with the ${TEST_AUTHORIZER} authorizer`, () => {
   test('401: missing, malformed, unknown, wrong-secret, expired and revoked keys', async () => {
     const path = '/v1/namespaces';
     const missing = await call(a, 'GET', path, null);
