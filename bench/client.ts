@@ -10,76 +10,21 @@
 // (target ≥ 0.9), both rates and latencies, and the CPU time this (client) process spends per
 // request on each side: the client's own cost, which the node's share of the cores and the
 // machine's load blur less than the rates.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { LoamClient } from '../src/client/index.js';
 import { medianOf, pct, round, timed, type Sample } from './_stats.js';
+import { startNode } from './gateway.js';
 
-const ROOT = new URL('..', import.meta.url).pathname;
 export const TARGET_RATIO = 0.9;
-export const START_DEADLINE_MS = 60_000;
-export const STOP_DEADLINE_MS = 10_000;
 /** One request may take at most this long (bare fetch; the client has its own deadline). */
 export const REQUEST_DEADLINE_MS = 10_000;
 /** Quota values set for the bench org (per second / slots): never reached. */
 export const BENCH_QUOTA = 1_000_000_000;
 export const BENCH_QUERY_SLOTS = 100_000;
 const DOCS = 100;
-
-interface Node {
-  url: string;
-  key: string;
-  operatorKey: string;
-  stop(): Promise<void>;
-}
-
-/** `loam dev` in a child process, on a free port; resolves once it prints its address and key. */
-async function startDev(dir: string): Promise<Node> {
-  const proc = spawn(process.execPath, [join(ROOT, 'src/cli/loam.mjs'), 'dev', '--data-dir', dir, '--port', '0', '--log-level', 'warn'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let code: number | null | undefined;
-  const exited = new Promise<void>((r) =>
-    proc.on('exit', (c) => {
-      code = c;
-      r();
-    }),
-  );
-  const stop = async () => {
-    if (code !== undefined) return;
-    proc.kill('SIGTERM');
-    const t = setTimeout(() => proc.kill('SIGKILL'), STOP_DEADLINE_MS);
-    await exited;
-    clearTimeout(t);
-  };
-  let out = '';
-  try {
-    return await new Promise<Node>((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`the node did not start within ${START_DEADLINE_MS} ms`)), START_DEADLINE_MS);
-      proc.stdout!.on('data', (b: Buffer) => {
-        out += b.toString();
-        const m = /listening: (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-        const key = /LOAM_KEY=(\S+)/.exec(out)?.[1];
-        const operatorKey = /LOAM_OPERATOR_KEY=(\S+)/.exec(out)?.[1];
-        if (m && key && operatorKey) {
-          clearTimeout(t);
-          resolve({ url: m[1]!, key, operatorKey, stop });
-        }
-      });
-      void exited.then(() => {
-        clearTimeout(t);
-        reject(new Error(`the node exited with ${code}`));
-      });
-    });
-  } catch (e) {
-    await stop();
-    throw e;
-  }
-}
 
 function line(metric: string, value: number, unit: string, extra: Record<string, unknown> = {}): void {
   console.log(JSON.stringify({ bench: 'client', backend: 'embedded+file', metric, value: round(value, 3), unit, ...extra }));
@@ -98,7 +43,12 @@ export async function main(argv: string[]): Promise<void> {
   const clients = Math.max(1, Number(o.clients));
   const load0 = loadavg()[0]!;
   const dir = mkdtempSync(join(tmpdir(), 'loam-bench-client-'));
-  const node = await startDev(dir);
+  const dev = await startNode(dir);
+  if (!dev.key || !dev.operatorKey) {
+    await dev.stop();
+    throw new Error('loam dev printed no API keys');
+  }
+  const node = { url: `http://127.0.0.1:${dev.port}`, key: dev.key, operatorKey: dev.operatorKey, stop: dev.stop };
   try {
     const loam = new LoamClient({ url: node.url, key: node.key });
     // Quotas out of the way: the operator's to raise.

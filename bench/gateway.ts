@@ -44,7 +44,7 @@ export const BENCH_QUOTA = 1_000_000_000;
 export const BENCH_QUERY_SLOTS = 100_000;
 const DOCS = 100;
 
-interface Node {
+export interface Node {
   port: number;
   /** The admin key `loam dev` printed (null with auth none). */
   key: string | null;
@@ -53,7 +53,8 @@ interface Node {
   stop(): Promise<void>;
 }
 
-async function startNode(dir: string, env: Record<string, string>): Promise<Node> {
+/** `loam dev` in a child process on a free port; resolves once it prints its address (and keys). */
+export async function startNode(dir: string, env: Record<string, string> = {}): Promise<Node> {
   const proc = spawn(process.execPath, [join(ROOT, 'src/cli/loam.mjs'), 'dev', '--data-dir', dir, '--port', '0', '--log-level', 'warn'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
