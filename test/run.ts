@@ -13,9 +13,13 @@ import { NODE22_SUITES, runNode22Pass } from './harness/node22.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 /** Suites parameterised by the metastore backend: run once per backend unless --backend picks one. */
-const PER_BACKEND = new Set(['conformance', 'linearizability', 'faults', 'control', 'tenancy', 'dynamodb']);
+const PER_BACKEND = new Set(['conformance', 'linearizability', 'faults', 'control', 'tenancy', 'dynamodb', 'soak']);
 /** Per-backend suites that test one backend's own storage mapping, and the backends they run on. */
-const ONLY_ON: Record<string, readonly string[]> = { dynamodb: ['dynamodb'] };
+const ONLY_ON: Record<string, readonly string[]> = {
+  dynamodb: ['dynamodb'],
+  // Soaks run on the backends issue 22 names (alternator is DynamoDB Local again, single-item).
+  soak: ['embedded', 'postgres', 'dynamodb'],
+};
 const SUITES: Record<string, string> = {
   conformance: 'test/conformance',
   linearizability: 'test/linearizability',
@@ -34,6 +38,7 @@ const SUITES: Record<string, string> = {
   client: 'test/client',
   ui: 'test/ui',
   openfga: 'test/openfga',
+  soak: 'test/soak',
 };
 /** Services a suite needs besides its backend's (started once for its stage). */
 const NEEDS: Record<string, string[]> = { openfga: ['openfga'] };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Everything `npm test` needs that is not in git: the npm dependencies and the binaries of the
-# services the suites start themselves (MinIO, PostgreSQL, Java for DynamoDB Local, OpenFGA, curl, Chromium, …).
+# services the suites start themselves (MinIO, PostgreSQL, Java for DynamoDB Local, OpenFGA, Toxiproxy, curl, Chromium, …).
 # Idempotent: a step whose binary is already there does nothing. Each step prints its
 # duration. Runs as root on CI (apt-get); elsewhere, install the missing packages it names.
 set -euo pipefail
@@ -64,6 +64,15 @@ openfga_() {
     || go install github.com/openfga/openfga/cmd/openfga@v1.22.1
 }
 
+# Toxiproxy's binary is named `server`: it goes to a folder of its own (versioned), not onto PATH.
+TOXIPROXY_VERSION=v2.12.0
+toxiproxy_() {
+  # The soaks, the crash gate on MinIO and the histories under faults put a Toxiproxy (started
+  # by test/harness/toxiproxy.ts on loopback) between Loam and each network service.
+  local dir; dir="$(go env GOPATH)/toxiproxy-$TOXIPROXY_VERSION"
+  [ -x "$dir/server" ] || GOBIN="$dir" go install "github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION"
+}
+
 curl_() {
   # test/gateway/readme.test.ts runs the README's curl walk-through literally.
   command -v curl >/dev/null || apt_install curl
@@ -79,5 +88,6 @@ step "minio" minio
 step "postgresql" postgresql
 step "java" java
 step "openfga" openfga_
+step "toxiproxy" toxiproxy_
 step "curl" curl_
 step "chromium" chromium_
