@@ -94,8 +94,8 @@ export async function raiseQuotas(port: number): Promise<void> {
 /** Quota values the benchmarks set (per second). */
 export const BENCH_QUOTA = 1_000_000_000;
 
-export async function startChildNode(dir: string, env: Record<string, string> = {}): Promise<ChildNode> {
-  const proc = spawn(process.execPath, [join(ROOT, 'src/cli/loam.mjs'), 'dev', '--data-dir', dir, '--port', '0', '--log-level', 'warn'], {
+export async function startChildNode(dir: string, env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<ChildNode> {
+  const proc = spawn(process.execPath, [...nodeFlags, join(ROOT, 'src/cli/loam.mjs'), 'dev', '--data-dir', dir, '--port', '0', '--log-level', 'warn'], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -258,15 +258,16 @@ export async function main(argv: string[]): Promise<void> {
     .option('--port <n>', 'drive an already running node on 127.0.0.1:<port> (for profiling) instead of starting one')
     .option('--metrics-port <n>', "with --port: that node's metrics_port", '7071')
     .option('--idle-seconds <n>', 'after the load, idle this long before measuring rss_idle_mb', '30')
+    .option('--cpu-prof <dir>', "write the node's CPU profiles (main thread and workers, .cpuprofile) into <dir> when it stops")
     .addOption(new Option('--peer <name>', 'also load the peer with the same documents in the same run (issue 20)').choices(['postgres', 'none']).default('postgres'))
     .parse(['node', 'ingest', ...argv])
-    .opts<{ seconds: string; clients: string; batch: string; docBytes: string; port?: string; metricsPort: string; idleSeconds: string; peer: 'postgres' | 'none' }>();
+    .opts<{ seconds: string; clients: string; batch: string; docBytes: string; port?: string; metricsPort: string; idleSeconds: string; peer: 'postgres' | 'none'; cpuProf?: string }>();
   const seconds = Number(o.seconds);
   const clients = Number(o.clients);
   const batch = Number(o.batch);
   const docBytes = Number(o.docBytes);
   const dir = mkdtempSync(join(tmpdir(), 'loam-bench-ingest-'));
-  const node = o.port ? null : await startChildNode(dir);
+  const node = o.port ? null : await startChildNode(dir, {}, o.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProf}`] : []);
   try {
     const port = node ? node.port : Number(o.port);
     const metricsPort = node ? node.metricsPort : Number(o.metricsPort);
