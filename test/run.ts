@@ -20,6 +20,12 @@ const ONLY_ON: Record<string, readonly string[]> = {
   // Soaks run on the backends issue 22 names (alternator is DynamoDB Local again, single-item).
   soak: ['embedded', 'postgres', 'dynamodb'],
 };
+/**
+ * Per-backend suites a backend skips. The sharded backends run the shared metastore suites
+ * (conformance, linearizability, faults) only: their ControlStore is the directory backend's,
+ * which those suites test on that backend.
+ */
+const NOT_ON: Record<string, readonly string[]> = { control: ['sharded', 'sharded-mixed'], tenancy: ['sharded', 'sharded-mixed'] };
 const SUITES: Record<string, string> = {
   conformance: 'test/conformance',
   linearizability: 'test/linearizability',
@@ -118,7 +124,7 @@ for (const n of plainNames.filter((n) => NEEDS[n])) {
   if (files.length > 0) stages.push({ label: n, files, services: NEEDS[n]! });
 }
 for (const b of backends) {
-  const here = names.filter((n) => PER_BACKEND.has(n) && (ONLY_ON[n]?.includes(b) ?? true) && inBuiltinPass(n));
+  const here = names.filter((n) => PER_BACKEND.has(n) && (ONLY_ON[n]?.includes(b) ?? true) && !NOT_ON[n]?.includes(b) && inBuiltinPass(n));
   const files = here.flatMap((n) => testFiles(SUITES[n]!));
   if (files.length > 0) stages.push({ label: `${here.join(', ')} on ${b}`, backend: b, files });
 }

@@ -103,9 +103,23 @@ class SqliteDriver implements SqlDriver {
   }
 }
 
+/**
+ * One driver per shared connection: its calls run one at a time, and a transaction spans
+ * awaits, so everything on the connection that takes the driver's write lock (the
+ * ControlStore, the directory) must share its queue.
+ */
+const sharedDrivers = new WeakMap<Database.Database, SqliteDriver>();
+
+/** The driver on the metastore's own connection (shared; closing it leaves the connection open). */
+export function sqliteDriverOn(db: Database.Database): SqlDriver {
+  let d = sharedDrivers.get(db);
+  if (!d) sharedDrivers.set(db, (d = new SqliteDriver(db, false)));
+  return d;
+}
+
 /** On the metastore's own connection (shared; closing the ControlStore leaves it open). */
 export function embeddedControlOn(db: Database.Database, opts: ControlOptions = {}): SqlControlStore {
-  return new SqlControlStore(new SqliteDriver(db, false), false, opts);
+  return new SqlControlStore(sqliteDriverOn(db), false, opts);
 }
 
 /** On a connection of its own to the metastore's file. */

@@ -49,6 +49,11 @@ class PgDriver implements SqlDriver {
   }
 }
 
+/** A driver on the metastore's write pool (shared; closing it leaves the pool open). */
+export function pgDriverOn(pool: pg.Pool): SqlDriver {
+  return new PgDriver(pool, false);
+}
+
 export function postgresControlOn(pool: pg.Pool, opts: ControlOptions = {}): SqlControlStore {
   return new SqlControlStore(new PgDriver(pool, false), false, opts);
 }

@@ -55,6 +55,14 @@ import type {
 export interface CreateNamespace {
   org: string;
   name: string;
+  /**
+   * An id allocated elsewhere, once for the whole cluster (spec §10: a sharded store's
+   * directory allocates namespace ids, so they stay dense across shards). Absent: the
+   * backend's own counter. A backend that already holds a namespace with this id (any
+   * state, other name) refuses with AlreadyExists carrying it; the backend's counter is
+   * raised past it, so its own later allocations never collide.
+   */
+  id?: NamespaceId;
 }
 
 export interface CreateCollection {

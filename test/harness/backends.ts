@@ -10,6 +10,7 @@ import { openEmbedded, type EmbeddedOptions } from '../../src/meta/backends/embe
 import { dynamoFactory, openDynamoAt } from './dynamodb.js';
 import { openPostgres } from '../../src/meta/backends/postgres/index.js';
 import { postgresFactory } from './postgres.js';
+import { shardedFactory } from './sharded.js';
 
 export interface OpenOptions {
   /** Fault injection at the backend's transaction points (spec §4.2). */
@@ -38,7 +39,7 @@ export interface BackendFactory {
   cleanup(): Promise<void>;
 }
 
-export const BACKENDS = ['embedded', 'postgres', 'dynamodb', 'alternator'] as const;
+export const BACKENDS = ['embedded', 'postgres', 'dynamodb', 'alternator', 'sharded', 'sharded-mixed'] as const;
 
 export function backendName(): string {
   return process.env.LOAM_TEST_BACKEND ?? 'embedded';
@@ -95,14 +96,29 @@ export function backendFactory(name = backendName(), extra: Partial<EmbeddedOpti
     case 'alternator':
       // DynamoDB Local (LOAM_TEST_DYNAMODB_URL), one fresh table per open().
       return dynamoFactory(name, extra.maxChunksPerGroup !== undefined ? { maxChunksPerGroup: extra.maxChunksPerGroup } : {});
+    case 'sharded': {
+      // 3 embedded shards; the directory beside a 4th embedded database.
+      const shards = backendFactory('embedded', extra);
+      return shardedFactory(name, { shards: [shards, shards, shards], directory: backendFactory('embedded') });
+    }
+    case 'sharded-mixed': {
+      // 2 Postgres databases and 1 embedded shard; the directory beside a Postgres database.
+      const pg = backendFactory('postgres', extra);
+      return shardedFactory(name, { shards: [pg, pg, backendFactory('embedded', extra)], directory: backendFactory('postgres') });
+    }
     default:
       throw new Error(`unknown backend "${name}"; known: ${BACKENDS.join(', ')}`);
   }
 }
 
 /** Opens a handle from a location, inside a worker thread or child process. */
-export function openLocation(loc: Location): MetaStore {
+export async function openLocation(loc: Location): Promise<MetaStore> {
   switch (loc.backend) {
+    case 'sharded':
+    case 'sharded-mixed': {
+      const { openShardedLocation } = await import('./sharded.js');
+      return openShardedLocation(loc, openLocation);
+    }
     case 'embedded':
       return openEmbedded({ path: loc.path });
     case 'postgres':

@@ -26,6 +26,8 @@ export const SERVICES: Record<string, ServiceSpec> = {
   dynamodb: { env: DYNAMODB_URL_ENV, start: startDynamoLocal },
   alternator: { env: DYNAMODB_URL_ENV, start: startDynamoLocal },
   postgres: POSTGRES_SERVICE,
+  // Two of its three shards and its directory are Postgres databases.
+  'sharded-mixed': POSTGRES_SERVICE,
   // The OpenFGA server (not a metastore backend: the stages that run the openfga authorizer).
   openfga: OPENFGA_SERVICE,
 };

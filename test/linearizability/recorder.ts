@@ -85,7 +85,7 @@ export async function record(opts: RecordOptions): Promise<HistoryEvent[]> {
 async function client(input: WorkerInput): Promise<HistoryEvent[]> {
   const ticks = new BigInt64Array(input.clock);
   const now = () => Number(Atomics.add(ticks, 0, 1n));
-  const backend: MetaStore = openLocation(input.location);
+  const backend: MetaStore = await openLocation(input.location);
   const client = metaClient(backend, { policy: RECORD_POLICY });
   const store = input.staleReads ? withStalePointerReads(client) : client;
   const events: HistoryEvent[] = [];

@@ -11,11 +11,29 @@ import type { BackendDescriptor } from './descriptor.js';
 import { embeddedDescriptor } from './embedded/descriptor.js';
 import { postgresDescriptor } from './postgres/descriptor.js';
 import { dynamoDescriptor } from './dynamodb/descriptor.js';
+import { shardedDescriptor, type ShardedOpenOptions } from './sharded/descriptor.js';
 
 export { connectionOf, registerConnection, type Connection } from './connections.js';
 export type { BackendDescriptor, BackendOpenOptions, OpenedBackend } from './descriptor.js';
 
-export const DESCRIPTORS: readonly BackendDescriptor[] = [embeddedDescriptor, postgresDescriptor, dynamoDescriptor];
+/** The backends a shard of a sharded metastore may be (any but sharded itself). */
+const SHARD_DESCRIPTORS: readonly BackendDescriptor[] = [embeddedDescriptor, postgresDescriptor, dynamoDescriptor];
+
+/** The sharded backend opens its shards through the registry (it cannot import it: a cycle). */
+const sharded: BackendDescriptor = {
+  ...shardedDescriptor,
+  open: (url, options?: ShardedOpenOptions) =>
+    shardedDescriptor.open(url, {
+      openShard: async (u: string) => {
+        const d = SHARD_DESCRIPTORS.find((x) => x.schemes.some((sc) => u.toLowerCase().startsWith(sc)));
+        if (!d) throw new Error(`not a backend URL (expected ${SHARD_DESCRIPTORS.flatMap((x) => x.schemes).join(', ')})`);
+        return (await d.open(u, options)).meta;
+      },
+      ...options,
+    }),
+};
+
+export const DESCRIPTORS: readonly BackendDescriptor[] = [...SHARD_DESCRIPTORS, sharded];
 
 export const METASTORE_SCHEMES: readonly string[] = DESCRIPTORS.flatMap((d) => d.schemes);
 

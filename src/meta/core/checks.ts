@@ -42,6 +42,7 @@ export const CHECKS: { [K in CheckedMethod]: Check<K> } = {
   createNamespace(now, req, w) {
     v.name('org', req?.org);
     v.name('name', req?.name);
+    if (req?.id !== undefined) v.id('id', req.id);
     checkWriteContext(w, now);
   },
   dropNamespace(now, ns, w) {

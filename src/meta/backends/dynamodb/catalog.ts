@@ -18,9 +18,12 @@ import { pageArgs, paged } from '../../core/paging.js';
 export async function createNamespace(cx: DynamoContext, req: CreateNamespace, w?: WriteContext): Promise<Namespace> {
   const org = req?.org;
   const name = req?.name;
-  if (cx.profile === 'alternator') return createNamespaceSingle(cx, org, name, w);
+  if (cx.profile === 'alternator') return createNamespaceSingle(cx, org, name, w, req?.id);
   return cx.write('createNamespace', w, async (ctx) => {
-    const { namespace: id } = await cx.nextIds(['namespace'] as const);
+    // An id allocated by a sharded store's directory (spec §10) is used as given; the record's
+    // attribute_not_exists condition refuses one already held. The counter item is not raised:
+    // a table serving a sharded store takes every namespace id from the directory.
+    const { namespace: id } = req?.id !== undefined ? { namespace: req.id } : await cx.nextIds(['namespace'] as const);
     const ns: Namespace = { id, org, name, state: 'live', created: ctx.stamp };
     return cx.attempts(ctx.op, async () => {
       const version = await cx.chgVersion();
@@ -35,6 +38,7 @@ export async function createNamespace(cx: DynamoContext, req: CreateNamespace, w
       }
       const existing = out.failed.get('name');
       if (existing) throw errors.alreadyExists(`namespace ${org}/${name}`, Number(existing.id));
+      if (out.failed.has('ns')) throw errors.alreadyExists(`namespace id ${id}`, id);
       if (out.failed.has('chg')) return cx.chgLost();
       if (out.conflict) return AGAIN;
       throw unexpected(ctx.op, out);
@@ -48,9 +52,9 @@ export async function createNamespace(cx: DynamoContext, req: CreateNamespace, w
  * its own nonce there and finishes the call). The record by id and the catalog change follow
  * as idempotent single-item writes; README.md says what a crash between them leaves.
  */
-async function createNamespaceSingle(cx: DynamoContext, org: string, name: string, w?: WriteContext): Promise<Namespace> {
+async function createNamespaceSingle(cx: DynamoContext, org: string, name: string, w?: WriteContext, given?: number): Promise<Namespace> {
   return cx.write('createNamespace', w, async (ctx) => {
-    const { namespace: id } = await cx.nextIds(['namespace'] as const);
+    const { namespace: id } = given !== undefined ? { namespace: given } : await cx.nextIds(['namespace'] as const);
     let ns: Namespace = { id, org, name, state: 'live', created: ctx.stamp };
     const nameKey = K.nsName(org, name);
     const r = await cx.attempts(ctx.op, async () => {

@@ -94,7 +94,12 @@ export function catalogCalls(ctx: SqliteContext): CatalogCalls {
       ctx.write('createNamespace', w, (stamp) => {
         const existing = ctx.get<{ id: number }>("SELECT id FROM namespaces WHERE org = ? AND name = ? AND state = 'live'", req.org, req.name);
         if (existing) throw errors.alreadyExists(`namespace ${req.org}/${req.name}`, existing.id);
-        const id = ctx.nextId('namespace');
+        const id = req.id ?? ctx.nextId('namespace');
+        if (req.id !== undefined) {
+          // An id allocated by a sharded store's directory (spec §10): never reused here either.
+          if (ctx.get('SELECT 1 FROM namespaces WHERE id = ?', id)) throw errors.alreadyExists(`namespace id ${id}`, id);
+          ctx.run("UPDATE counters SET value = max(value, ?) WHERE kind = 'namespace'", id);
+        }
         ctx.run("INSERT INTO namespaces (id, org, name, state, created) VALUES (?, ?, ?, 'live', ?)", id, req.org, req.name, stamp);
         ctx.recordChange(id, 'namespace.created', null, stamp);
         return { id, org: req.org, name: req.name, state: 'live', created: stamp } satisfies Namespace;

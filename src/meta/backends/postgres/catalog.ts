@@ -39,7 +39,13 @@ export async function createNamespace(ctx: PgContext, req: CreateNamespace, w?: 
     const existing = await tx.one<{ id: number }>("SELECT id FROM namespaces WHERE org = $1 AND name = $2 AND state = 'live'", [org, name]);
     if (existing) throw errors.alreadyExists(`namespace ${org}/${name}`, existing.id);
     await tx.beforeWrite();
-    const { namespace: id } = await nextIds(tx, ['namespace']);
+    let id: number | undefined;
+    if (req.id !== undefined) {
+      // An id allocated by a sharded store's directory (spec §10): never reused here either.
+      id = req.id;
+      if (await tx.one('SELECT 1 FROM namespaces WHERE id = $1', [id])) throw errors.alreadyExists(`namespace id ${id}`, id);
+      await tx.q("UPDATE counters SET value = GREATEST(value, $1) WHERE kind = 'namespace'", [id]);
+    } else ({ namespace: id } = await nextIds(tx, ['namespace']));
     const ins = await tx.one(
       `INSERT INTO namespaces (id, org, name, state, created) VALUES ($1, $2, $3, 'live', $4)
        ON CONFLICT (org, name) WHERE state = 'live' DO NOTHING RETURNING id`,

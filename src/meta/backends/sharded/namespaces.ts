@@ -1,0 +1,101 @@
+// Namespace lifecycle across the directory and the shards (spec §5.2, §10).
+//
+// create: reserve (org, name) in the directory, which allocates the id (dense, once for the
+// cluster) and records the entry as 'creating' on the shard placement chose; create the
+// namespace with that id on the shard; mark the entry 'live'. The shard is the arbiter of a
+// create: a retry with the same requestId replays there (its commit-token row), any other
+// create of a held name is AlreadyExists with the first id. A crash between the steps leaves
+// an entry 'creating' that the next create of the name finishes.
+//
+// drop: drop on the shard (which frees the name there), then mark the entry 'dropped' (which
+// frees it in the directory). A crash between leaves the entry held by a namespace its shard
+// has dropped; the next create of the name sees that and frees the entry first.
+import type { CreateNamespace } from '../../contract.js';
+import { errors, isMetaError } from '../../errors.js';
+import type { Namespace, NamespaceId, Page, PageRequest, WriteContext } from '../../types.js';
+import type { DirectoryEntry } from './directory.js';
+import { mergePages } from './lists.js';
+import { chooseShard } from './placement.js';
+import type { Router } from './routing.js';
+
+/** Rounds of "the entry was stale, free it and reserve again" per create (a bound). */
+export const MAX_CREATE_ROUNDS = 3;
+/** Rounds of the directory's version check when marking an entry (a bound). */
+export const MAX_MARK_ROUNDS = 5;
+
+export class Namespaces {
+  constructor(
+    private readonly r: Router,
+    /** Called after a shard's catalog changed, so the cluster feed copies it. */
+    private readonly changed: (shard: string) => Promise<void>,
+  ) {}
+
+  async create(req: CreateNamespace, w?: WriteContext): Promise<Namespace> {
+    if (req.id !== undefined) throw errors.invalid('id', 'a sharded metastore allocates namespace ids in its directory');
+    const names = this.r.shards.map((s) => s.name);
+    for (let round = 0; ; round++) {
+      const { entry } = await this.r.directory.reserve(req.org, req.name, chooseShard(req.org, req.name, names), 'small');
+      this.r.remember(entry);
+      const shard = this.r.shard(entry.shard);
+      let ns: Namespace;
+      try {
+        ns = await shard.store.createNamespace({ org: req.org, name: req.name, id: entry.id }, w);
+      } catch (e) {
+        if (!isMetaError(e, 'AlreadyExists')) throw e;
+        if (e.details.existingId !== entry.id) {
+          throw new Error(
+            `shard ${shard.name} holds namespace ${req.org}/${req.name} as id ${String(e.details.existingId)}, the directory as id ${entry.id}: ` +
+              'a namespace was created on the shard directly, not through the sharded metastore',
+          );
+        }
+        const there = await shard.store.namespace(entry.id, { includeDropping: true }).catch(() => null);
+        if (there && there.state === 'dropping' && round < MAX_CREATE_ROUNDS) {
+          // Dropped on its shard, the directory not told yet: finish the drop, then reserve again.
+          await this.mark(entry.id, 'dropped');
+          continue;
+        }
+        if (there && entry.state === 'creating') await this.mark(entry.id, 'live');
+        throw errors.alreadyExists(`namespace ${req.org}/${req.name}`, entry.id);
+      }
+      if (entry.state === 'creating') await this.mark(entry.id, 'live');
+      await this.changed(shard.name);
+      return ns;
+    }
+  }
+
+  async drop(ns: NamespaceId, w?: WriteContext): Promise<void> {
+    await this.r.onNamespace(ns, async (s, shard) => {
+      await s.dropNamespace(ns, w);
+      await this.mark(ns, 'dropped');
+      await this.changed(shard.name);
+    });
+  }
+
+  async byName(org: string, name: string): Promise<Namespace> {
+    const e = await this.r.directory.entryByName(org, name);
+    if (!e) throw errors.notFound(`namespace ${org}/${name}`);
+    this.r.remember(e);
+    return this.r.onNamespace(e.id, (s) => s.namespaceByName(org, name));
+  }
+
+  /** An org's namespaces: each shard's page after the cursor, merged by name (names are unique per org cluster-wide). */
+  async list(org: string, page?: PageRequest): Promise<Page<Namespace>> {
+    const pages = await Promise.all(this.r.shards.map((s) => s.store.listNamespaces(org, page)));
+    return mergePages(pages, page?.limit, (n) => n.name);
+  }
+
+  /** Moves the entry to `state` (a compare-and-swap on its version, re-read on a lost race). */
+  private async mark(ns: NamespaceId, state: DirectoryEntry['state']): Promise<void> {
+    for (let round = 0; round < MAX_MARK_ROUNDS; round++) {
+      const e = await this.r.reload(ns);
+      if (e.state === state || (e.state === 'dropped' && state === 'live')) return;
+      try {
+        this.r.remember(await this.r.directory.updateEntry(ns, e.version, { state }));
+        return;
+      } catch (err) {
+        if (!isMetaError(err, 'VersionMismatch')) throw err;
+      }
+    }
+    throw errors.retryable('conflict', `the directory entry of namespace ${ns} kept changing while it was marked ${state}`);
+  }
+}

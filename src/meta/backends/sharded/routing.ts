@@ -1,0 +1,172 @@
+// Routing (spec §5.2, §10): a namespace's calls go to the shard its directory entry names.
+// The node holds a directory version and a bounded cache of the entries it has used; a
+// follower long-polls the directory and applies each delta to the cached entries, so a
+// node's view is at most one poll behind. Ownership of a namespace by a shard changes only
+// by a move; a call that reaches a shard the namespace has left gets NamespaceMoved there,
+// and the router re-reads the entry and retries on the new shard (spec §3.5).
+//
+// Calls that carry only a path route by the path (DESIGN §2.2, GC):
+//   ns/<id>/…   the shard of namespace <id> (a namespace's objects are referenced only there)
+//   wal/…       every shard: a WAL object spans namespaces, and each shard keeps its own
+//               commit records and live count for it (cluster-level state is per shard)
+//   anything else every shard, like a WAL object: nothing in the path says which shard's
+//               pointers or tags may reference it
+import { errors, isMetaError } from '../../errors.js';
+import type { MetaStore } from '../../contract.js';
+import type { NamespaceId } from '../../types.js';
+import type { DirectoryEntry, DirectoryStore, ShardRecord } from './directory.js';
+
+/** Entries a node caches at most; past it the cache starts over (the directory is the truth). */
+export const MAX_CACHED_ENTRIES = 200_000;
+/** One long poll of the follower. */
+export const FOLLOW_WAIT_MS = 30_000;
+/** Pause after a failed poll, so a lost directory does not spin. */
+export const FOLLOW_ERROR_PAUSE_MS = 1_000;
+/** Directory pages one refresh reads at most before yielding (a bound; the next refresh goes on). */
+export const MAX_REFRESH_PAGES = 100;
+/** Times a call follows NamespaceMoved to a new shard before surfacing it. */
+export const MAX_MOVED_RETRIES = 2;
+
+export type PathRoute = { kind: 'namespace'; ns: NamespaceId } | { kind: 'every' };
+
+/** Which shards a path-only call goes to (the table above). */
+export function routeOfPath(path: string): PathRoute {
+  const m = /^ns\/(\d+)\//.exec(path);
+  if (m) {
+    const ns = Number(m[1]);
+    if (Number.isSafeInteger(ns) && ns > 0) return { kind: 'namespace', ns };
+  }
+  return { kind: 'every' };
+}
+
+export interface Shard {
+  name: string;
+  store: MetaStore;
+  record: ShardRecord;
+}
+
+export class Router {
+  private readonly cache = new Map<NamespaceId, DirectoryEntry>();
+  private held = 0;
+  private readonly byName: Map<string, Shard>;
+  private follower: Promise<void> | null = null;
+  private readonly stop = new AbortController();
+
+  constructor(
+    readonly directory: DirectoryStore,
+    /** By directory seq: shards[0] is the home shard. */
+    readonly shards: readonly Shard[],
+  ) {
+    this.byName = new Map(shards.map((s) => [s.name, s]));
+  }
+
+  get home(): Shard {
+    return this.shards[0]!;
+  }
+
+  /** The directory version this node's view is at. */
+  get version(): number {
+    return this.held;
+  }
+
+  shard(name: string): Shard {
+    const s = this.byName.get(name);
+    if (!s) throw errors.invalid('shard', `the directory places a namespace on shard ${name}, which this node's metastore.shards does not list`);
+    return s;
+  }
+
+  /** The entry of a namespace (cached; read from the directory on a miss). NotFound if the directory has none. */
+  async entry(ns: NamespaceId): Promise<DirectoryEntry> {
+    const hit = this.cache.get(ns);
+    if (hit) return hit;
+    return this.reload(ns);
+  }
+
+  /** Reads the entry from the directory, bypassing the cache. */
+  async reload(ns: NamespaceId): Promise<DirectoryEntry> {
+    const e = await this.directory.entry(ns);
+    if (!e) {
+      this.cache.delete(ns);
+      throw errors.notFound(`namespace ${ns}`);
+    }
+    this.remember(e);
+    return e;
+  }
+
+  /** Records an entry this node wrote or read. */
+  remember(e: DirectoryEntry): void {
+    const cur = this.cache.get(e.id);
+    if (cur && cur.version > e.version) return;
+    if (!cur && this.cache.size >= MAX_CACHED_ENTRIES) this.cache.clear();
+    this.cache.set(e.id, e);
+  }
+
+  async shardOf(ns: NamespaceId): Promise<Shard> {
+    return this.shard((await this.entry(ns)).shard);
+  }
+
+  /**
+   * Runs a namespace's call on its shard. NamespaceMoved (the namespace left that shard):
+   * re-read the entry and run it on the new shard, a bounded number of times.
+   */
+  async onNamespace<T>(ns: NamespaceId, fn: (s: MetaStore, shard: Shard) => Promise<T>): Promise<T> {
+    let shard = await this.shardOf(ns);
+    for (let moved = 0; ; moved++) {
+      try {
+        return await fn(shard.store, shard);
+      } catch (e) {
+        if (!isMetaError(e, 'NamespaceMoved') || moved >= MAX_MOVED_RETRIES) throw e;
+        const next = this.shard((await this.reload(ns)).shard);
+        if (next.name === shard.name) throw e;
+        shard = next;
+      }
+    }
+  }
+
+  /** The shards a path-only call goes to. */
+  async shardsOfPath(path: string): Promise<Shard[]> {
+    const r = routeOfPath(path);
+    if (r.kind === 'every') return [...this.shards];
+    try {
+      return [await this.shardOf(r.ns)];
+    } catch (e) {
+      // An object of a namespace the directory never had: no shard can know which may reference it.
+      if (isMetaError(e, 'NotFound')) return [...this.shards];
+      throw e;
+    }
+  }
+
+  /** Applies the directory's changes after the held version to the cached entries (bounded). */
+  async refresh(): Promise<number> {
+    for (let page = 0; page < MAX_REFRESH_PAGES; page++) {
+      const ch = await this.directory.changesSince(this.held);
+      for (const e of ch.entries) if (this.cache.has(e.id)) this.remember(e);
+      this.held = Math.max(this.held, ch.version);
+      if (!ch.more) break;
+    }
+    return this.held;
+  }
+
+  /** Starts the follower: long polls, each delta applied as it comes. */
+  follow(): void {
+    if (this.follower) return;
+    const signal = this.stop.signal;
+    this.follower = (async () => {
+      while (!signal.aborted) {
+        try {
+          const v = await this.directory.waitVersion(this.held, { timeoutMs: FOLLOW_WAIT_MS, signal });
+          if (signal.aborted) break;
+          if (v > this.held) await this.refresh();
+        } catch {
+          if (signal.aborted) break;
+          await new Promise((r) => setTimeout(r, FOLLOW_ERROR_PAUSE_MS).unref());
+        }
+      }
+    })();
+  }
+
+  async close(): Promise<void> {
+    this.stop.abort();
+    await this.follower;
+  }
+}
