@@ -73,6 +73,8 @@ export interface CheckResult {
   steps: number;
   /** Calls that constrain nothing and were left out (info reads, fails without a checkable error). */
   dropped: number;
+  /** Unknown-outcome steps the model proved constrain nothing here (e.g. writes no read observed), left out of the search. */
+  setAside: number;
   partitions: number;
   partitionsChecked: number;
   searchSteps: number;
@@ -170,17 +172,35 @@ function searchViolation(model: Model, p: { keys: string[]; subs: SubOp[] }, stu
   };
 }
 
+/** Leaves out the unknown-outcome steps the model proves constrain nothing (Model.setAside). */
+function setAsideSteps(model: Model, subs: SubOp[]): { subs: SubOp[]; setAside: number } {
+  if (!model.setAside) return { subs, setAside: 0 };
+  const aside = model.setAside(subs);
+  if (aside.size === 0) return { subs, setAside: 0 };
+  const kept = subs.filter((s) => !aside.has(s));
+  for (const s of aside) {
+    if (s.op.status !== 'info') throw new Error(`model ${model.name} set aside a step with a known outcome (line ${s.op.line})`);
+  }
+  for (const s of kept) {
+    if (s.after.some((a) => aside.has(a))) throw new Error(`model ${model.name} set aside a step another must follow (line ${s.op.line})`);
+  }
+  return { subs: kept, setAside: aside.size };
+}
+
 /** Checks paired operations against a model (or a model name). */
 export function checkOps(ops: Op[], modelOrName: Model | string, opts: CheckOptions = {}): CheckResult {
   const started = performance.now();
   const model = typeof modelOrName === 'string' ? createModel(modelOrName) : modelOrName;
-  const { subs, dropped, ctx } = model.prepare(ops);
+  const prepared = model.prepare(ops);
+  const { dropped, ctx } = prepared;
+  const { subs, setAside } = setAsideSteps(model, prepared.subs);
   const parts = partition(subs);
   const base = {
     model: model.name,
     ops: ops.length,
-    steps: subs.length,
+    steps: prepared.subs.length,
     dropped,
+    setAside,
     partitions: parts.length,
   };
   const done = (r: Omit<CheckResult, keyof typeof base | 'ms'>): CheckResult => ({

@@ -110,6 +110,13 @@ export interface Violation {
 
 export type Precheck = (ops: readonly Op[], ctx: PrepareContext) => Violation[];
 
+/**
+ * Picks the unknown-outcome steps that provably constrain nothing given the rest of the
+ * history, so the search may leave them out: the history is linearizable with them iff it is
+ * without them. A model states (and proves, in a comment) its own rule; none is the default.
+ */
+export type SetAside = (subs: readonly SubOp[]) => Set<SubOp>;
+
 export interface Model {
   readonly name: string;
   readonly summary: string;
@@ -118,6 +125,8 @@ export interface Model {
   prepare(ops: readonly Op[]): { subs: SubOp[]; dropped: number; ctx: PrepareContext };
   /** Violations visible without a search (e.g. two creates returning one id). */
   precheck(ops: readonly Op[], ctx: PrepareContext): Violation[];
+  /** Unknown-outcome steps the search may leave out (see SetAside); absent: none. */
+  setAside?: SetAside;
   init(key: string): unknown;
   hash(key: string, s: unknown): string;
   show(key: string, s: unknown): unknown;
@@ -136,6 +145,7 @@ export class HandlerModel implements Model {
     handlers: OpHandler[],
     kinds: KeyKind[],
     private readonly prechecks: Precheck[] = [],
+    readonly setAside?: SetAside,
   ) {
     const m = new Map<string, OpHandler>();
     for (const h of handlers) m.set(h.name, h);

@@ -19,7 +19,9 @@ export function formatOp(o: OpView): string {
 
 function stats(r: CheckResult): string {
   return (
-    `${r.ops} operations (${r.steps} atomic steps, ${r.dropped} left out as constraining nothing), ` +
+    `${r.ops} operations (${r.steps} atomic steps, ${r.dropped} left out as constraining nothing` +
+    (r.setAside ? `, ${r.setAside} unknown-outcome steps set aside as unobserved` : '') +
+    `), ` +
     `${r.partitions} partitions, ${r.searchSteps} search steps, ${r.ms.toFixed(0)} ms, model ${r.model}`
   );
 }

@@ -11,6 +11,17 @@
 // alternative effect, or the next entry. A memo of (linearized set, model state) pairs
 // prunes configurations already explored: what can follow depends only on those two.
 //
+// The memo is compact and bounded. Its entries are keyed by the state's canonical string and a
+// 32-bit Zobrist hash of the linearized set, and verified on a hit against a compact copy of
+// the set: the search linearizes operations roughly in call order, so the set is "every
+// operation below k" plus a few above it (those running when operation k was invoked) — the
+// copy holds k and the bitset words from k to the highest linearized operation, not the whole
+// bitset (which made a long history's memo quadratic in its length). Past `maxCacheEntries`
+// the oldest half of the memo is dropped (two generations). That keeps the search exact: the
+// memo only prunes configurations that were fully explored and failed (every configuration
+// on the current path has a strictly larger set than the ones before it, so none is pruned as
+// its own repeat), and forgetting some only costs time, which the step and time budgets bound.
+//
 // Unknown (`info`) operations return at +infinity: they may take effect at any point after
 // their invocation, or never. They are kept out of the list (their return entries would all
 // sit at its end) and tried only when the walk reaches a return entry and nothing with a
@@ -30,7 +41,7 @@ export interface Budget {
   /** Model steps allowed across the whole check; `steps` counts them. */
   maxSteps: number;
   steps: number;
-  /** Memo entries allowed per partition (a memory bound). */
+  /** Memo entries kept per partition (a memory bound: past it the oldest half is forgotten). */
   maxCacheEntries: number;
 }
 
@@ -63,6 +74,12 @@ interface Node {
 /** Unplaced operations listed in a report (the rest are counted). */
 const MAX_UNPLACED_REPORTED = 50;
 const SEP = '\u0001';
+
+/** The linearized operations of the current path, newest first (shared, never mutated). */
+interface Trail {
+  sub: number;
+  prev: Trail | null;
+}
 
 function lift(e: Node): void {
   e.prev!.next = e.next;
@@ -100,21 +117,33 @@ function zobrist(n: number, seed: number): Int32Array {
  */
 export function searchPartition(model: Model, subs: SubOp[], keys: string[], budget: Budget): SearchOutcome {
   const startSteps = budget.steps;
-  const n = subs.length;
-  subs.forEach((s, i) => (s.local = i));
-  if (n === 0) return { kind: 'linearizable', steps: 0 };
+  if (subs.length === 0) return { kind: 'linearizable', steps: 0 };
   if (performance.now() > budget.deadline) return { kind: 'unknown', steps: 0, reason: 'deadline' };
 
-  // ---- the entry list: operations with a known outcome. Unknown (`info`) ones live apart,
-  // sorted by invocation, and are tried only when the walk reaches a return entry (see below).
-  const nodes: Node[] = [];
+  // ---- numbering: operations with a known outcome by call time (0..m-1), then the unknown
+  // (`info`) ones from the next word boundary, by invocation. Those live apart from the entry
+  // list and are tried only when the walk reaches a return entry (see below).
+  const known: SubOp[] = [];
+  const unknownOps: SubOp[] = [];
+  for (const s of subs) (s.ret === Infinity ? unknownOps : known).push(s);
+  known.sort((a, b) => a.call - b.call || a.id - b.id);
+  unknownOps.sort((a, b) => a.call - b.call || a.id - b.id);
+  const m = known.length;
+  const infoBase = ((m + 31) >>> 5) << 5;
+  const n = infoBase + unknownOps.length;
+  const byLocal: SubOp[] = new Array<SubOp>(n);
+  known.forEach((s, i) => ((s.local = i), (byLocal[i] = s)));
   const infos: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const s = subs[i]!;
-    if (s.ret === Infinity) {
-      infos.push(i);
-      continue;
-    }
+  unknownOps.forEach((s, j) => {
+    s.local = infoBase + j;
+    byLocal[infoBase + j] = s;
+    infos.push(infoBase + j);
+  });
+
+  // ---- the entry list of the operations with a known outcome
+  const nodes: Node[] = [];
+  for (let i = 0; i < m; i++) {
+    const s = known[i]!;
     const c: Node = { call: true, sub: i, time: s.call, match: null, prev: null, next: null };
     const r: Node = { call: false, sub: i, time: s.ret, match: null, prev: null, next: null };
     c.match = r;
@@ -125,7 +154,6 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     if (a.call !== b.call) return a.call ? -1 : 1;
     return a.sub - b.sub;
   });
-  infos.sort((a, b) => subs[a]!.call - subs[b]!.call || a - b);
   const head: Node = { call: false, sub: -1, time: -Infinity, match: null, prev: null, next: null };
   let prev = head;
   for (const x of nodes) {
@@ -146,40 +174,92 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     return vals[i];
   };
 
-  // ---- linearized set: bitset + two incremental 32-bit hashes; memo verified on the bitset
+  // ---- linearized set: a bitset, two incremental 32-bit Zobrist hashes, `low` (every known
+  // operation below it is linearized, it is not) and `high` (the highest linearized known one)
   const lin = new Uint32Array((n + 31) >>> 5);
+  const knownWords = infoBase >>> 5;
   const z1 = zobrist(n, 0x2545f491);
   const z2 = zobrist(n, 0x6a09e667);
   let h1 = 0;
   let h2 = 0;
-  const cache = new Map<string, Uint32Array | Uint32Array[]>();
-  let cacheEntries = 0;
+  let low = 0;
+  let high = -1;
   const isLin = (i: number) => (lin[i >>> 5]! & (1 << (i & 31))) !== 0;
   const flip = (i: number) => {
     lin[i >>> 5]! ^= 1 << (i & 31);
     h1 ^= z1[i]!;
     h2 ^= z2[i]!;
   };
-  const same = (a: Uint32Array) => {
-    for (let i = 0; i < a.length; i++) if (a[i] !== lin[i]) return false;
+
+  // ---- the memo: state string -> set hash -> compact sets, stored in an arena as
+  // [h2, low, hi word, words low..hi-1, info words] (offsets into it; arrays on collisions)
+  const maxEntries = Math.max(2, budget.maxCacheEntries);
+  const infoWords = lin.length - knownWords;
+  interface Generation {
+    map: Map<string, Map<number, number | number[]>>;
+    arena: Uint32Array;
+    used: number;
+    entries: number;
+  }
+  const generation = (): Generation => ({ map: new Map(), arena: new Uint32Array(1 << 12), used: 0, entries: 0 });
+  let young = generation();
+  let old: Generation | null = null;
+  const wordsLo = () => Math.min(low >>> 5, knownWords);
+  const wordsHi = (lo: number) => (high >= 0 ? Math.max(lo, (high >>> 5) + 1) : lo);
+  const matches = (a: Uint32Array, o: number): boolean => {
+    if (a[o] !== h2 >>> 0 || a[o + 1] !== low) return false;
+    const lo = wordsLo();
+    const hi = wordsHi(lo);
+    if (a[o + 2] !== hi) return false;
+    let j = o + 3;
+    for (let w = lo; w < hi; w++) if (a[j++] !== lin[w]) return false;
+    for (let w = knownWords; w < lin.length; w++) if (a[j++] !== lin[w]) return false;
     return true;
+  };
+  const store = (g: Generation): number => {
+    const lo = wordsLo();
+    const hi = wordsHi(lo);
+    const len = 3 + (hi - lo) + infoWords;
+    if (g.used + len > g.arena.length) {
+      const bigger = new Uint32Array(Math.max(g.arena.length * 2, g.used + len));
+      bigger.set(g.arena.subarray(0, g.used));
+      g.arena = bigger;
+    }
+    const a = g.arena;
+    const o = g.used;
+    a[o] = h2;
+    a[o + 1] = low;
+    a[o + 2] = hi;
+    let j = o + 3;
+    for (let w = lo; w < hi; w++) a[j++] = lin[w]!;
+    for (let w = knownWords; w < lin.length; w++) a[j++] = lin[w]!;
+    g.used = j;
+    return o;
+  };
+  const seen = (g: Generation | null, stateKey: string): boolean => {
+    const e = g?.map.get(stateKey)?.get(h1);
+    if (e === undefined) return false;
+    if (typeof e === 'number') return matches(g!.arena, e);
+    for (const o of e) if (matches(g!.arena, o)) return true;
+    return false;
   };
   /** Adds the current (linearized set, state) to the memo; false if it was there. */
   const remember = (stateKey: string): boolean => {
-    const k = `${h1}:${h2}:${stateKey}`;
-    const e = cache.get(k);
-    cacheEntries++;
-    if (e === undefined) {
-      cache.set(k, lin.slice());
-      return true;
+    if (seen(young, stateKey) || seen(old, stateKey)) return false;
+    if (young.entries >= maxEntries >>> 1) {
+      // The oldest generation is forgotten (its arena is reused).
+      const spare = old;
+      old = young;
+      young = spare ? { map: new Map(), arena: spare.arena, used: 0, entries: 0 } : generation();
     }
-    if (e instanceof Uint32Array) {
-      if (same(e)) return (cacheEntries--, false);
-      cache.set(k, [e, lin.slice()]);
-      return true;
-    }
-    for (const b of e) if (same(b)) return (cacheEntries--, false);
-    e.push(lin.slice());
+    let bySet = young.map.get(stateKey);
+    if (!bySet) young.map.set(stateKey, (bySet = new Map()));
+    const e = bySet.get(h1);
+    const o = store(young);
+    if (e === undefined) bySet.set(h1, o);
+    else if (typeof e === 'number') bySet.set(h1, [e, o]);
+    else e.push(o);
+    young.entries++;
     return true;
   };
   remember(skey);
@@ -194,6 +274,9 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     vals: unknown[];
     hashes: string[];
     skey: string;
+    low: number;
+    high: number;
+    trail: Trail | null;
     alts: Alt[];
     alt: number;
     /**
@@ -207,36 +290,36 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     pure: boolean;
   }
   const stack: Frame[] = [];
+  let trail: Trail | null = null;
   let best = -1;
 
   /** Info operations that may be placed while `at` is the first return entry: invoked by then. */
   const infoCandidates = (at: Node): number[] => {
     const out: number[] = [];
     for (const i of infos) {
-      if (subs[i]!.call > at.time) break;
+      if (byLocal[i]!.call > at.time) break;
       if (!isLin(i)) out.push(i);
     }
     return out;
   };
 
-  // The deepest point the search got stuck at, recorded cheaply (the state arrays are never
-  // mutated, so keeping a reference is a snapshot); reasons are computed only if it fails.
-  let deepest: { seq: number[]; vals: unknown[]; blocking: number; candidates: number[] } | null = null;
+  // The deepest point the search got stuck at, recorded cheaply (the state arrays and the
+  // trail are never mutated, so keeping references is a snapshot); reasons are computed
+  // only if it fails.
+  let deepest: { trail: Trail | null; vals: unknown[]; blocking: number; candidates: number[] } | null = null;
   const record = (blocking: Node) => {
     const candidates: number[] = [];
     for (let e = head.next; e && e !== blocking; e = e.next) if (e.call) candidates.push(e.sub);
     candidates.push(...infoCandidates(blocking));
-    deepest = {
-      seq: stack.map((f) => (f.entry ? f.entry.sub : infos[f.infoPos]!)),
-      vals,
-      blocking: blocking.sub,
-      candidates,
-    };
+    deepest = { trail, vals, blocking: blocking.sub, candidates };
   };
 
   const explain = (): Stuck => {
     const d = deepest!;
-    const linAt = new Set(d.seq);
+    const seq: number[] = [];
+    for (let t = d.trail; t; t = t.prev) seq.push(t.sub);
+    seq.reverse();
+    const linAt = new Set(seq);
     const getAt = (key: string): unknown => {
       const i = keyIndex.get(key);
       if (i === undefined) throw new Error(`step read key ${key} outside its partition`);
@@ -246,7 +329,7 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     // The blocking operation first: it is the one that had to be placed.
     const order = [d.blocking, ...d.candidates.filter((c) => c !== d.blocking)];
     for (const i of order.slice(0, MAX_UNPLACED_REPORTED)) {
-      const s = subs[i]!;
+      const s = byLocal[i]!;
       const waits = s.after.filter((a) => !linAt.has(a.local));
       const why: string[] = [];
       if (waits.length) why.push(`must follow ${waits.map((w) => w.label || w.op.name).join(', ')} of the same call (read order)`);
@@ -259,9 +342,9 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     const state = new Map<string, unknown>();
     keys.forEach((k, i) => state.set(k, d.vals[i]));
     return {
-      sequence: d.seq.map((i) => subs[i]!),
+      sequence: seq.map((i) => byLocal[i]!),
       state,
-      blocking: subs[d.blocking]!,
+      blocking: byLocal[d.blocking]!,
       unplaced,
       unplacedTotal: order.length,
     };
@@ -274,11 +357,22 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     return null;
   };
 
+  /** Marks `i` linearized, moving `low` and `high`; the caller saved them. */
+  const mark = (i: number) => {
+    flip(i);
+    if (i < m) {
+      if (i > high) high = i;
+      if (i === low) while (low < m && isLin(low)) low++;
+    }
+  };
+
   /**
    * Tries to linearize sub `i` now, from alternative `from` of `alts`. On success pushes a
    * frame (built by `frame`) and moves to the new state; returns whether it did.
    */
-  const tryPush = (i: number, alts: Alt[], from: number, frame: (a: number) => Frame): boolean | 'memory' => {
+  const tryPush = (i: number, alts: Alt[], from: number, entry: Node | null, at: Node | null, infoPos: number): boolean => {
+    const savedLow = low;
+    const savedHigh = high;
     for (let a = from; a < alts.length; a++) {
       const alt = alts[a]!;
       let nv = vals;
@@ -289,24 +383,37 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
         nh = hashes.slice();
         for (const [k, v] of alt) {
           const x = keyIndex.get(k);
-          if (x === undefined) throw new Error(`${subs[i]!.op.name} wrote key ${k} outside its partition`);
+          if (x === undefined) throw new Error(`${byLocal[i]!.op.name} wrote key ${k} outside its partition`);
           nv[x] = v;
           nh[x] = model.hash(k, v);
         }
         nk = nh.length === 1 ? nh[0]! : nh.join(SEP);
       }
-      flip(i);
+      mark(i);
       if (remember(nk)) {
-        if (cacheEntries > budget.maxCacheEntries) return 'memory';
-        const f = frame(a);
-        f.pure = subs[i]!.readOnly;
-        stack.push(f);
+        stack.push({
+          entry,
+          at,
+          infoPos,
+          vals,
+          hashes,
+          skey,
+          low: savedLow,
+          high: savedHigh,
+          trail,
+          alts,
+          alt: a,
+          pure: byLocal[i]!.readOnly,
+        });
         vals = nv;
         hashes = nh;
         skey = nk;
+        trail = { sub: i, prev: trail };
         return true;
       }
       flip(i);
+      low = savedLow;
+      high = savedHigh;
     }
     return false;
   };
@@ -316,10 +423,14 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     kind === 'linearizable'
       ? { kind, steps: budget.steps - startSteps }
       : { kind, steps: budget.steps - startSteps, reason };
-
-  // The walk. `entry` walks the list; at a return entry the info operations invoked by then
-  // are tried (`at`, from position `infoFrom`); when none fits, the search backtracks.
+  // The walk. `entry` walks the list, first trying only the read-only steps before the first
+  // return entry (`purePass`: one that fits is placed for good, see Frame.pure, so trying them
+  // first spares the search from placing a write early and backtracking when a concurrent
+  // read wanted the value before it), then the others; at a return entry the info operations
+  // invoked by then are tried (`at`, from position `infoFrom`); when none fits, the search
+  // backtracks.
   let entry: Node | null = head.next;
+  let purePass = true;
   let resumeAlts: Alt[] | null = null;
   let resumeAt = 0;
   let at: Node | null = null;
@@ -330,7 +441,7 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
       if (entry === null) return done('linearizable'); // every one of them is linearized
       if (entry.call) {
         const node: Node = entry;
-        const s = subs[node.sub]!;
+        const s = byLocal[node.sub]!;
         let alts: Alt[];
         let from = 0;
         if (resumeAlts) {
@@ -338,7 +449,8 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
           from = resumeAt;
           resumeAlts = null;
         } else {
-          if (!ready(s)) {
+          // Each pass tries its own kind; the configuration is the same in both passes.
+          if (s.readOnly !== purePass || !ready(s)) {
             entry = node.next;
             continue;
           }
@@ -346,12 +458,16 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
           if (out) return done('unknown', out);
           alts = s.handler.step(s.data, s, get);
         }
-        const pushed = tryPush(node.sub, alts, from, (a) => ({ entry: node, at: null, infoPos: -1, vals, hashes, skey, alts, alt: a, pure: false }));
-        if (pushed === 'memory') return done('unknown', 'memory');
-        if (pushed) {
+        if (tryPush(node.sub, alts, from, node, null, -1)) {
           lift(node);
           entry = head.next;
+          purePass = true;
         } else entry = node.next;
+        continue;
+      }
+      if (purePass) {
+        purePass = false;
+        entry = head.next;
         continue;
       }
       // A return entry: its operation should have been linearized by now. First, could an
@@ -369,7 +485,7 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     let pushed = false;
     for (let p = infoFrom; p < infos.length; p++) {
       const i = infos[p]!;
-      const s = subs[i]!;
+      const s = byLocal[i]!;
       if (s.call > at.time) break;
       if (isLin(i)) continue;
       let alts: Alt[];
@@ -384,10 +500,7 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
         if (out) return done('unknown', out);
         alts = s.handler.step(s.data, s, get);
       }
-      const node = at;
-      const r = tryPush(i, alts, from, (a) => ({ entry: null, at: node, infoPos: p, vals, hashes, skey, alts, alt: a, pure: false }));
-      if (r === 'memory') return done('unknown', 'memory');
-      if (r) {
+      if (tryPush(i, alts, from, null, at, p)) {
         pushed = true;
         break;
       }
@@ -395,6 +508,7 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     if (pushed) {
       at = null;
       entry = head.next;
+      purePass = true;
       continue;
     }
 
@@ -408,16 +522,20 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
         flip(f.entry.sub);
         unlift(f.entry);
       } else flip(infos[f.infoPos]!);
+      low = f.low;
+      high = f.high;
       if (!f.pure) break;
     }
     vals = f.vals;
     hashes = f.hashes;
     skey = f.skey;
+    trail = f.trail;
     resumeAlts = f.alts;
     resumeAt = f.alt + 1;
     if (f.entry) {
       entry = f.entry;
       at = null;
+      purePass = false;
     } else {
       at = f.at;
       infoFrom = f.infoPos;

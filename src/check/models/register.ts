@@ -14,6 +14,7 @@ import {
   type Alt,
   type KeyKind,
   type OpHandler,
+  type SubOp,
 } from '../model.js';
 import { failCode } from '../history.js';
 
@@ -85,11 +86,63 @@ const cas: OpHandler<{ key: string; from: string; to: string; mismatch: boolean 
   },
 };
 
+/**
+ * Unknown-outcome writes nobody observed (as Knossos and Porcupine users know them: writes
+ * cut by a crash whose values no read returned). An `info` write of value v — or `info` cas
+ * to v — on key k is set aside when no step on k observes v: no `ok` read returns v, no cas
+ * (of any status) expects v as `from`, and no Mismatch cas on k may be linearized after its
+ * invocation (returns at or after it).
+ *
+ * Why that is exact. Without w: any linearization of the rest is one of the whole history
+ * (an `info` step may never take effect). With w: take a linearization L where w takes
+ * effect; drop w. Until the next step of L that sets the register, L's steps saw v, now they
+ * see the state s before w. None of them can exist: an ok read there would return v, a cas
+ * that applies there would expect v, a Mismatch there would be after w's invocation — all
+ * excluded; an `info` cas that applies there would expect v, also excluded. So the next step
+ * after w sets the register whatever it held (a write) or L ends; L without w is valid. Every
+ * condition reads only steps that are never set aside (ok reads, cas, Mismatch fails), so
+ * setting several aside at once is the same argument applied one at a time.
+ */
+function setAsideUnobservedWrites(subs: readonly SubOp[]): Set<SubOp> {
+  const seen = new Map<string, { values: Set<string>; lastMismatch: number }>();
+  const of = (key: string) => {
+    let e = seen.get(key);
+    if (!e) seen.set(key, (e = { values: new Set(), lastMismatch: -Infinity }));
+    return e;
+  };
+  for (const s of subs) {
+    if (s.handler === read) {
+      const d = s.data as { key: string; value: string };
+      of(d.key).values.add(d.value);
+    } else if (s.handler === cas) {
+      const d = s.data as { key: string; from: string; mismatch: boolean };
+      const e = of(d.key);
+      e.values.add(d.from);
+      if (d.mismatch) e.lastMismatch = Math.max(e.lastMismatch, s.ret);
+    }
+  }
+  const out = new Set<SubOp>();
+  for (const s of subs) {
+    if (s.op.status !== 'info') continue;
+    let key: string;
+    let value: string;
+    if (s.handler === write) ({ key, value } = s.data as { key: string; value: string });
+    else if (s.handler === cas) ({ key, to: value } = s.data as { key: string; to: string });
+    else continue;
+    const e = seen.get(key);
+    if (e && (e.values.has(value) || e.lastMismatch >= s.call)) continue;
+    out.add(s);
+  }
+  return out;
+}
+
 export function registerModel(): HandlerModel {
   return new HandlerModel(
     'register',
     'single register per key: read, write, cas (Jepsen/Porcupine style)',
     [read, write, cas],
     [registerKind],
+    [],
+    setAsideUnobservedWrites,
   );
 }
