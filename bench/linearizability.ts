@@ -9,9 +9,25 @@
 //   ops_per_second  operations checked per second
 //   violation_check_seconds   the same history with one read corrupted (must be rejected)
 // Target: under 5 s for 10,000 operations.
+//
+// Then (unless --no-kill) the histories real faults produce: register histories shaped like
+// those recorded through the HTTP API with SIGKILLs (70,000 reads and writes over 8 keys, 10
+// clients, about 60 writes cut by a kill, most never read), one node and a 3-node cluster
+// (24 clients, slower calls, more overlap), generated seeded by test/check/kill-history.ts:
+//   kill_history_check_seconds       the whole check, median of --kill-runs; target under 1 s,
+//                                    never unknown; baseline = parse + prepare + partition
+//   kill_history_check_seconds_before  the check as it was (./_check_before.ts), under
+//                                    --before-budget-ms, with its verdict
+//   kill_history_violation_seconds   the same history with a stale read after a kill (and _before)
+// and (unless --no-models) every model's random concurrent history from the test generators,
+// checked now and as before: model_check_seconds (with value_before).
 import { mulberry32 } from '../src/check/prng.js';
 import { Command, InvalidArgumentError } from 'commander';
-import { checkHistory, createModel, partition, readHistory, type HistoryEvent } from '../src/check/index.js';
+import { checkHistory, createModel, partition, readHistory, type CheckResult, type HistoryEvent } from '../src/check/index.js';
+import { GENERATORS } from '../test/check/gen.js';
+import { eventsText, prng as testPrng, toEvents, type Call } from '../test/check/helpers.js';
+import { CLUSTER_KILL_HISTORY, KILL_HISTORY, killHistory, type KillHistoryOptions } from '../test/check/kill-history.js';
+import { checkBefore } from './_check_before.js';
 
 function int(v: string): number {
   const n = Number(v);
@@ -170,7 +186,16 @@ function runScenario(sc: Scenario): void {
   const base = median(baseline);
   const infos = events.filter((e) => e.type === 'info').length;
   const line = (o: object) => console.log(JSON.stringify({ ...common, ...o }));
-  line({ metric: 'check_seconds', value: round(secs), unit: 's', baseline: round(base), ratio: Math.round((secs / base) * 100) / 100 });
+  const before = checkBefore(text, model, 60_000);
+  line({
+    metric: 'check_seconds',
+    value: round(secs),
+    unit: 's',
+    baseline: round(base),
+    ratio: Math.round((secs / base) * 100) / 100,
+    value_before: round(before.ms / 1000),
+    verdict_before: before.verdict,
+  });
   line({ metric: 'ops_per_second', value: Math.round(sc.ops / secs), unit: 'ops/s' });
   line({ metric: 'parse_partition_seconds', value: round(base), unit: 's' });
   line({ metric: 'search_steps', value: last.searchSteps, unit: 'steps', partitions: last.partitions, info_ops: infos });
@@ -190,6 +215,108 @@ function runScenario(sc: Scenario): void {
   line({ metric: 'violation_check_seconds', value: round(vsecs), unit: 's', verdict: violated.verdict });
 }
 
+const cpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
+function runKill(name: string, o: KillHistoryOptions, runs: number, beforeBudgetMs: number): void {
+  const common = { bench: 'linearizability', scenario: name, model: 'register', ops: o.ops, keys: o.keys, clients: o.clients, nodes: o.nodes };
+  const line = (x: object) => console.log(JSON.stringify({ ...common, ...x }));
+  for (const staleRead of [false, true]) {
+    const h = killHistory({ ...o, staleRead });
+    const text = eventsText(h.events);
+    const metric = staleRead ? 'kill_history_violation_seconds' : 'kill_history_check_seconds';
+    const expected = staleRead ? 'not linearizable' : 'linearizable';
+    const base: number[] = [];
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    let r: CheckResult | undefined;
+    for (let i = 0; i < runs; i++) {
+      let t = performance.now();
+      partition(createModel('register').prepare(readHistory(text)).subs);
+      base.push((performance.now() - t) / 1000);
+      t = performance.now();
+      const c = cpuSeconds();
+      r = checkHistory(text, 'register');
+      cpu.push(cpuSeconds() - c);
+      wall.push((performance.now() - t) / 1000);
+      if (r.verdict !== expected) throw new Error(`${name}${staleRead ? ' with a stale read' : ''}: expected ${expected}, got ${r.verdict}: ${JSON.stringify(r.unknown ?? r.violation?.message)}`);
+    }
+    const secs = median(wall);
+    line({
+      metric,
+      value: round(secs),
+      unit: 's',
+      verdict: r!.verdict,
+      cpu_seconds: round(median(cpu)),
+      search_steps: r!.searchSteps,
+      baseline: round(median(base)),
+      ratio: Math.round((secs / median(base)) * 100) / 100,
+      info_writes: h.infoWrites,
+      info_writes_read: h.infoWritesRead,
+      set_aside: r!.setAside,
+      ...(staleRead ? {} : { target: 1 }),
+    });
+    const b = checkBefore(text, 'register', beforeBudgetMs);
+    line({
+      metric: `${metric}_before`,
+      value: round(b.ms / 1000),
+      unit: 's',
+      verdict: b.verdict,
+      ...(b.reason ? { reason: b.reason } : {}),
+      search_steps: b.searchSteps,
+      budget_seconds: beforeBudgetMs / 1000,
+    });
+  }
+}
+
+/** Calls per model history in the models comparison, and the share of unknown outcomes. */
+const MODEL_CALLS = 3000;
+const MODEL_INFO_SHARE = 0.05;
+
+function runModels(runs: number, beforeBudgetMs: number): void {
+  for (const gen of GENERATORS) {
+    for (const spread of [25, 60]) {
+      const rng = testPrng(7);
+      const calls: Call[] = gen.run(rng, MODEL_CALLS).map((c) => (rng.chance(MODEL_INFO_SHARE) ? { ...c, status: 'info', result: undefined } : c));
+      const text = eventsText(toEvents(calls, { concurrent: true, rng, spread }));
+      const now: number[] = [];
+      const before: number[] = [];
+      let r: CheckResult | undefined;
+      let b: ReturnType<typeof checkBefore> | undefined;
+      for (let i = 0; i < runs; i++) {
+        const t = performance.now();
+        r = checkHistory(text, gen.model);
+        now.push((performance.now() - t) / 1000);
+        b = checkBefore(text, gen.model, beforeBudgetMs);
+        before.push(b.ms / 1000);
+      }
+      if (r!.verdict !== 'linearizable') throw new Error(`${gen.label ?? gen.model}: expected linearizable, got ${r!.verdict}`);
+      const v = median(now);
+      const vb = median(before);
+      console.log(
+        JSON.stringify({
+          bench: 'linearizability',
+          scenario: `model ${gen.label ?? gen.model}`,
+          model: gen.model,
+          calls: MODEL_CALLS,
+          spread,
+          metric: 'model_check_seconds',
+          value: round(v),
+          unit: 's',
+          verdict: r!.verdict,
+          search_steps: r!.searchSteps,
+          value_before: round(vb),
+          verdict_before: b!.verdict,
+          search_steps_before: b!.searchSteps,
+          ratio: Math.round((v / vb) * 100) / 100,
+        }),
+      );
+    }
+  }
+}
+
 export async function main(argv: string[]): Promise<void> {
   const opts = new Command()
     .name('bench linearizability')
@@ -200,11 +327,36 @@ export async function main(argv: string[]): Promise<void> {
     .option('--runs <n>', 'checks to take the median of', int, 5)
     .option('--model <name>', 'pointer or register', 'pointer')
     .option('--no-contended', 'skip the second, contended scenario (16 clients on 4 keys)')
+    .option('--no-kill', 'skip the kill histories (single node and 3-node cluster)')
+    .option('--kill-ops <n>', 'operations in each kill history', int, KILL_HISTORY.ops)
+    .option('--kill-runs <n>', 'checks of each kill history to take the median of', int, 3)
+    .option('--before-budget-ms <n>', 'time budget of the check as it was before (the baseline)', int, 15_000)
+    .option('--no-models', 'skip the comparison of every model with the check as it was before')
     .parse(argv, { from: 'user' })
-    .opts<{ ops: number; keys: number; clients: number; seed: number; runs: number; model: string; contended: boolean }>();
+    .opts<{
+      ops: number;
+      keys: number;
+      clients: number;
+      seed: number;
+      runs: number;
+      model: string;
+      contended: boolean;
+      kill: boolean;
+      killOps: number;
+      killRuns: number;
+      beforeBudgetMs: number;
+      models: boolean;
+    }>();
   if (opts.model !== 'pointer' && opts.model !== 'register') throw new Error(`--model must be pointer or register`);
   const model = opts.model;
   runScenario({ name: 'spread', ops: opts.ops, keys: opts.keys, clients: opts.clients, seed: opts.seed, runs: opts.runs, model });
   // The same size with every client on a handful of keys: many overlapping calls per key.
   if (opts.contended) runScenario({ name: 'contended', ops: opts.ops, keys: 4, clients: 16, seed: opts.seed, runs: opts.runs, model });
+  if (opts.kill) {
+    // Kills scale with the history, so unknown writes keep the recorded density.
+    const sized = (o: KillHistoryOptions) => ({ ...o, ops: opts.killOps, kills: Math.max(1, Math.round((o.kills * opts.killOps) / o.ops)) });
+    runKill('kill single node', sized(KILL_HISTORY), opts.killRuns, opts.beforeBudgetMs);
+    runKill('kill 3-node cluster', sized(CLUSTER_KILL_HISTORY), opts.killRuns, opts.beforeBudgetMs);
+  }
+  if (opts.models) runModels(Math.min(opts.runs, 3), opts.beforeBudgetMs);
 }
