@@ -13,10 +13,11 @@ import { NODE22_SUITES, runNode22Pass } from './harness/node22.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 /** Suites parameterised by the metastore backend: run once per backend unless --backend picks one. */
-const PER_BACKEND = new Set(['conformance', 'linearizability', 'faults', 'control', 'tenancy', 'dynamodb', 'soak']);
+const PER_BACKEND = new Set(['conformance', 'linearizability', 'faults', 'control', 'tenancy', 'dynamodb', 'sharded', 'soak']);
 /** Per-backend suites that test one backend's own storage mapping, and the backends they run on. */
 const ONLY_ON: Record<string, readonly string[]> = {
   dynamodb: ['dynamodb'],
+  sharded: ['sharded'],
   // Soaks run on the backends issue 22 names (alternator is DynamoDB Local again, single-item).
   soak: ['embedded', 'postgres', 'dynamodb'],
 };
@@ -41,6 +42,7 @@ const SUITES: Record<string, string> = {
   tenancy: 'test/tenancy',
   authz: 'test/authz',
   dynamodb: 'test/meta/dynamodb',
+  sharded: 'test/meta/sharded',
   client: 'test/client',
   ui: 'test/ui',
   openfga: 'test/openfga',

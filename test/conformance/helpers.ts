@@ -209,3 +209,5 @@ export function assertContiguous(
   }
   assert.equal(entries[entries.length - 1]!.end, next, 'the last entry must end at the head');
 }
+
+export { SPREAD_NAMES } from '../harness/sharded.js';

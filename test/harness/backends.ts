@@ -97,14 +97,15 @@ export function backendFactory(name = backendName(), extra: Partial<EmbeddedOpti
       // DynamoDB Local (LOAM_TEST_DYNAMODB_URL), one fresh table per open().
       return dynamoFactory(name, extra.maxChunksPerGroup !== undefined ? { maxChunksPerGroup: extra.maxChunksPerGroup } : {});
     case 'sharded': {
-      // 3 embedded shards; the directory beside a 4th embedded database.
-      const shards = backendFactory('embedded', extra);
-      return shardedFactory(name, { shards: [shards, shards, shards], directory: backendFactory('embedded') });
+      // 3 embedded shards; the directory beside a 4th embedded database. Not fsynced: the
+      // suites test the router here (the embedded backend's own run tests its durability).
+      const shards = backendFactory('embedded', { synchronous: 'NORMAL', ...extra });
+      return shardedFactory(name, { shards: [shards, shards, shards], directory: backendFactory('embedded', { synchronous: 'NORMAL' }) });
     }
     case 'sharded-mixed': {
       // 2 Postgres databases and 1 embedded shard; the directory beside a Postgres database.
       const pg = backendFactory('postgres', extra);
-      return shardedFactory(name, { shards: [pg, pg, backendFactory('embedded', extra)], directory: backendFactory('postgres') });
+      return shardedFactory(name, { shards: [pg, pg, backendFactory('embedded', { synchronous: 'NORMAL', ...extra })], directory: backendFactory('postgres') });
     }
     default:
       throw new Error(`unknown backend "${name}"; known: ${BACKENDS.join(', ')}`);

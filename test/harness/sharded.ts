@@ -13,6 +13,9 @@ import { connectionOf } from '../../src/meta/backends/registry.js';
 import { directoryOn } from '../../src/control/directory/index.js';
 import type { BackendFactory, Location, OpenOptions } from './backends.js';
 
+/** Namespace names a sharded store spreads over its three test shards (test/meta/sharded checks the spread). */
+export const SPREAD_NAMES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'];
+
 export interface ShardedLayout {
   /** The factory of each shard's backend, in shard order. */
   shards: BackendFactory[];
