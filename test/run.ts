@@ -24,9 +24,13 @@ const ONLY_ON: Record<string, readonly string[]> = {
 /**
  * Per-backend suites a backend skips. The sharded backends run the shared metastore suites
  * (conformance, linearizability, faults) only: their ControlStore is the directory backend's,
- * which those suites test on that backend.
+ * which those suites test on that backend. The remote backends too (spec §8): their server's
+ * ControlStore is the served backend's, and test/remote checks its calls over the wire.
  */
-const NOT_ON: Record<string, readonly string[]> = { control: ['sharded', 'sharded-mixed'], tenancy: ['sharded', 'sharded-mixed'] };
+const NOT_ON: Record<string, readonly string[]> = {
+  control: ['sharded', 'sharded-mixed', 'remote', 'remote-postgres'],
+  tenancy: ['sharded', 'sharded-mixed', 'remote', 'remote-postgres'],
+};
 const SUITES: Record<string, string> = {
   conformance: 'test/conformance',
   linearizability: 'test/linearizability',
@@ -47,6 +51,7 @@ const SUITES: Record<string, string> = {
   ui: 'test/ui',
   openfga: 'test/openfga',
   soak: 'test/soak',
+  remote: 'test/remote',
 };
 /** Services a suite needs besides its backend's (started once for its stage). */
 const NEEDS: Record<string, string[]> = { openfga: ['openfga'] };

@@ -22,6 +22,11 @@ export async function controlStoreOn(connection: Connection, opts: ControlOption
       cs = postgresControlOn(connection.pool, opts);
       break;
     }
+    case 'remote': {
+      const { remoteControlStore } = await import('./remote.js');
+      cs = remoteControlStore(connection.channel);
+      break;
+    }
     case 'dynamodb': {
       const { DynamoControlStore } = await import('./dynamodb.js');
       cs = new DynamoControlStore(connection.client, connection.table, connection.profile, opts);

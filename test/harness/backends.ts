@@ -11,6 +11,7 @@ import { dynamoFactory, openDynamoAt } from './dynamodb.js';
 import { openPostgres } from '../../src/meta/backends/postgres/index.js';
 import { postgresFactory } from './postgres.js';
 import { shardedFactory } from './sharded.js';
+import { openRemoteLocation, remoteFactory } from './remote.js';
 
 export interface OpenOptions {
   /** Fault injection at the backend's transaction points (spec §4.2). */
@@ -39,7 +40,10 @@ export interface BackendFactory {
   cleanup(): Promise<void>;
 }
 
-export const BACKENDS = ['embedded', 'postgres', 'dynamodb', 'alternator', 'sharded', 'sharded-mixed'] as const;
+export const BACKENDS = ['embedded', 'postgres', 'dynamodb', 'alternator', 'sharded', 'sharded-mixed', 'remote', 'remote-postgres'] as const;
+
+/** Remote backends (spec §8): the client over gRPC to a server in the test process on the named backend. */
+export const REMOTE_INNER: Record<string, string> = { remote: 'embedded', 'remote-postgres': 'postgres' };
 
 export function backendName(): string {
   return process.env.LOAM_TEST_BACKEND ?? 'embedded';
@@ -107,6 +111,9 @@ export function backendFactory(name = backendName(), extra: Partial<EmbeddedOpti
       const pg = backendFactory('postgres', extra);
       return shardedFactory(name, { shards: [pg, pg, backendFactory('embedded', { synchronous: 'NORMAL', ...extra })], directory: backendFactory('postgres') });
     }
+    case 'remote':
+    case 'remote-postgres':
+      return remoteFactory(name, backendFactory(REMOTE_INNER[name], extra));
     default:
       throw new Error(`unknown backend "${name}"; known: ${BACKENDS.join(', ')}`);
   }
@@ -129,6 +136,10 @@ export async function openLocation(loc: Location): Promise<MetaStore> {
     case 'alternator':
       // loc.path is the table; loc.endpoint the DynamoDB endpoint (a worker has no factory).
       return openDynamoAt(loc);
+    case 'remote':
+    case 'remote-postgres':
+      // loc.path is remote://host:port?cluster=… of the server in the test process.
+      return openRemoteLocation(loc);
     default:
       throw new Error(`unknown backend "${loc.backend}"`);
   }

@@ -28,6 +28,8 @@ export const SERVICES: Record<string, ServiceSpec> = {
   postgres: POSTGRES_SERVICE,
   // Two of its three shards and its directory are Postgres databases.
   'sharded-mixed': POSTGRES_SERVICE,
+  // The remote server in the test process serves a Postgres backend.
+  'remote-postgres': POSTGRES_SERVICE,
   // The OpenFGA server (not a metastore backend: the stages that run the openfga authorizer).
   openfga: OPENFGA_SERVICE,
 };

@@ -16,6 +16,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['node'],
   // The HTTP surfaces: the API, and the status page (HTML) on the same admission.
   ['gateway', 'ui'],
+  // The remote metastore server (spec §8; its client is a metastore backend, meta/backends/remote): it serves the MetaStore and the ControlStore.
+  ['remote'],
   // Tenancy and authorization, the data plane, and the checker (a testing tool).
   ['authz', 'quota', 'control', 'workers', 'gc', 'collection', 'log', 'check'],
   ['meta', 'store'],

@@ -24,6 +24,8 @@ export async function directoryOn(connection: Connection, opts: SqlDirectoryOpti
     }
     case 'dynamodb':
       throw new Error('the directory is not available on DynamoDB yet: put metastore.directory on a sqlite: or postgres:// backend');
+    case 'remote':
+      throw new Error('the directory is not served by a remote metastore: put metastore.directory on a sqlite: or postgres:// backend');
   }
   await d.init();
   return d;

@@ -5,12 +5,15 @@ import type Database from 'better-sqlite3';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Pool } from 'pg';
 import type { MetaStore } from '../contract.js';
+import type { RemoteChannel } from './remote/channel.js';
 
 /** The connection a backend handle runs on, as the ControlStore beside it needs it. */
 export type Connection =
   | { kind: 'sqlite'; db: Database.Database }
   | { kind: 'postgres'; pool: Pool; ready(): Promise<void> }
-  | { kind: 'dynamodb'; client: DynamoDBClient; table: string; profile: 'dynamodb' | 'alternator' };
+  | { kind: 'dynamodb'; client: DynamoDBClient; table: string; profile: 'dynamodb' | 'alternator' }
+  /** A remote metastore (spec §8): the ControlStore is the same server's, over the same channel. */
+  | { kind: 'remote'; channel: RemoteChannel };
 
 const connections = new WeakMap<object, Connection>();
 

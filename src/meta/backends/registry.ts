@@ -12,6 +12,7 @@ import { embeddedDescriptor } from './embedded/descriptor.js';
 import { postgresDescriptor } from './postgres/descriptor.js';
 import { dynamoDescriptor } from './dynamodb/descriptor.js';
 import { shardedDescriptor, type ShardedOpenOptions } from './sharded/descriptor.js';
+import { remoteDescriptor } from './remote/descriptor.js';
 
 export { connectionOf, registerConnection, type Connection } from './connections.js';
 export type { BackendDescriptor, BackendOpenOptions, OpenedBackend } from './descriptor.js';
@@ -33,7 +34,7 @@ const sharded: BackendDescriptor = {
     }),
 };
 
-export const DESCRIPTORS: readonly BackendDescriptor[] = [...SHARD_DESCRIPTORS, sharded];
+export const DESCRIPTORS: readonly BackendDescriptor[] = [...SHARD_DESCRIPTORS, sharded, remoteDescriptor];
 
 export const METASTORE_SCHEMES: readonly string[] = DESCRIPTORS.flatMap((d) => d.schemes);
 

@@ -1,0 +1,100 @@
+// The ControlStore of a remote metastore server (spec §6, §8): every call one RPC on the
+// metastore's channel (src/meta/backends/remote/channel.ts), each write with its own
+// idempotency key so a retry after a lost response applies nothing twice.
+import { randomUUID } from 'node:crypto';
+import type { RemoteChannel } from '../meta/backends/remote/channel.js';
+import * as c from './remote-codec.js';
+import type { ControlCapabilities, ControlStore } from './types.js';
+
+export function remoteControlStore(ch: RemoteChannel): ControlStore {
+  const id = () => randomUUID();
+  const W = true;
+  const R = false;
+  let caps: ControlCapabilities = { transactions: 'multi-item', feedOrder: 'ordered' };
+  return {
+    capabilities: () => ({ ...caps }),
+    async init() {
+      await ch.callControl('Init', W, {});
+      const x = await ch.callControl('Capabilities', R, {});
+      caps = { transactions: c.CONTROL_TRANSACTIONS.fromWire(x.transactions, 'transactions'), feedOrder: c.FEED_ORDER.fromWire(x.feedOrder, 'feedOrder') };
+    },
+    // The channel is the metastore's: closing the ControlStore leaves it open (as a shared connection is).
+    async close() {},
+
+    createOrg: async (org, at) => ch.callControl('CreateOrg', W, { id: org, ...c.some('at', at), requestId: id() }),
+    org: async (org) => ch.callControl('GetOrg', R, { id: org }),
+    async listOrgs(page) {
+      const p = await ch.callControl('ListOrgs', R, { page: c.pageToWire(page) });
+      return { items: p.items, ...c.some('next', p.next) };
+    },
+
+    async createKey(rec) {
+      const r = await ch.callControl('CreateKey', W, {
+        keyId: rec.keyId,
+        org: rec.org,
+        secretHash: rec.secretHash,
+        scopes: rec.scopes,
+        ...c.some('expiry', rec.expiry),
+        createdBy: rec.createdBy,
+        created: rec.created,
+        requestId: id(),
+      });
+      return c.keyInfoFromWire(r);
+    },
+    key: async (keyId) => c.keyRecordFromWire(await ch.callControl('GetKey', R, { keyId })),
+    async listKeys(org, page) {
+      const p = await ch.callControl('ListKeys', R, { org, page: c.pageToWire(page) });
+      return { items: p.items.map(c.keyInfoFromWire), ...c.some('next', p.next) };
+    },
+    async revokeKey(org, keyId, at) {
+      await ch.callControl('RevokeKey', W, { org, keyId, ...c.some('at', at), requestId: id() });
+    },
+    async touchKeys(touches) {
+      await ch.callControl('TouchKeys', W, { touches, requestId: id() });
+    },
+
+    grant: async (b) =>
+      c.bindingFromWire(await ch.callControl('Grant', W, { org: b.org, subject: b.subject, role: c.ROLE.toWire(b.role), target: c.targetToWire(b.target), requestId: id() })),
+    async revokeGrant(b) {
+      await ch.callControl('RevokeGrant', W, { org: b.org, subject: b.subject, role: c.ROLE.toWire(b.role), target: c.targetToWire(b.target), requestId: id() });
+    },
+    bindings: async (org, subject) => (await ch.callControl('Bindings', R, { org, subject })).items.map(c.bindingFromWire),
+    async listBindings(org, page) {
+      const p = await ch.callControl('ListBindings', R, { org, page: c.pageToWire(page) });
+      return { items: p.items.map(c.bindingFromWire), ...c.some('next', p.next) };
+    },
+    async dropNamespaceBindings(org, ns) {
+      await ch.callControl('DropNamespaceBindings', W, { org, ns, requestId: id() });
+    },
+
+    async setQuota(org, ns, name, value) {
+      await ch.callControl('SetQuota', W, { org, ...c.some('ns', ns), name: c.QUOTA_NAME.toWire(name), ...c.some('value', value), requestId: id() });
+    },
+    quotas: async (org) => (await ch.callControl('Quotas', R, { org })).items.map(c.quotaFromWire),
+
+    async putUsage(rows, at) {
+      await ch.callControl('PutUsage', W, { rows: rows.map((r) => ({ org: r.org, ...c.some('ns', r.ns), metric: r.metric, window: r.window, value: r.value })), ...c.some('at', at), requestId: id() });
+    },
+    async addUsage(rows, at) {
+      await ch.callControl('AddUsage', W, { rows: rows.map((r) => ({ org: r.org, ...c.some('ns', r.ns), metric: r.metric, window: r.window, delta: r.delta })), ...c.some('at', at), requestId: id() });
+    },
+    usage: async (org, opts) =>
+      (await ch.callControl('Usage', R, { org, ...c.some('metric', opts?.metric), ...c.some('since', opts?.since), ...c.some('limit', opts?.limit) })).items.map(c.usageFromWire),
+
+    async heartbeat(node, ttlMs, at) {
+      await ch.callControl('Heartbeat', W, { node, ttlMs, ...c.some('at', at), requestId: id() });
+    },
+    members: async (at) => (await ch.callControl('Members', R, { ...c.some('at', at) })).items,
+    async leave(node) {
+      await ch.callControl('Leave', W, { node, requestId: id() });
+    },
+
+    outbox: async (limit) => (await ch.callControl('Outbox', R, { ...c.some('limit', limit) })).items.map(c.outboxFromWire),
+    async ackOutbox(seqs) {
+      await ch.callControl('AckOutbox', W, { seqs, requestId: id() });
+    },
+
+    controlVersion: async () => (await ch.callControl('ControlVersion', R, {})).version,
+    changesSince: async (after, limit) => (await ch.callControl('ChangesSince', R, { after, ...c.some('limit', limit) })).items.map(c.controlChangeFromWire),
+  };
+}

@@ -1,0 +1,18 @@
+// Original file: src/meta/backends/remote/loam_remote.proto
+
+import type { WriteContext as _loam_remote_v1_WriteContext, WriteContext__Output as _loam_remote_v1_WriteContext__Output } from '../../../loam/remote/v1/WriteContext.js';
+import type { Long } from '@grpc/proto-loader';
+
+export interface DropTagRequest {
+  'ns'?: (number | string | Long);
+  'collection'?: (number | string | Long);
+  'name'?: (string);
+  'w'?: (_loam_remote_v1_WriteContext | null);
+}
+
+export interface DropTagRequest__Output {
+  'ns': (number);
+  'collection': (number);
+  'name': (string);
+  'w': (_loam_remote_v1_WriteContext__Output | null);
+}

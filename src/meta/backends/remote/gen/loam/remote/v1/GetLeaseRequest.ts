@@ -1,0 +1,13 @@
+// Original file: src/meta/backends/remote/loam_remote.proto
+
+import type { LeaseScope as _loam_remote_v1_LeaseScope, LeaseScope__Output as _loam_remote_v1_LeaseScope__Output } from '../../../loam/remote/v1/LeaseScope.js';
+
+export interface GetLeaseRequest {
+  'scope'?: (_loam_remote_v1_LeaseScope | null);
+  'key'?: (string);
+}
+
+export interface GetLeaseRequest__Output {
+  'scope': (_loam_remote_v1_LeaseScope__Output | null);
+  'key': (string);
+}

@@ -1,0 +1,12 @@
+// Original file: src/meta/backends/remote/loam_remote.proto
+
+
+export interface LeaveRequest {
+  'node'?: (string);
+  'requestId'?: (string);
+}
+
+export interface LeaveRequest__Output {
+  'node': (string);
+  'requestId': (string);
+}

@@ -1,0 +1,16 @@
+// Original file: src/meta/backends/remote/loam_remote.proto
+
+import type { PageRequest as _loam_remote_v1_PageRequest, PageRequest__Output as _loam_remote_v1_PageRequest__Output } from '../../../loam/remote/v1/PageRequest.js';
+import type { Long } from '@grpc/proto-loader';
+
+export interface ListTagsRequest {
+  'ns'?: (number | string | Long);
+  'collection'?: (number | string | Long);
+  'page'?: (_loam_remote_v1_PageRequest | null);
+}
+
+export interface ListTagsRequest__Output {
+  'ns': (number);
+  'collection': (number);
+  'page': (_loam_remote_v1_PageRequest__Output | null);
+}

@@ -1,0 +1,11 @@
+// Original file: src/meta/backends/remote/loam_remote.proto
+
+import type { PageRequest as _loam_remote_v1_PageRequest, PageRequest__Output as _loam_remote_v1_PageRequest__Output } from '../../../loam/remote/v1/PageRequest.js';
+
+export interface RetiredWalObjectsRequest {
+  'page'?: (_loam_remote_v1_PageRequest | null);
+}
+
+export interface RetiredWalObjectsRequest__Output {
+  'page': (_loam_remote_v1_PageRequest__Output | null);
+}

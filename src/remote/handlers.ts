@@ -1,0 +1,118 @@
+// What every RPC handler does around its own work, written once: authenticate and resolve the
+// cluster (server.ts), refuse a call whose deadline already passed or whose caller is gone
+// before anything is applied, run a write at most once per idempotency key (idempotency.ts),
+// map a MetaError to its status (wire-errors.ts), and count it.
+import * as grpc from '@grpc/grpc-js';
+import { MetaError, errors, isMetaError } from '../meta/errors.js';
+import { metaErrorToStatus } from '../meta/backends/remote/wire-errors.js';
+import { MAX_TOKEN_STRING_LENGTH } from '../meta/limits.js';
+import { fingerprint } from './idempotency.js';
+import { RemoteAuthError, type ClusterStores, type ServerCall, type ServerCore } from './core.js';
+
+export interface CallContext {
+  cluster: string;
+  stores: ClusterStores;
+  /** Aborts when the caller cancels or the call's deadline passes (propagated to watch). */
+  signal: AbortSignal;
+  /** Epoch ms; Infinity when the caller set none. */
+  deadline: number;
+}
+
+/** A write's idempotency key from its request; missing or malformed keys are refused. */
+export type KeyOf<Req> = (req: Req) => string | undefined;
+
+function deadlineOf(call: ServerCall): number {
+  const d = call.getDeadline();
+  return d instanceof Date ? d.getTime() : d;
+}
+
+/** An AbortSignal for the call: the caller cancelling, or its deadline passing. */
+export function callSignal(call: ServerCall, deadline: number): { signal: AbortSignal; done(): void } {
+  const ac = new AbortController();
+  const onCancel = () => ac.abort(new Error('the caller cancelled the call'));
+  call.on('cancelled', onCancel);
+  const timer = Number.isFinite(deadline) ? setTimeout(() => ac.abort(new Error('the call deadline passed')), Math.max(0, deadline - Date.now())) : undefined;
+  timer?.unref();
+  return {
+    signal: ac.signal,
+    done: () => {
+      clearTimeout(timer);
+      call.removeListener('cancelled', onCancel);
+    },
+  };
+}
+
+/** The status a thrown error ends the call with. */
+export function statusOf(e: unknown, write: boolean): grpc.StatusObject | Partial<grpc.StatusObject> {
+  if (e instanceof RemoteAuthError) return { code: e.status, details: e.message };
+  if (isMetaError(e)) return metaErrorToStatus(e);
+  // A defect, not a typed refusal: a write's outcome is then unknown (it may have applied).
+  const message = `internal error: ${(e as Error)?.message ?? String(e)}`;
+  const typed = write ? errors.unknown(message) : new MetaError('Retryable', message, { reason: 'internal' });
+  return { ...metaErrorToStatus(typed), code: grpc.status.INTERNAL };
+}
+
+/** Refused before anything ran: the deadline had passed on arrival, or the caller went away. */
+export function refusedLate(call: ServerCall, deadline: number): MetaError | null {
+  if (call.cancelled) return errors.retryable('cancelled', 'the caller cancelled the call before the server took it up; nothing was applied', true);
+  if (deadline <= Date.now()) {
+    return errors.retryable(
+      'deadline',
+      'the call reached the server with its deadline already passed; nothing was applied: give the call a deadline that leaves time for the round trip',
+      true,
+    );
+  }
+  return null;
+}
+
+export function unary<Req, Res>(
+  core: ServerCore,
+  method: string,
+  run: (ctx: CallContext, req: NoInfer<Req>) => Promise<NoInfer<Res>>,
+  keyOf?: KeyOf<NoInfer<Req>>,
+): grpc.handleUnaryCall<Req, Res> {
+  const write = keyOf !== undefined;
+  return (call, callback) => {
+    const started = process.hrtime.bigint();
+    const finish = (status: grpc.status) => {
+      core.metrics.calls.inc({ method, status: grpc.status[status] ?? String(status) });
+      core.metrics.latency.observe({ method }, Number(process.hrtime.bigint() - started) / 1e9);
+    };
+    const deadline = deadlineOf(call);
+    const late = refusedLate(call, deadline);
+    if (late) {
+      const s = { ...metaErrorToStatus(late), code: call.cancelled ? grpc.status.CANCELLED : grpc.status.DEADLINE_EXCEEDED };
+      finish(s.code);
+      callback(s);
+      return;
+    }
+    const sig = callSignal(call, deadline);
+    void (async () => {
+      const { cluster, stores } = await core.resolve(call);
+      const ctx: CallContext = { cluster, stores, signal: sig.signal, deadline };
+      if (!write) return run(ctx, call.request);
+      const key = keyOf(call.request);
+      if (!key) throw errors.invalid('requestId', 'every write needs an idempotency key (WriteContext.request_id / request_id) on the wire');
+      if (key.length > MAX_TOKEN_STRING_LENGTH) throw errors.invalid('requestId', `at most ${MAX_TOKEN_STRING_LENGTH} characters`);
+      // Checked again at the last moment: a call whose caller left while it waited applies nothing.
+      const out = await core.idempotency.run(cluster, key, fingerprint(method, call.request), () => {
+        const gone = refusedLate(call, deadline);
+        return gone ? Promise.reject(gone) : run(ctx, call.request);
+      });
+      if (out.replayed) core.metrics.replays.inc({ method });
+      return out.value;
+    })().then(
+      (value) => {
+        sig.done();
+        finish(grpc.status.OK);
+        callback(null, value);
+      },
+      (e: unknown) => {
+        sig.done();
+        const s = statusOf(e, write);
+        finish(s.code ?? grpc.status.UNKNOWN);
+        callback(s);
+      },
+    );
+  };
+}

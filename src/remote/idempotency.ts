@@ -1,0 +1,119 @@
+// The server's record of write results (spec §8: "the server keeps call results for
+// WAL_COMMIT_WINDOW_MS"), keyed by cluster and idempotency key, so a client whose response was
+// lost learns the first outcome on retry instead of applying the call twice — as
+// ClientRequestToken does on DynamoDB (spec §2.3).
+//
+// Kept in memory, bounded by entries and bytes, not stored: the durable guarantee is already
+// the backend's — every key is also passed to the backend as the call's requestId, whose
+// commit-token rows survive a server restart (REQUEST_TOKEN_TTL_MS) — so what this adds is
+// the answer without a second backend call, a concurrent duplicate joining the first call
+// instead of racing it, and the refusal of a key reused with different arguments. After a
+// restart or an eviction, a retry still applies nothing twice (the backend's requestId); only
+// the reuse check is lost for that key.
+import { createHash } from 'node:crypto';
+import { errors } from '../meta/errors.js';
+import { WAL_COMMIT_WINDOW_MS } from '../meta/limits.js';
+
+/** Results kept at most (every map a bound): past it the oldest go first. */
+export const MAX_IDEMPOTENCY_ENTRIES = 100_000;
+/** Bytes of kept results at most (their JSON length), so a burst of large results cannot grow the heap. */
+export const MAX_IDEMPOTENCY_BYTES = 64 * 1024 * 1024;
+/** How long a result is kept: a retry arrives within the WAL commit window (spec §8). */
+export const IDEMPOTENCY_TTL_MS = WAL_COMMIT_WINDOW_MS;
+
+interface Entry {
+  fingerprint: string;
+  at: number;
+  bytes: number;
+  /** Settled: the result; pending: the first call still running. */
+  result?: unknown;
+  pending?: Promise<unknown>;
+}
+
+export interface Outcome<T> {
+  value: T;
+  /** Served from the record of an earlier call with the same key. */
+  replayed: boolean;
+}
+
+/** The fingerprint of a call's arguments: its method and its request without the write context's stamp. */
+export function fingerprint(method: string, request: unknown): string {
+  const h = createHash('sha256').update(method).update('\0');
+  h.update(JSON.stringify(request, (k, v) => (k === 'stamp' || k === 'requestId' ? undefined : v)));
+  return h.digest('base64url');
+}
+
+export class IdempotencyRecord {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly limits = { entries: MAX_IDEMPOTENCY_ENTRIES, bytes: MAX_IDEMPOTENCY_BYTES, ttlMs: IDEMPOTENCY_TTL_MS },
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * Runs `call` once per (cluster, key): a later call with the key gets the first call's result
+   * (waiting for it while it runs), or InvalidArgument if its arguments differ. A call that
+   * fails leaves no record: its retry runs again (a typed refusal applied nothing, and an
+   * unknown outcome is the backend's requestId's to resolve).
+   */
+  async run<T>(cluster: string, key: string, fp: string, call: () => Promise<T>): Promise<Outcome<T>> {
+    const id = `${cluster}\0${key}`;
+    this.expire();
+    const e = this.entries.get(id);
+    if (e) {
+      if (e.fingerprint !== fp) {
+        const err = errors.invalid(
+          'requestId',
+          `idempotency key ${JSON.stringify(key)} was already used for a different call in the last ${this.limits.ttlMs / 60_000} min; use a new key for a new call and the same key only to retry the same call`,
+        );
+        err.details.reason = 'RequestIdReused';
+        throw err;
+      }
+      if (e.pending) return { value: (await e.pending) as T, replayed: true };
+      return { value: e.result as T, replayed: true };
+    }
+    const pending = call();
+    const entry: Entry = { fingerprint: fp, at: this.now(), bytes: 0, pending };
+    this.entries.set(id, entry);
+    try {
+      const value = await pending;
+      entry.result = value;
+      delete entry.pending;
+      entry.bytes = key.length + (JSON.stringify(value ?? null)?.length ?? 4);
+      this.bytes += entry.bytes;
+      this.bound();
+      return { value, replayed: false };
+    } catch (err) {
+      if (this.entries.get(id) === entry) this.entries.delete(id);
+      throw err;
+    }
+  }
+
+  private expire(): void {
+    const cutoff = this.now() - this.limits.ttlMs;
+    for (const [id, e] of this.entries) {
+      if (e.at >= cutoff) break; // insertion order is age order
+      if (e.pending) continue;
+      this.drop(id, e);
+    }
+  }
+
+  private bound(): void {
+    for (const [id, e] of this.entries) {
+      if (this.entries.size <= this.limits.entries && this.bytes <= this.limits.bytes) break;
+      if (e.pending) continue;
+      this.drop(id, e);
+    }
+  }
+
+  private drop(id: string, e: Entry): void {
+    this.entries.delete(id);
+    this.bytes -= e.bytes;
+  }
+}
