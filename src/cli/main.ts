@@ -16,6 +16,7 @@ import { BuiltinAuthorizer } from '../authz/authorizer.js';
 import { Tenancy } from '../authz/tenancy.js';
 import { USAGE_METRICS } from '../quota/usage.js';
 import { dataCommands } from './data.js';
+import { shardCommands } from './shards.js';
 import { addExamples } from './examples.js';
 
 /** Where `loam dev` keeps its data unless --data-dir says otherwise. */
@@ -193,13 +194,14 @@ export function program(): Command {
     .action((o: { config: string }) => {
       try {
         const c = resolveConfig(readConfigFile(o.config), envOverrides());
-        console.log(JSON.stringify({ ...c, metastore: c.metastore.replace(/\/\/[^@/]*@/, '//…@') }, null, 2));
+        console.log(JSON.stringify({ ...c, metastore: c.metastore.replace(/\/\/[^@/]*@/g, '//…@') }, null, 2));
       } catch (e) {
         fail(e);
       }
     });
 
   dataCommands(p);
+  shardCommands(p);
   tenancyCommands(p);
   addExamples(p);
   return p;

@@ -6,9 +6,13 @@
 //   postgres://user:pw@host/db   the Postgres backend (connected and migrated at start)
 //   dynamodb://[host:port]/table?region=…&profile=dynamodb|alternator&tls=…
 //                                the DynamoDB backend (the table is created when missing)
+//   sharded:{"shards":[…],"directory":"…"}
+//                                a sharded metastore over those backends (docs/sharding.md;
+//                                written from the config's object form)
 import type { MetaStore } from '../meta/contract.js';
 import { DESCRIPTORS, METASTORE_SCHEMES as SCHEMES, descriptorFor, type Connection } from '../meta/backends/registry.js';
 import { ConfigError } from './config.js';
+import { openDirectory } from '../control/directory/index.js';
 
 export const METASTORE_SCHEMES = [...SCHEMES];
 
@@ -29,7 +33,8 @@ export async function openMetastore(url: string): Promise<OpenedMeta> {
     );
   }
   try {
-    return await d.open(url, { applicationName: 'loam-node' });
+    // A sharded metastore's directory lives beside the ControlStore, which this layer opens.
+    return await d.open(url, { applicationName: 'loam-node', ...(d.name === 'sharded' ? { openDirectory } : {}) } as Parameters<typeof d.open>[1]);
   } catch (e) {
     const message = redact((e as Error).message, url);
     // The embedded backend's URL errors say what to write; a service backend's say it cannot be used.
@@ -37,8 +42,12 @@ export async function openMetastore(url: string): Promise<OpenedMeta> {
   }
 }
 
-/** An error message without the URL's password. */
+/** An error message without the URL's password (each shard's, for a sharded metastore). */
 function redact(message: string, url: string): string {
+  if (url.startsWith('sharded:')) {
+    const passwords = [...url.matchAll(/\/\/[^:@/]*:([^@/]*)@/g)].map((m) => m[1]!).filter(Boolean);
+    return passwords.reduce((m, pw) => m.split(pw).join('…').split(decodeURIComponent(pw)).join('…'), message);
+  }
   try {
     const u = new URL(url);
     return u.password ? message.split(u.password).join('…') : message;

@@ -11,6 +11,8 @@
 //     "roles": ["log", "query", "worker"],
 //     "log_level": "info"
 //   }
+// A sharded metastore (docs/sharding.md) is an object instead of a URL:
+//   "metastore": { "shards": ["sqlite:/a.db", { "name": "eu", "url": "postgres://…" }], "directory": "postgres://…" }
 // Every other setting below has a default.
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
@@ -22,6 +24,7 @@ import { DEFAULT_GC_GRACE_MS } from '../gc/gc.js';
 import { DEFAULT_GC_INTERVAL_MS, DEFAULT_MAINTENANCE_MS, DEFAULT_APPLY_POLL_MS, DEFAULT_APPLY_INTERVAL_MS } from '../workers/scheduler.js';
 import { DEFAULT_CHUNK_CACHE_BYTES } from '../log/reader.js';
 import { MIN_LEASE_TTL_MS, MAX_LEASE_TTL_MS } from '../meta/limits.js';
+import { parseShardedSetting, shardedUrl } from '../meta/backends/sharded/descriptor.js';
 
 export const ROLES = ['log', 'query', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
@@ -191,8 +194,25 @@ export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig 
   if (typeof raw.metrics_host !== 'string' || raw.metrics_host.trim() === '' || /[\s/]/.test(raw.metrics_host)) {
     throw new ConfigError('metrics_host', `must be a host name or address to listen on (default ${DEFAULT_METRICS_HOST}); got ${JSON.stringify(raw.metrics_host)}`);
   }
+  // A sharded metastore (docs/sharding.md): { "shards": [...], "directory": "<URL>" }, in the
+  // file or as JSON in LOAM_METASTORE; checked here, carried on as its sharded: URL.
+  let ms = raw.metastore;
+  if (typeof ms === 'string' && ms.trim().startsWith('{')) {
+    try {
+      ms = JSON.parse(ms) as unknown;
+    } catch (e) {
+      throw new ConfigError('metastore', `is not valid JSON: ${(e as Error).message}`);
+    }
+  }
+  if (typeof ms === 'object' && ms !== null) {
+    try {
+      out.metastore = shardedUrl(parseShardedSetting(ms));
+    } catch (e) {
+      throw new ConfigError('metastore', (e as Error).message);
+    }
+  }
   for (const k of ['metastore', 'store'] as const) {
-    if (typeof raw[k] !== 'string' || (raw[k] as string).trim() === '') throw new ConfigError(k, 'is required (a URL; see the README)');
+    if (typeof out[k] !== 'string' || (out[k] as string).trim() === '') throw new ConfigError(k, 'is required (a URL; see the README)');
   }
   if (!(AUTH_MODES as readonly string[]).includes(raw.auth as string)) {
     throw new ConfigError('auth', `must be one of ${AUTH_MODES.join(', ')}; got ${JSON.stringify(raw.auth)}`);
