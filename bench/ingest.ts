@@ -259,15 +259,17 @@ export async function main(argv: string[]): Promise<void> {
     .option('--metrics-port <n>', "with --port: that node's metrics_port", '7071')
     .option('--idle-seconds <n>', 'after the load, idle this long before measuring rss_idle_mb', '30')
     .option('--cpu-prof <dir>', "write the node's CPU profiles (main thread and workers, .cpuprofile) into <dir> when it stops")
+    .option('--node-flags <flags>', "more flags for the node's process, space-separated (e.g. --heapsnapshot-signal=SIGUSR2)", '')
     .addOption(new Option('--peer <name>', 'also load the peer with the same documents in the same run (issue 20)').choices(['postgres', 'none']).default('postgres'))
     .parse(['node', 'ingest', ...argv])
-    .opts<{ seconds: string; clients: string; batch: string; docBytes: string; port?: string; metricsPort: string; idleSeconds: string; peer: 'postgres' | 'none'; cpuProf?: string }>();
+    .opts<{ seconds: string; clients: string; batch: string; docBytes: string; port?: string; metricsPort: string; idleSeconds: string; peer: 'postgres' | 'none'; cpuProf?: string; nodeFlags: string }>();
   const seconds = Number(o.seconds);
   const clients = Number(o.clients);
   const batch = Number(o.batch);
   const docBytes = Number(o.docBytes);
   const dir = mkdtempSync(join(tmpdir(), 'loam-bench-ingest-'));
-  const node = o.port ? null : await startChildNode(dir, {}, o.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProf}`] : []);
+  const nodeFlags = [...(o.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${o.cpuProf}`] : []), ...o.nodeFlags.split(' ').filter(Boolean)];
+  const node = o.port ? null : await startChildNode(dir, {}, nodeFlags);
   try {
     const port = node ? node.port : Number(o.port);
     const metricsPort = node ? node.metricsPort : Number(o.metricsPort);

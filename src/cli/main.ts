@@ -7,6 +7,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { MAX_PAGE_LIMIT } from '../meta/limits.js';
 import { ConfigError, envOverrides, readConfigFile, resolveConfig, sqliteUrl, type NodeConfig } from '../node/config.js';
 import { startNode, VERSION, type LoamNode } from '../node/node.js';
+import { startIdleCollector } from '../node/idle-memory.js';
 import { openMetastore } from '../node/backends.js';
 import { pino } from 'pino';
 import { Catalog } from '../collection/catalog.js';
@@ -43,9 +44,13 @@ function port(v: string): number {
 
 /** Runs a node until SIGINT/SIGTERM, then shuts it down cleanly. */
 async function runUntilSignal(node: LoamNode): Promise<void> {
+  // This process is the node's: it hands memory back when the node idles (the worker thread
+  // does the same in its own isolate).
+  const idle = startIdleCollector();
   await new Promise<void>((done) => {
     const stop = (sig: string) => {
       node.logger.info({ signal: sig }, 'shutting down');
+      idle.stop();
       void node.close().then(done);
     };
     process.once('SIGINT', () => stop('SIGINT'));

@@ -10,8 +10,11 @@ import { openMetastore } from './backends.js';
 import { meteredMeta, NodeMetrics } from './metrics.js';
 import { Workers } from '../workers/scheduler.js';
 import type { FromThread, ThreadConfig, ToThread } from './worker-thread.js';
+import { startIdleCollector } from './idle-memory.js';
 
 const cfg = workerData as ThreadConfig;
+// Its own isolate: it returns its idle memory itself (./idle-memory.ts).
+const idle = startIdleCollector();
 const port = parentPort!;
 const send = (m: FromThread) => port.postMessage(m);
 
@@ -48,6 +51,7 @@ port.on('message', (m: ToThread) => {
   }
   else if (m.kind === 'stop') {
     void (async () => {
+      idle.stop();
       await workers.stop();
       await store.close();
       await raw.close();

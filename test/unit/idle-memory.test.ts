@@ -1,0 +1,40 @@
+// The idle collector (src/node/idle-memory.ts, issue 14 item 9): after a burst, an isolate that
+// goes idle hands back the heap it grew to; a busy one is left alone.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import v8 from 'node:v8';
+import { startIdleCollector } from '../../src/node/idle-memory.js';
+
+const CHECK_MS = 100;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('an idle thread collects once and its heap shrinks; it does not collect while busy', async () => {
+  // A burst: grow the heap by about 150 MB of short-lived objects, then drop them.
+  let junk: unknown[] | null = [];
+  for (let i = 0; i < 1_500_000; i++) junk.push({ i, s: `doc-${i}` });
+  const grown = v8.getHeapStatistics().total_heap_size;
+  junk = null;
+  const idle = startIdleCollector({ checkMs: CHECK_MS });
+  try {
+    // Busy: a loop that keeps the event loop utilized above the idle bound for several checks.
+    const busyUntil = performance.now() + CHECK_MS * 5;
+    while (performance.now() < busyUntil) {
+      const t = performance.now();
+      while (performance.now() - t < 40) {
+        /* spin */
+      }
+      await sleep(1);
+    }
+    assert.equal(idle.collections, 0, 'no collection while the thread is busy');
+    // Idle for a few checks: exactly one collection, and the heap is smaller than at its peak.
+    const deadline = performance.now() + CHECK_MS * 40;
+    while (idle.collections === 0 && performance.now() < deadline) await sleep(CHECK_MS);
+    assert.equal(idle.collections, 1, 'one collection after the thread went idle');
+    const after = v8.getHeapStatistics().total_heap_size;
+    assert.ok(after < grown * 0.6, `heap ${Math.round(after / 1e6)} MB after idle, ${Math.round(grown / 1e6)} MB at the peak`);
+    await sleep(CHECK_MS * 5);
+    assert.equal(idle.collections, 1, 'not again until the thread has been busy');
+  } finally {
+    idle.stop();
+  }
+});
