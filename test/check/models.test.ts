@@ -241,6 +241,36 @@ test('log: partitionIndex with a gap, or a head that goes backwards, is rejected
   expectVerdict(back.check('log'), 'not linearizable', 'head backwards');
 });
 
+test('log: swapSegment merges exactly the entries of its range; a retry of a merged commit still returns its first offsets', () => {
+  const base = () =>
+    new HistoryBuilder()
+      .call(1, 'commitWal', { object: 'w1', chunks: [chunk(1, 0, 3)] }, { assigned: [range(1, 0, 0, 3)] })
+      .call(1, 'commitWal', { object: 'w2', chunks: [chunk(1, 0, 2)] }, { assigned: [range(1, 0, 3, 5)] })
+      .call(1, 'commitWal', { object: 'w3', chunks: [chunk(1, 0, 2)] }, { assigned: [range(1, 0, 5, 7)] });
+  const swap = { stream: 1, partition: 0, start: 0, end: 5, path: 'seg/a' };
+  const h = base()
+    .call(2, 'swapSegment', swap, { entry: { start: 0, end: 5 } })
+    .call(2, 'swapSegment', swap, { entry: { start: 0, end: 5 } }) // a retry: idempotent by path
+    .call(3, 'commitWal', { object: 'w2', chunks: [chunk(1, 0, 2)] }, { assigned: [range(1, 0, 3, 5)] })
+    .call(3, 'partitionIndex', { stream: 1, partition: 0 }, { logStart: 0, next: 7, entries: [{ start: 0, end: 5 }, { start: 5, end: 7 }] });
+  expectVerdict(h.check('log'), 'linearizable');
+  // An unknown swap may or may not have applied: either index read is explained.
+  const unknown = (entries: { start: number; end: number }[]) =>
+    base().invoke(2, 'swapSegment', swap).info(2, 'swapSegment').call(3, 'partitionIndex', { stream: 1, partition: 0 }, { logStart: 0, next: 7, entries });
+  expectVerdict(unknown([{ start: 0, end: 5 }, { start: 5, end: 7 }]).check('log'), 'linearizable');
+  expectVerdict(unknown([{ start: 0, end: 3 }, { start: 3, end: 5 }, { start: 5, end: 7 }]).check('log'), 'linearizable');
+  // The old entries after an acknowledged swap, a swap off the entry boundaries, a retry
+  // of a merged commit that commits again: rejected.
+  const stale = base().call(2, 'swapSegment', swap, { entry: { start: 0, end: 5 } }).call(3, 'partitionIndex', { stream: 1, partition: 0 }, { logStart: 0, next: 7, entries: [{ start: 0, end: 3 }, { start: 3, end: 5 }, { start: 5, end: 7 }] });
+  expectVerdict(stale.check('log'), 'not linearizable', 'entries replaced by an acknowledged swap');
+  const off = base().call(2, 'swapSegment', { ...swap, end: 4 }, { entry: { start: 0, end: 4 } });
+  expectVerdict(off.check('log'), 'not linearizable', 'a swap off the entry boundaries');
+  const twice = base()
+    .call(2, 'swapSegment', swap, { entry: { start: 0, end: 5 } })
+    .call(3, 'commitWal', { object: 'w1', chunks: [chunk(1, 0, 3)] }, { assigned: [range(1, 0, 7, 10)] });
+  expectVerdict(twice.check('log'), 'not linearizable', 'a retry of a segmented commit committed twice');
+});
+
 test('log: group atomicity — two concurrent commits ordered differently on two partitions', () => {
   // Each commit is ONE group spanning partitions 0 and 1: no single order explains
   // w1 before w2 on partition 0 but w2 before w1 on partition 1.

@@ -9,6 +9,8 @@ export const POINTER_KEYS = 3;
 export const LEASE_KEYS = 2;
 export const LOG_PARTITIONS = 3;
 export const NAMES = 3;
+/** Share of the log scenario's index reads followed by a swapSegment of some of the entries read. */
+export const SWAP_SHARE = 0.3;
 
 export interface SetupCtx {
   ns: number;
@@ -93,7 +95,7 @@ const lease: Scenario = async (s, r, rng, proc, ctx, ops) => {
   }
 };
 
-/** commitWal across partitions (several groups), retries of the same object, index reads, trims. */
+/** commitWal across partitions (several groups), retries of the same object, index reads, segment swaps, trims. */
 const log: Scenario = async (s, r, rng, proc, ctx, ops) => {
   const maxChunks = s.capabilities().maxChunksPerGroup;
   const objects: Array<{ object: string; chunks: ReturnType<typeof chunksOf> }> = [];
@@ -115,6 +117,14 @@ const log: Scenario = async (s, r, rng, proc, ctx, ops) => {
       const partition = int(rng, LOG_PARTITIONS);
       const idx = await r.call('partitionIndex', { ns: ctx.ns, stream: ctx.stream, partition }, () => s.partitionIndex(ctx.ns, ctx.stream, partition));
       if (idx) lastNext = idx.next;
+      if (idx && idx.entries.length >= 2 && rng() < SWAP_SHARE) {
+        // Segment a run of the entries just read (concurrent commits, trims and swaps may make it refused).
+        const n = 2 + int(rng, Math.min(3, idx.entries.length - 1));
+        const from = int(rng, idx.entries.length - n + 1);
+        const run = idx.entries.slice(from, from + n);
+        const swap = { ns: ctx.ns, stream: ctx.stream, partition, start: run[0]!.start, end: run[run.length - 1]!.end, path: `seg/${proc}/${i}` };
+        await r.call('swapSegment', swap, () => s.swapSegment({ ...swap, byteStart: 0, byteEnd: 10 }));
+      }
     } else if (x < 0.95) {
       await r.call('streamState', { ns: ctx.ns, stream: ctx.stream }, () => s.streamState(ctx.ns, ctx.stream));
     } else {

@@ -29,7 +29,7 @@ export const MODELS: Record<string, { summary: string; build: () => Model }> = {
     build: () => new HandlerModel('lease', MODELS.lease!.summary, leaseHandlers(), [leaseKind]),
   },
   log: {
-    summary: 'commitWal (atomic per group, idempotent per (object, group), dense offsets), partitionIndex, streamState, trimPartition',
+    summary: 'commitWal (atomic per group, idempotent per (object, group), dense offsets), partitionIndex, streamState, trimPartition, swapSegment',
     build: () => {
       const l = logHandlers();
       return new HandlerModel('log', MODELS.log!.summary, l.handlers, [partitionKind], [l.precheck]);

@@ -1,6 +1,7 @@
 // The per-partition log (spec §3.1, §3.3): commitWal assigns dense offsets per partition,
 // atomically per partition group and idempotently per (object, group); partitionIndex,
-// streamState and trimPartition read and move the partition heads.
+// streamState and trimPartition read and move the partition heads; swapSegment replaces the
+// entries covering exactly [start, end) by one segment entry, idempotently by its path.
 //
 // One key per (ns, stream, partition): its state is the head (next, logStart) and the list
 // of committed ranges with the commit (object#group) that made each — the index entries,
@@ -26,9 +27,12 @@
 //   documented read order for them, not a snapshot (spec §3.3), so that is the weakest
 //   sound reading. partitionIndex reads one partition and is one atomic step.
 //
-// Not modelled: swapSegment (the segmenter must not run while a log history is recorded,
-// or its entries would merge committed ranges) and StaleCommit (judged on stamps and the
-// commit window: a failed commitWal, whatever its code, did not apply and is left out).
+// - swapSegment is one atomic step on its partition. The segment entry keeps the commits it
+//   replaced (with their ranges), so a later retry of one of them still finds its commit
+//   record and returns its first offsets, as the commit records outlive segmenting.
+//
+// Not modelled: StaleCommit (judged on stamps and the commit window: a failed commitWal,
+// whatever its code, did not apply and is left out).
 import type { Op } from '../history.js';
 import {
   SAME,
@@ -54,6 +58,8 @@ export interface Seg {
   commit: string;
   prev: Seg | null;
   id: number;
+  /** A segment entry: the commits it replaced, with their ranges. */
+  merged?: readonly { commit: string; start: number; end: number }[];
 }
 
 export interface PartState {
@@ -173,11 +179,12 @@ interface CommitData {
 function mkHandlers(): OpHandler[] {
   // Interned ids of persistent range lists: equal ids exactly when the lists are equal.
   const interned = new Map<string, number>();
-  const mkSeg = (prev: Seg | null, start: number, end: number, commit: string): Seg => {
+  const mkSeg = (prev: Seg | null, start: number, end: number, commit: string, merged?: Seg['merged']): Seg => {
+    // A segment's commit (seg:<path>) names what it merged: the path is written once.
     const k = `${prev?.id ?? 0}|${start}|${end}|${commit}`;
     let id = interned.get(k);
     if (id === undefined) interned.set(k, (id = interned.size + 1));
-    return { start, end, commit, prev, id };
+    return merged ? { start, end, commit, prev, id, merged } : { start, end, commit, prev, id };
   };
 
   const commitWal: OpHandler<CommitData> = {
@@ -221,7 +228,11 @@ function mkHandlers(): OpHandler[] {
         let any = false;
         for (const k of sub.keys) {
           const list: Seg[] = [];
-          for (let s = (get(k) as PartState).segs; s; s = s.prev) if (s.commit === d.commit) list.push(s);
+          for (let s = (get(k) as PartState).segs; s; s = s.prev) {
+            if (s.commit === d.commit) list.push(s);
+            // Newest first, like the list; a segment's merged commits are in offset order.
+            else if (s.merged) for (let j = s.merged.length - 1; j >= 0; j--) if (s.merged[j]!.commit === d.commit) list.push(s.merged[j] as Seg);
+          }
           if (list.length) any = true;
           found.set(k, list.reverse());
         }
@@ -369,7 +380,61 @@ function mkHandlers(): OpHandler[] {
     },
   };
 
-  return [commitWal, partitionIndex, streamState, trimPartition];
+  interface SwapData {
+    key: string;
+    start: number;
+    end: number;
+    commit: string;
+    ok: boolean;
+  }
+
+  const swapSegment: OpHandler<SwapData> = {
+    name: 'swapSegment',
+    doc: {
+      args: '{ns?, stream, partition, start, end, path}',
+      ok: '{entry: {start, end}}',
+      fail: 'any code (trimmed, not on entry boundaries, too many entries, claimed, fenced out): did not apply, left out',
+      notes: 'replaces the committed ranges covering exactly [start, end) (at or above logStart, at most next) by one; idempotent by path',
+    },
+    prepare(op) {
+      const { ns, stream } = streamArgs(op.args);
+      const key = partKey(ns, stream, reqInt(op.args, 'partition', 'args'));
+      const start = reqInt(op.args, 'start', 'args');
+      const end = reqInt(op.args, 'end', 'args');
+      const path = reqString(op.args, 'path', 'args');
+      if (end <= start) bad('args: end must be above start');
+      if (op.status === 'fail') return [];
+      if (op.status === 'ok') {
+        const e = reqObj(reqObj(op.result, 'result').entry, 'result.entry');
+        if (reqInt(e, 'start', 'result.entry') !== start || reqInt(e, 'end', 'result.entry') !== end) {
+          bad(`result.entry must be the swapped range [${start}, ${end})`);
+        }
+      }
+      return [{ keys: [key], data: { key, start, end, commit: `seg:${path}`, ok: op.status === 'ok' } }];
+    },
+    step(d, _s, get, why): Alt[] {
+      const cur = get(d.key) as PartState;
+      const all = segList(cur.segs);
+      // A retry of a swap that applied: the entry is there already.
+      if (all.some((x) => x.commit === d.commit && x.start === d.start && x.end === d.end)) return SAME;
+      const first = all.findIndex((x) => x.start === d.start && x.end > x.start);
+      let last = first;
+      while (last >= 0 && last < all.length && all[last]!.end < d.end) last++;
+      const tiles = first >= 0 && last < all.length && all[last]!.end === d.end && d.start >= cur.logStart && d.end <= cur.next;
+      if (!tiles) {
+        if (!d.ok) return SAME; // an unknown swap that could not apply
+        return reject(why, () => `swap [${d.start}, ${d.end}) on ${describePart(d.key)}: not on entry boundaries at or above logStart ${cur.logStart} (entries ${fmtRanges(all.flatMap((x) => [x.start, x.end]))})`);
+      }
+      const merged = all.slice(first, last + 1).flatMap((x) => x.merged ?? [{ commit: x.commit, start: x.start, end: x.end }]);
+      let segs: Seg | null = null;
+      for (const x of all.slice(0, first)) segs = mkSeg(segs, x.start, x.end, x.commit, x.merged);
+      segs = mkSeg(segs, d.start, d.end, d.commit, merged);
+      for (const x of all.slice(last + 1)) segs = mkSeg(segs, x.start, x.end, x.commit, x.merged);
+      return [[[d.key, { ...cur, segs }]]];
+    },
+  };
+
+  return [commitWal, partitionIndex, streamState, trimPartition, swapSegment];
 }
 
 /** A head read: next (and logStart when given) must match. */
