@@ -13,13 +13,17 @@ import { NODE22_SUITES, runNode22Pass } from './harness/node22.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 /** Suites parameterised by the metastore backend: run once per backend unless --backend picks one. */
-const PER_BACKEND = new Set(['conformance', 'linearizability', 'faults', 'control', 'tenancy', 'dynamodb', 'sharded', 'soak']);
+const PER_BACKEND = new Set(['conformance', 'linearizability', 'faults', 'control', 'tenancy', 'dynamodb', 'sharded', 'soak', 'crash', 'histories']);
 /** Per-backend suites that test one backend's own storage mapping, and the backends they run on. */
 const ONLY_ON: Record<string, readonly string[]> = {
   dynamodb: ['dynamodb'],
   sharded: ['sharded'],
   // Soaks run on the backends issue 22 names (alternator is DynamoDB Local again, single-item).
   soak: ['embedded', 'postgres', 'dynamodb'],
+  // The crash gate: embedded on a file store, Postgres on MinIO (issue 22).
+  crash: ['embedded', 'postgres'],
+  // Histories through Toxiproxy: the backends with a network link to a real server.
+  histories: ['postgres', 'dynamodb'],
 };
 /**
  * Per-backend suites a backend skips. The sharded backends run the shared metastore suites
@@ -52,6 +56,8 @@ const SUITES: Record<string, string> = {
   openfga: 'test/openfga',
   soak: 'test/soak',
   remote: 'test/remote',
+  crash: 'test/crash',
+  histories: 'test/histories',
 };
 /** Services a suite needs besides its backend's (started once for its stage). */
 const NEEDS: Record<string, string[]> = { openfga: ['openfga'] };

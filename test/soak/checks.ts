@@ -27,6 +27,8 @@ export interface EndReport {
   pointerVersion: number;
   /** Objects the current manifest and the partition indexes reference (all present). */
   referenced: number;
+  /** Their paths. */
+  referencedPaths: Set<string>;
   /** Objects GC deleted during the run (from the nodes' metrics; filled in by the caller). */
   gcDeleted: number;
 }
@@ -56,7 +58,7 @@ async function query(node: string, path: string, token: string): Promise<Map<str
   throw new Error(`query on ${node}: more than ${MAX_QUERY_PAGES} pages`);
 }
 
-async function exists(store: Store, path: string): Promise<boolean> {
+export async function exists(store: Store, path: string): Promise<boolean> {
   try {
     await store.head(path);
     return true;
@@ -83,7 +85,7 @@ export async function openDirect(world: World): Promise<{ meta: MetaStore; store
 
 export async function endChecks(o: { world: World; nodes: string[]; nsName: string; collName: string; acked: Acked[] }): Promise<EndReport> {
   const path = `/v1/namespaces/${o.nsName}/collections/${o.collName}`;
-  const report: EndReport = { lost: [], duplicated: [], problems: [], logRecords: 0, pointerVersion: 0, referenced: 0, gcDeleted: 0 };
+  const report: EndReport = { lost: [], duplicated: [], problems: [], logRecords: 0, pointerVersion: 0, referenced: 0, referencedPaths: new Set(), gcDeleted: 0 };
   const lost = new Set<string>();
 
   // 1. Every acknowledged write on every node: a query with the merged token of all writes,
@@ -157,6 +159,7 @@ export async function endChecks(o: { world: World; nodes: string[]; nsName: stri
     // 4. GC deleted nothing still referenced.
     for (const p of referenced) if (!(await exists(store, p))) report.problems.push(`${p} is referenced but was deleted`);
     report.referenced = referenced.size;
+    report.referencedPaths = referenced;
   } finally {
     await direct.close();
   }

@@ -7,6 +7,8 @@ import { mulberry32 } from '../../src/check/prng.js';
 /** A request's deadline: longer than any single toxic, so most outcomes are known. */
 export const REQUEST_DEADLINE_MS = 15_000;
 export const DOCS_PER_BATCH = 5;
+/** A client whose request got no answer waits this long before the next. */
+const UNREACHABLE_BACKOFF_MS = 100;
 
 export interface Doc {
   id: string;
@@ -29,6 +31,8 @@ export interface LoadStats {
   refused: Map<number, number>;
   /** No answer (connection cut, deadline): the outcome is unknown. */
   unknown: number;
+  /** Connection refused (the node was down): nothing was sent. */
+  unreachable: number;
   /** Token reads during the run: answered 200 with the document, refused (503 …), wrong. */
   reads: { ok: number; refused: number; unknown: number; wrong: string[] };
 }
@@ -56,7 +60,7 @@ async function post(url: string, body: unknown): Promise<{ status: number; body:
 }
 
 export async function load(o: LoadOptions): Promise<LoadStats> {
-  const stats: LoadStats = { acked: [], refused: new Map(), unknown: 0, reads: { ok: 0, refused: 0, unknown: 0, wrong: [] } };
+  const stats: LoadStats = { acked: [], refused: new Map(), unknown: 0, unreachable: 0, reads: { ok: 0, refused: 0, unknown: 0, wrong: [] } };
   const rng = mulberry32(o.seed);
   const pick = (xs: string[]) => xs[Math.floor(rng() * xs.length)];
   await Promise.all(
@@ -79,8 +83,11 @@ export async function load(o: LoadOptions): Promise<LoadStats> {
             await new Promise((res) => setTimeout(res, 50));
             continue;
           }
-        } catch {
-          stats.unknown++;
+        } catch (e) {
+          if ((e as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED') stats.unreachable++;
+          else stats.unknown++;
+          // The node is down or cut off: back off before the next try, as a client would.
+          await new Promise((res) => setTimeout(res, UNREACHABLE_BACKOFF_MS));
           continue;
         }
         // Read it back with its token on another node (read-your-writes across nodes).

@@ -188,6 +188,7 @@ export function soakTable(backend: string, s: Schedule, stats: LoadStats, end: E
     ['acknowledged', stats.acked.length],
     ['refused (by status)', refused],
     ['no answer (outcome unknown)', stats.unknown],
+    ['connection refused (a node down; nothing sent)', stats.unreachable],
     ['lost (must be 0)', end.lost.length],
     ['duplicated (must be 0)', end.duplicated.length],
     ['token reads during the run: ok / refused / no answer / wrong', `${stats.reads.ok} / ${stats.reads.refused} / ${stats.reads.unknown} / ${stats.reads.wrong.length}`],
