@@ -30,6 +30,13 @@ export interface RecordOptions {
   clients: number;
   opsPerClient: number;
   seed: number;
+  /**
+   * Drop LOST_OUTCOME_RATE of the write outcomes on purpose (default). Off when the
+   * network loses them for real (test/histories: through Toxiproxy).
+   */
+  fakeLostOutcomes?: boolean;
+  /** The clients' retry policy (default RECORD_POLICY). */
+  policy?: RetryPolicy;
 }
 
 interface WorkerInput {
@@ -42,6 +49,8 @@ interface WorkerInput {
   ops: number;
   seed: number;
   clock: SharedArrayBuffer;
+  fakeLostOutcomes: boolean;
+  policy: RetryPolicy;
 }
 
 /** Runs the clients and returns the merged history, ordered by time. */
@@ -60,6 +69,8 @@ export async function record(opts: RecordOptions): Promise<HistoryEvent[]> {
       seed: opts.seed * 1000 + p,
       staleReads: opts.staleReads ?? false,
       clock,
+      fakeLostOutcomes: opts.fakeLostOutcomes ?? true,
+      policy: opts.policy ?? RECORD_POLICY,
     };
     const w = new Worker(boot, { workerData: input });
     return new Promise<HistoryEvent[]>((resolve, reject) => {
@@ -86,7 +97,7 @@ async function client(input: WorkerInput): Promise<HistoryEvent[]> {
   const ticks = new BigInt64Array(input.clock);
   const now = () => Number(Atomics.add(ticks, 0, 1n));
   const backend: MetaStore = await openLocation(input.location);
-  const client = metaClient(backend, { policy: RECORD_POLICY });
+  const client = metaClient(backend, { policy: input.policy });
   const store = input.staleReads ? withStalePointerReads(client) : client;
   const events: HistoryEvent[] = [];
   const process = input.process;
@@ -94,7 +105,7 @@ async function client(input: WorkerInput): Promise<HistoryEvent[]> {
   const recorder: Recorder = {
     async call(op, args, fn) {
       events.push({ process, type: 'invoke', op, args: toPlain(args) as Record<string, unknown>, time: now() });
-      const lose = !READS.has(op) && rng() < LOST_OUTCOME_RATE;
+      const lose = input.fakeLostOutcomes && !READS.has(op) && rng() < LOST_OUTCOME_RATE;
       if (lose && rng() < 0.5) {
         events.push({ process, type: 'info', op, time: now() }); // never sent
         return undefined;
