@@ -75,11 +75,8 @@ interface Node {
 const MAX_UNPLACED_REPORTED = 50;
 const SEP = '\u0001';
 
-/** The linearized operations of the current path, newest first (shared, never mutated). */
-interface Trail {
-  sub: number;
-  prev: Trail | null;
-}
+/** Configurations of one state kept as a list in the memo before it indexes them by set hash. */
+const MEMO_LIST_MAX = 16;
 
 function lift(e: Node): void {
   e.prev!.next = e.next;
@@ -191,27 +188,29 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     h2 ^= z2[i]!;
   };
 
-  // ---- the memo: state string -> set hash -> compact sets, stored in an arena as
-  // [h2, low, hi word, words low..hi-1, info words] (offsets into it; arrays on collisions)
+  // ---- the memo: state string -> compact sets [h1, h2, low, hi word, words low..hi-1, info
+  // words] stored in an arena (offsets into it): one offset, a short list of them, or past
+  // MEMO_LIST_MAX a map by h1 (a state seen in many configurations)
   const maxEntries = Math.max(2, budget.maxCacheEntries);
   const infoWords = lin.length - knownWords;
+  type Slot = number | number[];
   interface Generation {
-    map: Map<string, Map<number, number | number[]>>;
+    map: Map<string, Slot | Map<number, Slot>>;
     arena: Uint32Array;
     used: number;
     entries: number;
   }
-  const generation = (): Generation => ({ map: new Map(), arena: new Uint32Array(1 << 12), used: 0, entries: 0 });
+  const generation = (arena: Uint32Array = new Uint32Array(1 << 12)): Generation => ({ map: new Map(), arena, used: 0, entries: 0 });
   let young = generation();
   let old: Generation | null = null;
   const wordsLo = () => Math.min(low >>> 5, knownWords);
   const wordsHi = (lo: number) => (high >= 0 ? Math.max(lo, (high >>> 5) + 1) : lo);
   const matches = (a: Uint32Array, o: number): boolean => {
-    if (a[o] !== h2 >>> 0 || a[o + 1] !== low) return false;
+    if (a[o] !== h1 >>> 0 || a[o + 1] !== h2 >>> 0 || a[o + 2] !== low) return false;
     const lo = wordsLo();
     const hi = wordsHi(lo);
-    if (a[o + 2] !== hi) return false;
-    let j = o + 3;
+    if (a[o + 3] !== hi) return false;
+    let j = o + 4;
     for (let w = lo; w < hi; w++) if (a[j++] !== lin[w]) return false;
     for (let w = knownWords; w < lin.length; w++) if (a[j++] !== lin[w]) return false;
     return true;
@@ -219,7 +218,7 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
   const store = (g: Generation): number => {
     const lo = wordsLo();
     const hi = wordsHi(lo);
-    const len = 3 + (hi - lo) + infoWords;
+    const len = 4 + (hi - lo) + infoWords;
     if (g.used + len > g.arena.length) {
       const bigger = new Uint32Array(Math.max(g.arena.length * 2, g.used + len));
       bigger.set(g.arena.subarray(0, g.used));
@@ -227,21 +226,33 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     }
     const a = g.arena;
     const o = g.used;
-    a[o] = h2;
-    a[o + 1] = low;
-    a[o + 2] = hi;
-    let j = o + 3;
+    a[o] = h1;
+    a[o + 1] = h2;
+    a[o + 2] = low;
+    a[o + 3] = hi;
+    let j = o + 4;
     for (let w = lo; w < hi; w++) a[j++] = lin[w]!;
     for (let w = knownWords; w < lin.length; w++) a[j++] = lin[w]!;
     g.used = j;
     return o;
   };
-  const seen = (g: Generation | null, stateKey: string): boolean => {
-    const e = g?.map.get(stateKey)?.get(h1);
+  const inSlot = (a: Uint32Array, e: Slot | undefined): boolean => {
     if (e === undefined) return false;
-    if (typeof e === 'number') return matches(g!.arena, e);
-    for (const o of e) if (matches(g!.arena, o)) return true;
+    if (typeof e === 'number') return matches(a, e);
+    for (const o of e) if (matches(a, o)) return true;
     return false;
+  };
+  const seen = (g: Generation | null, stateKey: string): boolean => {
+    if (!g) return false;
+    const e = g.map.get(stateKey);
+    if (e === undefined) return false;
+    return e instanceof Map ? inSlot(g.arena, e.get(h1)) : inSlot(g.arena, e);
+  };
+  const add = (e: Slot | undefined, o: number): Slot => {
+    if (e === undefined) return o;
+    if (typeof e === 'number') return [e, o];
+    e.push(o);
+    return e;
   };
   /** Adds the current (linearized set, state) to the memo; false if it was there. */
   const remember = (stateKey: string): boolean => {
@@ -250,16 +261,17 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
       // The oldest generation is forgotten (its arena is reused).
       const spare = old;
       old = young;
-      young = spare ? { map: new Map(), arena: spare.arena, used: 0, entries: 0 } : generation();
+      young = generation(spare?.arena);
     }
-    let bySet = young.map.get(stateKey);
-    if (!bySet) young.map.set(stateKey, (bySet = new Map()));
-    const e = bySet.get(h1);
     const o = store(young);
-    if (e === undefined) bySet.set(h1, o);
-    else if (typeof e === 'number') bySet.set(h1, [e, o]);
-    else e.push(o);
     young.entries++;
+    const e = young.map.get(stateKey);
+    if (e instanceof Map) e.set(h1, add(e.get(h1), o));
+    else if (Array.isArray(e) && e.length >= MEMO_LIST_MAX) {
+      const byH1 = new Map<number, Slot>();
+      for (const x of [...e, o]) byH1.set(young.arena[x]! | 0, add(byH1.get(young.arena[x]! | 0), x));
+      young.map.set(stateKey, byH1);
+    } else young.map.set(stateKey, add(e, o));
     return true;
   };
   remember(skey);
@@ -276,7 +288,10 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     skey: string;
     low: number;
     high: number;
-    trail: Trail | null;
+    /** The operation it linearized, and the frame below (the stack is this chain). */
+    sub: number;
+    up: Frame | null;
+    depth: number;
     alts: Alt[];
     alt: number;
     /**
@@ -289,8 +304,7 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
      */
     pure: boolean;
   }
-  const stack: Frame[] = [];
-  let trail: Trail | null = null;
+  let top: Frame | null = null;
   let best = -1;
 
   /** Info operations that may be placed while `at` is the first return entry: invoked by then. */
@@ -303,21 +317,20 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     return out;
   };
 
-  // The deepest point the search got stuck at, recorded cheaply (the state arrays and the
-  // trail are never mutated, so keeping references is a snapshot); reasons are computed
-  // only if it fails.
-  let deepest: { trail: Trail | null; vals: unknown[]; blocking: number; candidates: number[] } | null = null;
+  // The deepest point the search got stuck at, recorded cheaply (frames and state arrays are
+  // never mutated, so keeping references is a snapshot); reasons are computed only if it fails.
+  let deepest: { top: Frame | null; vals: unknown[]; blocking: number; candidates: number[] } | null = null;
   const record = (blocking: Node) => {
     const candidates: number[] = [];
     for (let e = head.next; e && e !== blocking; e = e.next) if (e.call) candidates.push(e.sub);
     candidates.push(...infoCandidates(blocking));
-    deepest = { trail, vals, blocking: blocking.sub, candidates };
+    deepest = { top, vals, blocking: blocking.sub, candidates };
   };
 
   const explain = (): Stuck => {
     const d = deepest!;
     const seq: number[] = [];
-    for (let t = d.trail; t; t = t.prev) seq.push(t.sub);
+    for (let f = d.top; f; f = f.up) seq.push(f.sub);
     seq.reverse();
     const linAt = new Set(seq);
     const getAt = (key: string): unknown => {
@@ -391,7 +404,7 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
       }
       mark(i);
       if (remember(nk)) {
-        stack.push({
+        top = {
           entry,
           at,
           infoPos,
@@ -400,15 +413,16 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
           skey,
           low: savedLow,
           high: savedHigh,
-          trail,
+          sub: i,
+          up: top,
+          depth: top ? top.depth + 1 : 1,
           alts,
           alt: a,
           pure: byLocal[i]!.readOnly,
-        });
+        };
         vals = nv;
         hashes = nh;
         skey = nk;
-        trail = { sub: i, prev: trail };
         return true;
       }
       flip(i);
@@ -472,8 +486,9 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
       }
       // A return entry: its operation should have been linearized by now. First, could an
       // unknown-outcome operation invoked by now take effect here?
-      if (stack.length > best) {
-        best = stack.length;
+      const depth = top ? top.depth : 0;
+      if (depth > best) {
+        best = depth;
         record(entry);
       }
       at = entry;
@@ -514,10 +529,12 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
 
     // Nothing fits before `at` returns: backtrack — through every pure step, whose
     // configuration before it fails with the one after it.
-    let f: Frame | undefined;
+    let f: Frame;
     for (;;) {
-      f = stack.pop();
-      if (!f) return { kind: 'not linearizable', steps: budget.steps - startSteps, stuck: explain() };
+      const t = top as Frame | null; // assigned in tryPush
+      if (!t) return { kind: 'not linearizable', steps: budget.steps - startSteps, stuck: explain() };
+      f = t;
+      top = t.up;
       if (f.entry) {
         flip(f.entry.sub);
         unlift(f.entry);
@@ -529,7 +546,6 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     vals = f.vals;
     hashes = f.hashes;
     skey = f.skey;
-    trail = f.trail;
     resumeAlts = f.alts;
     resumeAt = f.alt + 1;
     if (f.entry) {
