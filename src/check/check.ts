@@ -13,7 +13,10 @@ export interface CheckOptions {
   budgetMs?: number;
   /** Model steps allowed in total. Default 50 million. */
   maxSteps?: number;
-  /** Memo entries allowed per partition (memory bound: about 300 bytes each). Default 2 million. */
+  /**
+   * Memo entries kept per partition (a memory bound: tens of bytes each for a single key);
+   * past it the oldest half is forgotten, which costs time, never the verdict. Default 2 million.
+   */
   maxCacheEntries?: number;
   /** How many of the longest prefix's last operations a report shows. Default 6. */
   window?: number;

@@ -108,11 +108,16 @@ export function parseHistory(text: string): { events: HistoryEvent[]; lines: num
  * `lines` gives each event's line number (defaults to its 1-based position).
  */
 export function pairHistory(events: readonly HistoryEvent[], lines?: readonly number[]): Op[] {
+  return pair(events, lines, true);
+}
+
+/** Pairs events; `validate` false for events parseHistory has validated already. */
+function pair(events: readonly HistoryEvent[], lines: readonly number[] | undefined, validate: boolean): Op[] {
   const lineOf = (i: number) => lines?.[i] ?? i + 1;
   const ops: Op[] = [];
   const pending = new Map<Process, Op>();
   for (let i = 0; i < events.length; i++) {
-    const ev = validateEvent(events[i], lineOf(i));
+    const ev = validate ? validateEvent(events[i], lineOf(i)) : events[i]!;
     const line = lineOf(i);
     if (ev.type === 'invoke') {
       const open = pending.get(ev.process);
@@ -166,7 +171,7 @@ export function pairHistory(events: readonly HistoryEvent[], lines?: readonly nu
 /** Parses and pairs a JSON-lines history. */
 export function readHistory(text: string): Op[] {
   const { events, lines } = parseHistory(text);
-  return pairHistory(events, lines);
+  return pair(events, lines, false);
 }
 
 /** The error a `fail` carries: `{code, message?, details?}`; null when it names no code. */

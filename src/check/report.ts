@@ -29,9 +29,7 @@ function stats(r: CheckResult): string {
 export function formatResult(r: CheckResult): string {
   const out: string[] = [r.verdict];
   if (r.verdict === 'unknown' && r.unknown) {
-    const why = { deadline: 'the time budget ran out', steps: 'the step budget ran out', memory: 'the memo grew past its bound' }[
-      r.unknown.reason
-    ];
+    const why = { deadline: 'the time budget ran out', steps: 'the step budget ran out' }[r.unknown.reason];
     out.push(`  ${why ?? r.unknown.reason} while checking ${r.unknown.partition.description} (${r.unknown.partition.steps} steps)`);
   }
   const v = r.violation;
