@@ -14,7 +14,7 @@ import type { CreateNamespace } from '../../contract.js';
 import { errors, isMetaError } from '../../errors.js';
 import type { Namespace, NamespaceId, Page, PageRequest, WriteContext } from '../../types.js';
 import type { DirectoryEntry } from './directory.js';
-import { mergePages } from './lists.js';
+import { mergedList } from './lists.js';
 import { chooseShard } from './placement.js';
 import type { Router } from './routing.js';
 
@@ -80,8 +80,7 @@ export class Namespaces {
 
   /** An org's namespaces: each shard's page after the cursor, merged by name (names are unique per org cluster-wide). */
   async list(org: string, page?: PageRequest): Promise<Page<Namespace>> {
-    const pages = await Promise.all(this.r.shards.map((s) => s.store.listNamespaces(org, page)));
-    return mergePages(pages, page?.limit, (n) => n.name);
+    return mergedList(this.r.shards.map((s) => (p: PageRequest) => s.store.listNamespaces(org, p)), page, (n) => n.name);
   }
 
   /** Moves the entry to `state` (a compare-and-swap on its version, re-read on a lost race). */
