@@ -69,6 +69,11 @@ interface Node {
   match: Node | null;
   prev: Node | null;
   next: Node | null;
+  /**
+   * The state key at which this call's step last had no effect at all: a step is a function
+   * of the state alone, so in that state it still has none and is not asked again.
+   */
+  noFit: string | null;
 }
 
 /** Unplaced operations listed in a report (the rest are counted). */
@@ -141,8 +146,8 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
   const nodes: Node[] = [];
   for (let i = 0; i < m; i++) {
     const s = known[i]!;
-    const c: Node = { call: true, sub: i, time: s.call, match: null, prev: null, next: null };
-    const r: Node = { call: false, sub: i, time: s.ret, match: null, prev: null, next: null };
+    const c: Node = { call: true, sub: i, time: s.call, match: null, prev: null, next: null, noFit: null };
+    const r: Node = { call: false, sub: i, time: s.ret, match: null, prev: null, next: null, noFit: null };
     c.match = r;
     nodes.push(c, r);
   }
@@ -151,7 +156,7 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     if (a.call !== b.call) return a.call ? -1 : 1;
     return a.sub - b.sub;
   });
-  const head: Node = { call: false, sub: -1, time: -Infinity, match: null, prev: null, next: null };
+  const head: Node = { call: false, sub: -1, time: -Infinity, match: null, prev: null, next: null, noFit: null };
   let prev = head;
   for (const x of nodes) {
     prev.next = x;
@@ -464,13 +469,14 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
           resumeAlts = null;
         } else {
           // Each pass tries its own kind; the configuration is the same in both passes.
-          if (s.readOnly !== purePass || !ready(s)) {
+          if (s.readOnly !== purePass || node.noFit === skey || !ready(s)) {
             entry = node.next;
             continue;
           }
           const out = spend();
           if (out) return done('unknown', out);
           alts = s.handler.step(s.data, s, get);
+          if (alts.length === 0) node.noFit = skey;
         }
         if (tryPush(node.sub, alts, from, node, null, -1)) {
           lift(node);
