@@ -22,8 +22,11 @@ export async function directoryOn(connection: Connection, opts: SqlDirectoryOpti
       d = new SqlDirectoryStore(pgDriverOn(connection.pool), false, opts);
       break;
     }
-    case 'dynamodb':
-      throw new Error('the directory is not available on DynamoDB yet: put metastore.directory on a sqlite: or postgres:// backend');
+    case 'dynamodb': {
+      const { DynamoDirectoryStore } = await import('./dynamodb.js');
+      d = new DynamoDirectoryStore(connection.client, connection.table, connection.profile, opts);
+      break;
+    }
     case 'remote':
       throw new Error('the directory is not served by a remote metastore: put metastore.directory on a sqlite: or postgres:// backend');
   }

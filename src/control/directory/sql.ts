@@ -11,6 +11,7 @@ import {
   DIRECTORY_POLL_MS,
   MAX_DIRECTORY_PAGE,
   MAX_DIRECTORY_WAIT_MS,
+  MAX_FEED_APPEND,
   type ClusterFeedPage,
   type DirectoryChanges,
   type DirectoryEntry,
@@ -226,6 +227,7 @@ export class SqlDirectoryStore implements DirectoryStore {
   }
 
   async appendFeed(shard: string, from: number, to: number, changes: CatalogChange[], resync: boolean): Promise<boolean> {
+    if (changes.length > MAX_FEED_APPEND) throw errors.limitExceeded('MAX_FEED_APPEND', MAX_FEED_APPEND, changes.length);
     const applied = await this.d.tx(async (q) => {
       const lock = this.d.dialect === 'postgres' ? ' FOR UPDATE' : '';
       const [r] = await q(`SELECT v FROM dir_feed_cursors WHERE shard = $1${lock}`, [shard]);

@@ -142,6 +142,8 @@ export interface DirectoryStore {
   feedSince(version: number, limit: number, ns?: NamespaceId): Promise<ClusterFeedPage>;
 }
 
+/** Changes one appendFeed takes at most (a DynamoDB transaction holds 100 items: a change and its namespace's mark each). */
+export const MAX_FEED_APPEND = 48;
 /** Entries per changesSince page. */
 export const MAX_DIRECTORY_PAGE = 1_000;
 /** The longest one waitVersion may wait. */

@@ -18,10 +18,11 @@
 import { changesLimit, wakeableSleep, watchLoop } from '../../core/feed.js';
 import { MAX_PAGE_LIMIT } from '../../limits.js';
 import type { ChangesPage, WatchResult, WatchScope } from '../../types.js';
+import { MAX_FEED_APPEND } from './directory.js';
 import type { Router, Shard } from './routing.js';
 
-/** Shard changes copied per directory transaction. */
-export const PUMP_PAGE = 500;
+/** Shard changes copied per directory transaction (what every directory backend takes). */
+export const PUMP_PAGE = MAX_FEED_APPEND;
 /** Copy rounds of one shard per call (a bound; the next reader goes on). */
 export const MAX_PUMP_ROUNDS = 20;
 /** How often a watch looks at the shards for changes other handles made. */

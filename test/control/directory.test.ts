@@ -1,0 +1,117 @@
+// The directory (spec §5.2) beside the ControlStore, the same cases on every ControlStore
+// backend (LOAM_TEST_BACKEND): dense cluster-wide ids with the name reserved, the version-
+// checked entry write, the delta chain and its long poll, shards, and the cluster feed's
+// copy positions — through two handles, as two nodes would. A backend without multi-item
+// transactions (the alternator profile) refuses to hold a directory, clearly.
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { backendFactory, type BackendFactory } from '../harness/backends.js';
+import { directoryOn } from '../../src/control/directory/index.js';
+import { connectionOf } from '../../src/meta/backends/registry.js';
+import type { DirectoryStore } from '../../src/meta/backends/sharded/directory.js';
+import { isMetaError, type CatalogChange, type MetaStore } from '../../src/meta/index.js';
+
+const f: BackendFactory = backendFactory();
+// Opened before the cases are declared: they are selected by the backend's capabilities.
+const meta: MetaStore = await f.open();
+let d: DirectoryStore | null = null;
+let d2: DirectoryStore | null = null;
+let refusal: Error | null = null;
+try {
+  d = await directoryOn(connectionOf(meta)!);
+  d2 = await directoryOn(connectionOf(await f.connect(meta))!);
+} catch (e) {
+  refusal = e as Error;
+}
+after(async () => {
+  await d?.close();
+  await d2?.close();
+  await f.cleanup();
+});
+
+const multi = () => meta.capabilities().transactions === 'multi-item';
+
+describe(`directory on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () => {
+  test('a single-item backend refuses the directory, saying why', { skip: multi() ? 'multi-item backend' : false }, () => {
+    assert.match(String(refusal?.message), /transactions/);
+  });
+
+  test('reserve: ids dense and once for the cluster; a held name returns its entry; a dropped entry frees the name', { skip: !multi() }, async () => {
+    await d!.addShard('s0', 'sqlite:/x/s0.db');
+    await d2!.addShard('s1', 'sqlite:/x/s1.db');
+    const v0 = await d!.version();
+    const a = await d!.reserve('o', 'a', 's0', 'small');
+    const b = await d2!.reserve('o', 'b', 's1', 'small');
+    assert.deepEqual([a.created, b.created, a.entry.id + 1], [true, true, b.entry.id]);
+    assert.equal(a.entry.state, 'creating');
+    assert.ok(a.entry.version > v0 && b.entry.version > a.entry.version);
+    const again = await d2!.reserve('o', 'a', 's1', 'small');
+    assert.deepEqual([again.created, again.entry.id, again.entry.shard], [false, a.entry.id, 's0']);
+    await assert.rejects(d!.reserve('o', 'c', 'nope', 'small'), (e: unknown) => isMetaError(e, 'InvalidArgument') && e.details.field === 'shard');
+    await assert.rejects(d!.reserve('o', 'bad name', 's0', 'small'), (e: unknown) => isMetaError(e, 'InvalidArgument') && e.details.field === 'name');
+    // Concurrent reservations of one name from both handles: one entry.
+    const race = await Promise.all([d!.reserve('o', 'raced', 's0', 'small'), d2!.reserve('o', 'raced', 's1', 'small')]);
+    assert.equal(race.filter((r) => r.created).length, 1);
+    assert.equal(race[0].entry.id, race[1].entry.id);
+    const live = await d!.updateEntry(a.entry.id, a.entry.version, { state: 'live' });
+    const dropped = await d!.updateEntry(a.entry.id, live.version, { state: 'dropped' });
+    assert.equal(await d2!.entryByName('o', 'a'), null, 'a dropped entry holds no name');
+    assert.equal((await d2!.entry(a.entry.id))?.state, 'dropped');
+    const fresh = await d2!.reserve('o', 'a', 's1', 'small');
+    assert.equal(fresh.created, true);
+    assert.ok(fresh.entry.id > race[0].entry.id, 'a new id, never reused');
+    void dropped;
+  });
+
+  test('updateEntry is a compare-and-swap on the entry version (how a move flips the shard)', { skip: !multi() }, async () => {
+    const { entry } = await d!.reserve('o', 'cas', 's0', 'small');
+    const moved = await d2!.updateEntry(entry.id, entry.version, { shard: 's1', state: 'moving' });
+    assert.deepEqual([moved.shard, moved.state], ['s1', 'moving']);
+    await assert.rejects(d!.updateEntry(entry.id, entry.version, { shard: 's0' }), (e: unknown) => isMetaError(e, 'VersionMismatch') && e.details.currentVersion === moved.version);
+    await assert.rejects(d!.updateEntry(999_999, 1, { state: 'live' }), (e: unknown) => isMetaError(e, 'NotFound'));
+    await assert.rejects(d!.updateEntry(entry.id, moved.version, { state: 'gone' as never }), (e: unknown) => isMetaError(e, 'InvalidArgument'));
+    assert.equal((await d!.entryByName('o', 'cas'))?.shard, 's1');
+  });
+
+  test('changesSince is the delta chain after a version, each entry in its newest state; waitVersion long-polls', { skip: !multi() }, async () => {
+    const v = await d!.version();
+    const { entry } = await d!.reserve('o', 'chain', 's0', 'small');
+    const e2 = await d!.updateEntry(entry.id, entry.version, { state: 'live' });
+    const other = await d!.reserve('o', 'chain2', 's1', 'large');
+    const ch = await d2!.changesSince(v);
+    assert.deepEqual(ch.entries.map((e) => [e.id, e.state, e.version]), [[entry.id, 'live', e2.version], [other.entry.id, 'creating', other.entry.version]]);
+    assert.equal(ch.version, await d!.version());
+    const paged = await d2!.changesSince(v, 1);
+    assert.equal(paged.entries.length, 1);
+    assert.equal(paged.more, true);
+    const started = Date.now();
+    const waiting = d2!.waitVersion(ch.version, { timeoutMs: 10_000 });
+    setTimeout(() => void d!.reserve('o', 'wake', 's0', 'small'), 100);
+    assert.ok((await waiting) > ch.version);
+    assert.ok(Date.now() - started < 5_000, 'woken by the change');
+    assert.equal(await d2!.waitVersion(await d!.version(), { timeoutMs: 200 }), await d!.version(), 'times out at the same version');
+  });
+
+  test('shards: recorded once with their identity and order; another identity for a known name is refused', { skip: !multi() }, async () => {
+    const s = await d!.shards();
+    assert.deepEqual(s.map((x) => [x.name, x.seq]), [['s0', 1], ['s1', 2]]);
+    assert.equal((await d2!.addShard('s0', 'sqlite:/x/s0.db')).seq, 1);
+    await assert.rejects(d2!.addShard('s0', 'sqlite:/elsewhere.db'), (e: unknown) => isMetaError(e, 'InvalidArgument') && /keeps its name/.test(e.message));
+  });
+
+  test('the cluster feed: a copy applies only at its cursor, versions are dense across shards, the ns filter and the horizon', { skip: !multi() }, async () => {
+    const ch = (ns: number, i: number): CatalogChange => ({ version: i, ns, kind: 'stream.created', id: i, stamp: Date.now() });
+    const v0 = (await d!.feedVersion()).version;
+    assert.equal(await d!.appendFeed('s0', 0, 2, [ch(1, 1), ch(2, 2)], false), true);
+    assert.equal(await d2!.appendFeed('s0', 0, 2, [ch(1, 1), ch(2, 2)], false), false, 'copied first by the other handle');
+    assert.equal(await d2!.appendFeed('s1', 0, 1, [ch(3, 1)], false), true);
+    assert.deepEqual((await d!.feedCursors()).map((c) => [c.shard, c.shardVersion]), [['s0', 2], ['s1', 1]]);
+    const page = await d2!.feedSince(v0, 10);
+    assert.deepEqual(page.changes.map((c) => [c.version, c.ns]), [[v0 + 1, 1], [v0 + 2, 2], [v0 + 3, 3]]);
+    assert.equal(page.version, v0 + 3);
+    assert.deepEqual((await d2!.feedSince(v0, 10, 2)).changes.map((c) => c.ns), [2]);
+    assert.equal((await d2!.feedSince(v0, 2)).more, true);
+    assert.equal(await d!.appendFeed('s1', 1, 5, [ch(3, 5)], true), true);
+    assert.equal((await d!.feedVersion()).horizon, v0 + 3, 'a shard that compacted changes raises the horizon to before its copy');
+  });
+});
