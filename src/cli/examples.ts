@@ -21,6 +21,13 @@ export const EXAMPLES: Readonly<Record<string, string>> = {
   'quotas show': 'loam quotas show --org acme --namespace demo',
   'quotas set': 'loam quotas set request_rate 50 --org acme --namespace demo',
   usage: 'loam usage --org acme --metric requests --since 1767225600000',
+  'control-plane': 'loam control-plane --config control-plane.json',
+  'clusters create': 'loam clusters create acme-prod --config control-plane.json',
+  'clusters list': 'loam clusters list --config control-plane.json',
+  'clusters keys': 'loam clusters keys list acme-prod --config control-plane.json',
+  'clusters keys create': 'loam clusters keys create acme-prod --config control-plane.json',
+  'clusters keys list': 'loam clusters keys list acme-prod --config control-plane.json',
+  'clusters keys revoke': 'loam clusters keys revoke acme-prod 0123456789abcdef --config control-plane.json',
 };
 
 function hasExample(c: Command): boolean {

@@ -16,13 +16,14 @@ import {
   type AttributeValue,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { errors, isMetaError } from '../meta/errors.js';
+import { MetaError, errors, isMetaError } from '../meta/errors.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../meta/limits.js';
 import {
   agentKeyInfo,
   checkAgentKeyRecord,
   checkClusterId,
   checkCreatedBy,
+  clusterExists,
   MAX_AGENT_KEYS_PER_CLUSTER,
   type AgentKeyInfo,
   type AgentKeyRecord,
@@ -119,7 +120,7 @@ export class DynamoClusterRegistry implements ClusterRegistry {
         ),
       );
     } catch (e) {
-      if (e instanceof ConditionalCheckFailedException) throw errors.alreadyExists(`cluster "${id}"`, 0);
+      if (e instanceof ConditionalCheckFailedException) throw clusterExists(id);
       throw e;
     }
     return { id, created: at, createdBy };
@@ -157,7 +158,7 @@ export class DynamoClusterRegistry implements ClusterRegistry {
         ),
       );
     } catch (e) {
-      if (e instanceof ConditionalCheckFailedException) throw errors.alreadyExists(`agent key ${rec.keyId}`, 0);
+      if (e instanceof ConditionalCheckFailedException) throw new MetaError('AlreadyExists', `agent key ${rec.keyId} already exists`);
       throw e;
     }
     return agentKeyInfo({ ...rec, revoked: null });

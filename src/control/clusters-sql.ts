@@ -1,12 +1,13 @@
 // The cluster registry (./clusters.ts) on SQL: embedded SQLite and PostgreSQL, in the
 // control plane's registry database, beside (not inside) any cluster's tables.
-import { errors } from '../meta/errors.js';
+import { MetaError, errors } from '../meta/errors.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../meta/limits.js';
 import {
   agentKeyInfo,
   checkAgentKeyRecord,
   checkClusterId,
   checkCreatedBy,
+  clusterExists,
   MAX_AGENT_KEYS_PER_CLUSTER,
   type AgentKeyInfo,
   type AgentKeyRecord,
@@ -63,7 +64,7 @@ export class SqlClusterRegistry implements ClusterRegistry {
         await q(`INSERT INTO cp_clusters (id, created, created_by) VALUES ($1, $2, $3)`, [id, at, createdBy]);
       });
     } catch (e) {
-      if (this.d.isUniqueViolation(e)) throw errors.alreadyExists(`cluster "${id}"`, 0);
+      if (this.d.isUniqueViolation(e)) throw clusterExists(id);
       throw e;
     }
     return { id, created: at, createdBy };
@@ -100,7 +101,7 @@ export class SqlClusterRegistry implements ClusterRegistry {
         ]);
       });
     } catch (e) {
-      if (this.d.isUniqueViolation(e)) throw errors.alreadyExists(`agent key ${rec.keyId}`, 0);
+      if (this.d.isUniqueViolation(e)) throw new MetaError('AlreadyExists', `agent key ${rec.keyId} already exists`);
       throw e;
     }
     return agentKeyInfo({ ...rec, revoked: null });

@@ -9,7 +9,7 @@
 // cluster's: a data plane's calls reach only its cluster's stores (src/remote/control-plane),
 // and no RPC reaches this registry.
 import { randomBytes } from 'node:crypto';
-import { errors } from '../meta/errors.js';
+import { MetaError, errors } from '../meta/errors.js';
 import { hashSecret, KEY_ID_BYTES, SECRET_BYTES } from './keys.js';
 import type { Page, PageRequest } from './types.js';
 
@@ -104,4 +104,9 @@ export function checkAgentKeyRecord(rec: Omit<AgentKeyRecord, 'revoked'>): void 
 
 export function checkCreatedBy(by: unknown): void {
   if (typeof by !== 'string' || by.length === 0 || by.length > 128) throw errors.invalid('createdBy', 'must be 1-128 characters');
+}
+
+/** A second create of a cluster id (clusters have no numeric id to report). */
+export function clusterExists(id: string): MetaError {
+  return new MetaError('AlreadyExists', `cluster "${id}" already exists (\`loam clusters list\` shows the registered ones)`);
 }

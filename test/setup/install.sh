@@ -78,6 +78,11 @@ curl_() {
   command -v curl >/dev/null || apt_install curl
 }
 
+openssl_() {
+  # The control plane's mTLS tests make a throwaway CA and certificates with the openssl command.
+  command -v openssl >/dev/null || apt_install openssl
+}
+
 chromium_() {
   # test/ui drives Debian's Chromium through playwright-core (which downloads no browser of its own).
   command -v chromium >/dev/null || apt_install chromium
@@ -87,6 +92,7 @@ step "npm dependencies" npm_deps
 step "minio" minio
 step "postgresql" postgresql
 step "java" java
+step "openssl" openssl_
 step "openfga" openfga_
 step "toxiproxy" toxiproxy_
 step "curl" curl_

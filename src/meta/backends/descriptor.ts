@@ -13,6 +13,8 @@ export interface OpenedBackend {
 export interface BackendOpenOptions {
   /** Postgres: the application_name of its connections. */
   applicationName?: string;
+  /** Postgres: connections per pool (the read and the write pool each); a process holding many stores keeps each small. */
+  poolSize?: number;
 }
 
 export interface BackendDescriptor {
@@ -28,4 +30,10 @@ export interface BackendDescriptor {
    * The returned meta is closed with meta.close().
    */
   open(url: string, options?: BackendOpenOptions): Promise<OpenedBackend>;
+  /**
+   * Makes what open() needs and cannot make by itself, idempotently: the embedded backend's
+   * directory, the Postgres database (DynamoDB's open creates its table). The hosted control
+   * plane calls it for each cluster's store (src/remote/control-plane).
+   */
+  provision(url: string): Promise<void>;
 }

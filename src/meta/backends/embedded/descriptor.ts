@@ -4,7 +4,8 @@
 //   sqlite::memory:                      in memory (nothing survives the process)
 //   ...?synchronous=FULL|NORMAL          FULL (default) fsyncs every commit; NORMAL may lose
 //                                        the last commits on power loss (not on a crash)
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BackendDescriptor } from '../descriptor.js';
 import { openEmbedded } from './index.js';
@@ -41,5 +42,9 @@ export const embeddedDescriptor: BackendDescriptor = {
   async open(url) {
     const meta = openEmbedded(embeddedPathFromUrl(url));
     return { meta, connection: { kind: 'sqlite', db: meta.db }, backend: 'embedded' };
+  },
+  async provision(url) {
+    const { path } = embeddedPathFromUrl(url);
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   },
 };

@@ -8,7 +8,15 @@ export const postgresDescriptor: BackendDescriptor = {
   urlForm: 'postgres://user:password@host:port/database',
   async open(url, options) {
     const { connectPostgres } = await import('./index.js');
-    const meta = await connectPostgres({ url, applicationName: options?.applicationName ?? 'loam' });
+    const meta = await connectPostgres({
+      url,
+      applicationName: options?.applicationName ?? 'loam',
+      ...(options?.poolSize !== undefined ? { poolSize: options.poolSize, readPoolSize: options.poolSize } : {}),
+    });
     return { meta, connection: { kind: 'postgres', pool: meta.writePool, ready: () => meta.ready() }, backend: 'postgres' };
+  },
+  async provision(url) {
+    const { createDatabase } = await import('./provision.js');
+    await createDatabase(url);
   },
 };

@@ -1,0 +1,106 @@
+// `loam clusters …`: the hosted control plane's operator commands (spec §8), run against the
+// registry database its config names (they work whether or not the control plane runs).
+import type { Command } from 'commander';
+import { MAX_PAGE_LIMIT } from '../meta/limits.js';
+import { ConfigError, cpEnvOverrides, readConfigFile, resolveControlPlaneConfig, type ControlPlaneConfig } from '../remote/control-plane/config.js';
+import { openRegistry } from '../remote/control-plane/registry.js';
+import { createAgentKey, createCluster } from '../remote/control-plane/admin.js';
+import { clusterUrl } from '../remote/control-plane/cluster-stores.js';
+import { CLUSTER_ID_RULE, type ClusterRegistry } from '../control/clusters.js';
+import { isMetaError } from '../meta/errors.js';
+
+/** Pages `clusters list` follows, at most (every loop a bound). */
+export const MAX_CLUSTER_LIST_PAGES = 100;
+
+function failWith(e: unknown): never {
+  if (e instanceof ConfigError || isMetaError(e)) console.error(`loam: ${(e as Error).message}`);
+  else console.error(`loam: ${(e as Error).stack ?? String(e)}`);
+  process.exit(1);
+}
+
+async function withRegistry<T>(o: { config: string }, fn: (r: ClusterRegistry, c: ControlPlaneConfig) => Promise<T>): Promise<void> {
+  try {
+    const c = resolveControlPlaneConfig(readConfigFile(o.config), cpEnvOverrides());
+    const opened = await openRegistry(c.registry, 'loam-cli');
+    try {
+      const out = await fn(opened.registry, c);
+      if (out !== undefined) console.log(typeof out === 'string' ? out : JSON.stringify(out, null, 2));
+    } finally {
+      await opened.close();
+    }
+  } catch (e) {
+    failWith(e);
+  }
+}
+
+const connectHelp = (cluster: string, token: string) =>
+  [
+    `cluster "${cluster}" created. Its agent key (shown ONCE, store it now; only its hash is kept):`,
+    '',
+    `  ${token}`,
+    '',
+    'Give it to the data plane: LOAM_AGENT_KEY=<the key> with metastore "remote://<control-plane host>:<port>"',
+    `and cluster_id "${cluster}" in its config (docs/byoc.md).`,
+  ].join('\n');
+
+export function clusterCommands(p: Command): void {
+  const cfg = (c: Command) => c.requiredOption('--config <file>', 'the control plane\'s config file (its registry and clusters settings)');
+  const clusters = p
+    .command('clusters')
+    .description('Register BYOC data-plane clusters on a hosted control plane and manage their agent keys.')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'These commands open the registry database the control-plane config names; a running control plane',
+        'sees a new cluster at once and a revoked key within 5 seconds.',
+        '',
+        'Example:',
+        '  loam clusters create acme-prod --config control-plane.json     # prints the first agent key once',
+        '  loam clusters keys create acme-prod --config control-plane.json # a second key, for a rotation',
+        '  loam clusters keys revoke acme-prod <key_id> --config control-plane.json',
+      ].join('\n'),
+    );
+
+  cfg(clusters.command('create').argument('<cluster_id>', CLUSTER_ID_RULE).description("Register a cluster, make its store, and print its first agent key (shown once).")).action(
+    (id: string, o: { config: string }) =>
+      withRegistry(o, async (r, c) => {
+        const { key } = await createCluster(r, c.clusters, id, 'cli');
+        return connectHelp(id, key.token);
+      }),
+  );
+
+  cfg(clusters.command('list').description('List the registered clusters and where each one\'s metadata lives (passwords hidden).')).action((o: { config: string }) =>
+    withRegistry(o, async (r, c) => {
+      const out: { id: string; created: number; store: string }[] = [];
+      let after: string | undefined;
+      for (let i = 0; i < MAX_CLUSTER_LIST_PAGES; i++) {
+        const page = await r.listClusters({ limit: MAX_PAGE_LIMIT, ...(after ? { after } : {}) });
+        for (const x of page.items) out.push({ id: x.id, created: x.created, store: clusterUrl(c.clusters, x.id).replace(/\/\/[^@/]*@/, '//…@') });
+        if (!page.next) return out;
+        after = page.next;
+      }
+      console.error(`loam: showing the first ${out.length} clusters (${MAX_CLUSTER_LIST_PAGES} pages); there are more`);
+      return out;
+    }),
+  );
+
+  const keys = clusters.command('keys').description("Create, list and revoke a cluster's agent keys.");
+  cfg(keys.command('create').argument('<cluster_id>').description('Create another agent key for the cluster (printed once: the only time its secret is shown).')).action(
+    (id: string, o: { config: string }) => withRegistry(o, async (r) => (await createAgentKey(r, id, 'cli')).token),
+  );
+  cfg(keys.command('list').argument('<cluster_id>').description("List the cluster's agent keys: ids, creation and revocation times (never a secret or hash).")).action(
+    (id: string, o: { config: string }) =>
+      withRegistry(o, async (r) => {
+        await r.cluster(id);
+        return r.listAgentKeys(id);
+      }),
+  );
+  cfg(keys.command('revoke').argument('<cluster_id>').argument('<key_id>').description('Revoke an agent key: the control plane refuses it within 5 seconds.')).action(
+    (id: string, keyId: string, o: { config: string }) =>
+      withRegistry(o, async (r) => {
+        await r.revokeAgentKey(id, keyId);
+        return `revoked agent key ${keyId} of cluster "${id}"`;
+      }),
+  );
+}
