@@ -122,11 +122,6 @@ export function embeddedControlOn(db: Database.Database, opts: ControlOptions = 
   return new SqlControlStore(sqliteDriverOn(db), false, opts);
 }
 
-/** A driver on the metastore's own connection (the control plane's cluster registry runs on it too). */
-export function sqliteDriverOn(db: Database.Database): SqlDriver {
-  return new SqliteDriver(db, false);
-}
-
 /** On a connection of its own to the metastore's file. */
 export function openEmbeddedControl(path: string, opts: ControlOptions = {}): SqlControlStore {
   const db = new Database(path, { timeout: CONTROL_BUSY_TIMEOUT_MS });

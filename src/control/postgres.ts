@@ -58,11 +58,6 @@ export function postgresControlOn(pool: pg.Pool, opts: ControlOptions = {}): Sql
   return new SqlControlStore(new PgDriver(pool, false), false, opts);
 }
 
-/** A driver on the metastore's write pool (the control plane's cluster registry runs on it too). */
-export function pgDriverOn(pool: pg.Pool): SqlDriver {
-  return new PgDriver(pool, false);
-}
-
 export function openPostgresControl(url: string, opts: ControlOptions = {}): SqlControlStore {
   const pool = new pg.Pool({ connectionString: url, max: 4, allowExitOnIdle: true, connectionTimeoutMillis: 5_000, statement_timeout: 30_000 });
   pool.on('error', () => undefined);

@@ -99,13 +99,42 @@ describe(`per-cluster stores on ${backend}`, () => {
   });
 });
 
+describe('per-cluster sharded stores', { skip: backend !== 'embedded' && 'the sharded case runs once, on embedded shards' }, () => {
+  test('a sharded template: every shard and the directory of each cluster are its own files', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'loam-cp-sharded-'));
+    const t = `sharded:${JSON.stringify({ shards: [`sqlite:${d}/s0/{cluster}.db`, `sqlite:${d}/s1/{cluster}.db`], directory: `sqlite:${d}/dir/{cluster}.db` })}`;
+    assert.equal(templateProblem(t), null);
+    assert.match(templateProblem(`sharded:${JSON.stringify({ shards: [`sqlite:${d}/s0/{cluster}.db`, `sqlite:${d}/s1/x.db`], directory: `sqlite:${d}/dir/{cluster}.db` })}`)!, /shards\[1\] must contain \{cluster\}/);
+    const r = await openRegistry(`sqlite:${d}/registry.db`);
+    const s = new ClusterStores({ template: t, registry: r.registry });
+    try {
+      await createCluster(r.registry, t, 'alpha', 'test');
+      await createCluster(r.registry, t, 'beta', 'test');
+      const A = await s.stores('alpha');
+      const B = await s.stores('beta');
+      assert.equal(A.backend, 'sharded');
+      for (let i = 0; i < 4; i++) await A.meta.createNamespace({ org: 'acme', name: `a${i}` });
+      await B.meta.createNamespace({ org: 'acme', name: 'b0' });
+      assert.deepEqual((await A.meta.listNamespaces('acme', { limit: 100 })).items.map((n) => n.name), ['a0', 'a1', 'a2', 'a3']);
+      assert.deepEqual((await B.meta.listNamespaces('acme', { limit: 100 })).items.map((n) => n.name), ['b0']);
+      for (const sub of ['s0', 's1', 'dir']) assert.ok(existsSync(join(d, sub, 'alpha.db')) && existsSync(join(d, sub, 'beta.db')), sub);
+      await (await A.control()).createOrg('acme');
+      await assert.rejects((await B.control()).org('acme'), (e) => isMetaError(e, 'NotFound'));
+    } finally {
+      await s.close();
+      await r.close();
+      rmSync(d, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('cluster URL templates', () => {
   test('the placeholder must be once, in the file, database or table name; sqlite::memory: is refused', () => {
     assert.equal(templateProblem('sqlite:/var/cp/{cluster}.db'), null);
     assert.equal(templateProblem('sqlite:/var/cp/{cluster}/meta.db'), null);
     assert.equal(templateProblem('postgres://u:p@h:5432/loam_{cluster}'), null);
     assert.equal(templateProblem('dynamodb://h:8000/loam-{cluster}?region=eu-west-1'), null);
-    assert.match(templateProblem('sqlite:/var/cp/meta.db')!, /exactly once/);
+    assert.match(templateProblem('sqlite:/var/cp/meta.db')!, /must contain \{cluster\}/);
     assert.match(templateProblem('sqlite:/var/{cluster}/{cluster}.db')!, /exactly once/);
     assert.match(templateProblem('sqlite::memory:{cluster}')!, /outlive the process/);
     assert.match(templateProblem('postgres://{cluster}:p@h/loam')!, /database name/);

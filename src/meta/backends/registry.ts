@@ -11,7 +11,7 @@ import type { BackendDescriptor } from './descriptor.js';
 import { embeddedDescriptor } from './embedded/descriptor.js';
 import { postgresDescriptor } from './postgres/descriptor.js';
 import { dynamoDescriptor } from './dynamodb/descriptor.js';
-import { shardedDescriptor, type ShardedOpenOptions } from './sharded/descriptor.js';
+import { parseShardedUrl, shardedDescriptor, type ShardedOpenOptions } from './sharded/descriptor.js';
 import { remoteDescriptor } from './remote/descriptor.js';
 
 export { connectionOf, registerConnection, type Connection } from './connections.js';
@@ -32,6 +32,14 @@ const sharded: BackendDescriptor = {
       },
       ...options,
     }),
+  // Each shard's and the directory's backend makes what it needs (the control plane's clusters).
+  async provision(url) {
+    const setting = parseShardedUrl(url);
+    for (const u of [...setting.shards.map((s) => s.url), setting.directory]) {
+      const d = SHARD_DESCRIPTORS.find((x) => x.schemes.some((sc) => u.toLowerCase().startsWith(sc)));
+      await d?.provision?.(u);
+    }
+  },
 };
 
 export const DESCRIPTORS: readonly BackendDescriptor[] = [...SHARD_DESCRIPTORS, sharded, remoteDescriptor];

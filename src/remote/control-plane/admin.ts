@@ -28,7 +28,7 @@ export async function createCluster(registry: ClusterRegistry, template: string,
   const problem = templateProblem(template);
   if (problem) throw errors.invalid('clusters', problem);
   const url = clusterUrl(template, cluster);
-  await descriptorFor(url)!.provision(url);
+  await descriptorFor(url)!.provision?.(url);
   const c = await registry.createCluster(cluster, createdBy);
   return { cluster: c, key: await createAgentKey(registry, cluster, createdBy) };
 }

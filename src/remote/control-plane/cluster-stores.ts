@@ -4,6 +4,8 @@
 //   sqlite:/var/lib/loam-cp/clusters/{cluster}.db       a file per cluster
 //   postgres://user:pw@host:5432/loam_{cluster}          a database per cluster (created on first use)
 //   dynamodb://host:port/loam-{cluster}?region=…          a table per cluster (created on first use)
+//   sharded:{"shards":["postgres://…/a_{cluster}","postgres://…/b_{cluster}"],"directory":"postgres://…/dir_{cluster}"}
+//                                                        a sharded metastore per cluster (spec §5)
 //
 // Why a store per cluster and not a cluster prefix in keys: a handle opened for cluster A is
 // a connection to A's file, database or table and to nothing else, and the MetaStore and
@@ -20,6 +22,8 @@ import { errors } from '../../meta/errors.js';
 import { controlStoreOn } from '../../control/index.js';
 import type { ControlOptions, ControlStore } from '../../control/types.js';
 import { checkClusterId, CLUSTER_ID_PATTERN, type ClusterRegistry } from '../../control/clusters.js';
+import { openDirectory } from '../../control/directory/index.js';
+import { parseShardedUrl, type ShardedOpenOptions } from '../../meta/backends/sharded/descriptor.js';
 
 export const CLUSTER_PLACEHOLDER = '{cluster}';
 /** Clusters whose stores one control-plane process keeps open, by default (config max_open_clusters). */
@@ -27,16 +31,39 @@ export const DEFAULT_MAX_OPEN_CLUSTERS = 1_000;
 /** Postgres connections per pool per cluster, by default (config pool_size): many clusters share one server's max_connections. */
 export const DEFAULT_CLUSTER_POOL_SIZE = 2;
 
+const PROBE = 'probe-cluster';
+
+/** A sharded template's component URLs (each shard's and the directory's), with the placeholder kept. */
+function shardedParts(template: string): { label: string; url: string }[] {
+  const setting = parseShardedUrl(template);
+  return [...setting.shards.map((x, i) => ({ label: `shards[${i}]`, url: x.url })), { label: 'directory', url: setting.directory }];
+}
+
 /** Why a template is refused, or null. Names the URL part the placeholder must be in. */
 export function templateProblem(template: string): string | null {
-  if (typeof template !== 'string' || template.split(CLUSTER_PLACEHOLDER).length !== 2) {
-    return `must contain ${CLUSTER_PLACEHOLDER} exactly once (e.g. sqlite:/var/lib/loam-cp/clusters/${CLUSTER_PLACEHOLDER}.db)`;
+  if (typeof template !== 'string' || !template.includes(CLUSTER_PLACEHOLDER)) {
+    return `must contain ${CLUSTER_PLACEHOLDER} (e.g. sqlite:/var/lib/loam-cp/clusters/${CLUSTER_PLACEHOLDER}.db)`;
   }
   const d = descriptorFor(template);
   if (!d) return `has an unknown scheme (expected one of: ${DESCRIPTORS.map((x) => x.urlForm).join('; ')})`;
-  const probe = template.replace(CLUSTER_PLACEHOLDER, 'probe-cluster');
+  if (d.name === 'sharded') {
+    // Every shard and the directory are stores of the cluster: each needs the placeholder once.
+    let parts: { label: string; url: string }[];
+    try {
+      parts = shardedParts(template.split(CLUSTER_PLACEHOLDER).join(PROBE));
+    } catch (e) {
+      return `is not a sharded setting: ${(e as Error).message}`;
+    }
+    for (const p of parts) {
+      const problem = p.url.startsWith('sharded:') ? 'is itself sharded' : templateProblem(p.url.split(PROBE).join(CLUSTER_PLACEHOLDER));
+      if (problem) return `${p.label} ${problem}`;
+    }
+    return null;
+  }
+  if (template.split(CLUSTER_PLACEHOLDER).length !== 2) return `must contain ${CLUSTER_PLACEHOLDER} exactly once`;
+  const probe = template.replace(CLUSTER_PLACEHOLDER, PROBE);
   if (d.name === 'embedded') {
-    if (/^sqlite::memory:/.test(template)) return 'cannot be sqlite::memory: (a cluster\'s metadata must outlive the process)';
+    if (/^sqlite::memory:/.test(template)) return "cannot be sqlite::memory: (a cluster's metadata must outlive the process)";
     const q = template.indexOf('?');
     if (q >= 0 && template.indexOf(CLUSTER_PLACEHOLDER) > q) return `must have ${CLUSTER_PLACEHOLDER} in the path (sqlite:/dir/${CLUSTER_PLACEHOLDER}.db)`;
     return null;
@@ -48,7 +75,7 @@ export function templateProblem(template: string): string | null {
     return 'is not a URL';
   }
   // The placeholder must be in the database (Postgres) or table (DynamoDB) name: the path.
-  if (!u.pathname.includes('probe-cluster') || u.pathname.split('/').length !== 2) {
+  if (!u.pathname.includes(PROBE) || u.pathname.split('/').length !== 2) {
     return d.name === 'postgres'
       ? `must have ${CLUSTER_PLACEHOLDER} in the database name (postgres://user:password@host:5432/loam_${CLUSTER_PLACEHOLDER})`
       : `must have ${CLUSTER_PLACEHOLDER} in the table name (dynamodb://host:port/loam-${CLUSTER_PLACEHOLDER}?region=…)`;
@@ -59,11 +86,12 @@ export function templateProblem(template: string): string | null {
 /** The store URL of one cluster. */
 export function clusterUrl(template: string, cluster: string): string {
   checkClusterId(cluster);
-  return template.replace(CLUSTER_PLACEHOLDER, cluster);
+  return template.split(CLUSTER_PLACEHOLDER).join(cluster);
 }
 
-/** Whether some cluster id would make `template` into `url` (the registry must never be a cluster's store). */
+/** Whether some cluster id would make `template` (or, sharded, one of its stores) into `url`: the registry must never be a cluster's store. */
 export function templateCovers(template: string, url: string): boolean {
+  if (descriptorFor(template)?.name === 'sharded') return shardedParts(template).some((p) => templateCovers(p.url, url));
   const [pre, post] = template.split(CLUSTER_PLACEHOLDER) as [string, string];
   if (!url.startsWith(pre) || !url.endsWith(post) || url.length < pre.length + post.length) return false;
   return CLUSTER_ID_PATTERN.test(url.slice(pre.length, url.length - post.length));
@@ -113,7 +141,7 @@ export class ClusterStores {
   /** Makes what a new cluster's store needs (directory, database); idempotent. */
   async provision(cluster: string): Promise<void> {
     const url = clusterUrl(this.o.template, cluster);
-    await descriptorFor(url)!.provision(url);
+    await descriptorFor(url)!.provision?.(url);
   }
 
   /** The cluster's stores (NotFound if it is not registered). */
@@ -136,8 +164,9 @@ export class ClusterStores {
     await this.o.registry.cluster(cluster);
     const url = clusterUrl(this.o.template, cluster);
     const d = descriptorFor(url)!;
-    await d.provision(url);
-    const opened = await d.open(url, { applicationName: this.o.applicationName ?? 'loam-control-plane', poolSize: this.o.poolSize ?? DEFAULT_CLUSTER_POOL_SIZE });
+    await d.provision?.(url);
+    const options: ShardedOpenOptions = { applicationName: this.o.applicationName ?? 'loam-control-plane', poolSize: this.o.poolSize ?? DEFAULT_CLUSTER_POOL_SIZE, openDirectory };
+    const opened = await d.open(url, options);
     const controls = new Map<string, Promise<ControlStore>>();
     const handles: ClusterHandles = {
       cluster,

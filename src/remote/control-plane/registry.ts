@@ -14,7 +14,7 @@ export interface OpenedRegistry {
 export async function openRegistry(url: string, applicationName = 'loam-control-plane'): Promise<OpenedRegistry> {
   const d = descriptorFor(url);
   if (!d) throw new Error('the registry URL has an unknown scheme');
-  await d.provision(url);
+  await d.provision?.(url);
   const opened = await d.open(url, { applicationName, poolSize: 4 });
   const meta: MetaStore = opened.meta;
   try {

@@ -23,6 +23,4 @@ export const dynamoDescriptor: BackendDescriptor = {
       backend: meta.profile === 'alternator' ? 'alternator' : 'dynamodb',
     };
   },
-  // open() creates the table when it is missing.
-  async provision() {},
 };
