@@ -58,6 +58,7 @@ const SUITES: Record<string, string> = {
   remote: 'test/remote',
   crash: 'test/crash',
   histories: 'test/histories',
+  'control-plane': 'test/controlplane',
 };
 /** Services a suite needs besides its backend's (started once for its stage). */
 const NEEDS: Record<string, string[]> = { openfga: ['openfga'] };

@@ -2,10 +2,10 @@
 // registry database its config names (they work whether or not the control plane runs).
 import type { Command } from 'commander';
 import { MAX_PAGE_LIMIT } from '../meta/limits.js';
-import { ConfigError, cpEnvOverrides, readConfigFile, resolveControlPlaneConfig, type ControlPlaneConfig } from '../remote/control-plane/config.js';
-import { openRegistry } from '../remote/control-plane/registry.js';
-import { createAgentKey, createCluster } from '../remote/control-plane/admin.js';
-import { clusterUrl } from '../remote/control-plane/cluster-stores.js';
+import { ConfigError, cpEnvOverrides, readConfigFile, resolveControlPlaneConfig, type ControlPlaneConfig } from '../controlplane/config.js';
+import { openRegistry } from '../controlplane/registry.js';
+import { createAgentKey, createCluster } from '../controlplane/admin.js';
+import { clusterUrl } from '../controlplane/cluster-stores.js';
 import { CLUSTER_ID_RULE, type ClusterRegistry } from '../control/clusters.js';
 import { isMetaError } from '../meta/errors.js';
 

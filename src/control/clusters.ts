@@ -6,7 +6,7 @@
 // compares hashes in constant time whether or not the key id exists.
 //
 // The registry lives in the control plane's own database (config `registry`), never in a
-// cluster's: a data plane's calls reach only its cluster's stores (src/remote/control-plane),
+// cluster's: a data plane's calls reach only its cluster's stores (src/controlplane),
 // and no RPC reaches this registry.
 import { randomBytes } from 'node:crypto';
 import { MetaError, errors } from '../meta/errors.js';

@@ -11,9 +11,9 @@ import pg from 'pg';
 import { backendName } from '../harness/backends.js';
 import { testServerUrl, withDatabase } from '../harness/postgres.js';
 import { dynamoEndpoint, TEST_CREDENTIALS } from '../harness/dynamodb.js';
-import { ClusterStores, clusterUrl, templateCovers, templateProblem } from '../../src/remote/control-plane/cluster-stores.js';
-import { openRegistry, type OpenedRegistry } from '../../src/remote/control-plane/registry.js';
-import { createCluster } from '../../src/remote/control-plane/admin.js';
+import { ClusterStores, clusterUrl, templateCovers, templateProblem } from '../../src/controlplane/cluster-stores.js';
+import { openRegistry, type OpenedRegistry } from '../../src/controlplane/registry.js';
+import { createCluster } from '../../src/controlplane/admin.js';
 import { isMetaError } from '../../src/meta/errors.js';
 
 const backend = backendName();

@@ -13,7 +13,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['cli'],
   // The HTTP API's TypeScript client: it imports nothing of the server (it is built on its own), and only the CLI uses it.
   ['client'],
-  ['node'],
+  // The composition roots: a data-plane node, and the hosted control plane (spec §8).
+  ['node', 'controlplane'],
   // The HTTP surfaces: the API, and the status page (HTML) on the same admission.
   ['gateway', 'ui'],
   // The remote metastore server (spec §8; its client is a metastore backend, meta/backends/remote): it serves the MetaStore and the ControlStore.

@@ -34,7 +34,7 @@ export interface BackendDescriptor {
    * Makes what open() needs and cannot make by itself, idempotently: the embedded backend's
    * directory, the Postgres database, a sharded metastore's shards and directory (DynamoDB's
    * open creates its table). The hosted control plane calls it for each cluster's store
-   * (src/remote/control-plane). Absent: open() makes everything itself.
+   * (src/controlplane). Absent: open() makes everything itself.
    */
   provision?(url: string): Promise<void>;
 }

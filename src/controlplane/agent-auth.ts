@@ -10,9 +10,9 @@
 // - A cluster no key can be for (not registered): UNAUTHENTICATED.
 // - Another registered cluster than the key's: PERMISSION_DENIED; nothing of it is read.
 // Messages name key ids and cluster ids, never a secret or a hash.
-import { parseAgentKey, CLUSTER_ID_PATTERN, type AgentKeyRecord, type ClusterRegistry } from '../../control/clusters.js';
-import { verifySecret } from '../../control/keys.js';
-import { isMetaError } from '../../meta/errors.js';
+import { parseAgentKey, CLUSTER_ID_PATTERN, type AgentKeyRecord, type ClusterRegistry } from '../control/clusters.js';
+import { verifySecret } from '../control/keys.js';
+import { isMetaError } from '../meta/errors.js';
 
 /** Agent key records are trusted this long: a key revoked by `loam clusters keys revoke` (another process) is refused within it. */
 export const AGENT_KEY_CACHE_MS = 5_000;

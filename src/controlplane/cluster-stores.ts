@@ -16,14 +16,14 @@
 // are per database, so clusters in schemas of one database would share them, and no
 // connection to one database can read another. The cluster id comes only from the verified
 // agent key (./agent-auth.ts), never from a request's arguments.
-import { descriptorFor, DESCRIPTORS, type Connection } from '../../meta/backends/registry.js';
-import type { MetaStore } from '../../meta/contract.js';
-import { errors } from '../../meta/errors.js';
-import { controlStoreOn } from '../../control/index.js';
-import type { ControlOptions, ControlStore } from '../../control/types.js';
-import { checkClusterId, CLUSTER_ID_PATTERN, type ClusterRegistry } from '../../control/clusters.js';
-import { openDirectory } from '../../control/directory/index.js';
-import { parseShardedUrl, type ShardedOpenOptions } from '../../meta/backends/sharded/descriptor.js';
+import { descriptorFor, DESCRIPTORS, type Connection } from '../meta/backends/registry.js';
+import type { MetaStore } from '../meta/contract.js';
+import { errors } from '../meta/errors.js';
+import { controlStoreOn } from '../control/index.js';
+import type { ControlOptions, ControlStore } from '../control/types.js';
+import { checkClusterId, CLUSTER_ID_PATTERN, type ClusterRegistry } from '../control/clusters.js';
+import { openDirectory } from '../control/directory/index.js';
+import { parseShardedUrl, type ShardedOpenOptions } from '../meta/backends/sharded/descriptor.js';
 
 export const CLUSTER_PLACEHOLDER = '{cluster}';
 /** Clusters whose stores one control-plane process keeps open, by default (config max_open_clusters). */

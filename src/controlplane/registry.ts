@@ -1,10 +1,10 @@
 // Opening the control plane's registry database (config `registry`) through the backend
 // registry, like any metastore URL: the cluster registry's tables live beside an unused
 // metastore schema there, never in a cluster's store.
-import { descriptorFor } from '../../meta/backends/registry.js';
-import type { MetaStore } from '../../meta/contract.js';
-import { clusterRegistryOn } from '../../control/cluster-registry.js';
-import type { ClusterRegistry } from '../../control/clusters.js';
+import { descriptorFor } from '../meta/backends/registry.js';
+import type { MetaStore } from '../meta/contract.js';
+import { clusterRegistryOn } from '../control/cluster-registry.js';
+import type { ClusterRegistry } from '../control/clusters.js';
 
 export interface OpenedRegistry {
   registry: ClusterRegistry;

@@ -1,10 +1,10 @@
 // The control plane's operator actions (`loam clusters …`): registering a cluster with its
 // store and first agent key, and making and revoking agent keys. Each secret is returned
 // once, to be shown once; only its hash is stored.
-import { checkClusterId, newAgentKey, type AgentKeyInfo, type Cluster, type ClusterRegistry } from '../../control/clusters.js';
+import { checkClusterId, newAgentKey, type AgentKeyInfo, type Cluster, type ClusterRegistry } from '../control/clusters.js';
 import { clusterUrl, templateProblem } from './cluster-stores.js';
-import { descriptorFor } from '../../meta/backends/registry.js';
-import { errors } from '../../meta/errors.js';
+import { descriptorFor } from '../meta/backends/registry.js';
+import { errors } from '../meta/errors.js';
 
 export interface CreatedKey {
   info: AgentKeyInfo;

@@ -12,8 +12,8 @@
 //     "client_ca": "/etc/loam-cp/clients-ca.crt"
 //   }
 import { readFileSync } from 'node:fs';
-import { descriptorFor, DESCRIPTORS } from '../../meta/backends/registry.js';
-import { ConfigError, LOG_LEVELS, LOOPBACK_HOSTS, readConfigFile } from '../../node/config.js';
+import { descriptorFor, DESCRIPTORS } from '../meta/backends/registry.js';
+import { ConfigError, LOG_LEVELS, LOOPBACK_HOSTS, readConfigFile } from '../node/config.js';
 import { DEFAULT_CLUSTER_POOL_SIZE, DEFAULT_MAX_OPEN_CLUSTERS, templateCovers, templateProblem } from './cluster-stores.js';
 
 export { ConfigError, readConfigFile };
