@@ -1,8 +1,9 @@
-// `loam clusters …`: the hosted control plane's operator commands (spec §8), run against the
-// registry database its config names (they work whether or not the control plane runs).
-import type { Command } from 'commander';
+// `loam control-plane` runs the hosted control plane (spec §8); `loam clusters …` are its
+// operator commands, run against the registry database its config names (they work whether
+// or not the control plane runs).
+import { InvalidArgumentError, type Command } from 'commander';
 import { MAX_PAGE_LIMIT } from '../meta/limits.js';
-import { ConfigError, cpEnvOverrides, readConfigFile, resolveControlPlaneConfig, type ControlPlaneConfig } from '../controlplane/config.js';
+import { ConfigError, cpEnvOverrides, printableConfig, readConfigFile, resolveControlPlaneConfig, type ControlPlaneConfig } from '../controlplane/config.js';
 import { openRegistry } from '../controlplane/registry.js';
 import { createAgentKey, createCluster } from '../controlplane/admin.js';
 import { clusterUrl } from '../controlplane/cluster-stores.js';
@@ -14,6 +15,7 @@ export const MAX_CLUSTER_LIST_PAGES = 100;
 
 function failWith(e: unknown): never {
   if (e instanceof ConfigError || isMetaError(e)) console.error(`loam: ${(e as Error).message}`);
+  else if ((e as { code?: string }).code === 'EADDRINUSE' || /No address added out of total/.test((e as Error).message)) console.error(`loam: ${(e as Error).message}; pick another --port (0 picks a free one)`);
   else console.error(`loam: ${(e as Error).stack ?? String(e)}`);
   process.exit(1);
 }
@@ -39,9 +41,65 @@ const connectHelp = (cluster: string, token: string) =>
     '',
     `  ${token}`,
     '',
-    'Give it to the data plane: LOAM_AGENT_KEY=<the key> with metastore "remote://<control-plane host>:<port>"',
-    `and cluster_id "${cluster}" in its config (docs/byoc.md).`,
+    'Give it to the data plane as LOAM_AGENT_KEY, with its metastore set to',
+    `"grpcs://<control-plane host>:<port>?cluster=${cluster}&ca=<CA file>" (docs/byoc.md).`,
   ].join('\n');
+
+function port(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n > 65_535) throw new InvalidArgumentError('a port is an integer in 0..65535 (0 picks a free port)');
+  return n;
+}
+
+/** `loam control-plane --config …`: runs the hosted control plane until SIGINT/SIGTERM. */
+export function controlPlaneCommand(p: Command): void {
+  p.command('control-plane')
+    .description('Run the hosted control plane: the metastore of many BYOC data-plane clusters, over gRPC (docs/byoc.md).')
+    .requiredOption('--config <file>', 'a JSON config file (registry, clusters, host, port, tls_cert, tls_key, client_ca, …)')
+    .option('--port <n>', 'override the port', port)
+    .option('--check', 'validate the config (and LOAM_CP_* overrides), print it with passwords hidden, and exit')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Config file (JSON):',
+        '  { "registry": "sqlite:/var/lib/loam-cp/registry.db",            the clusters and agent keys',
+        '    "clusters": "sqlite:/var/lib/loam-cp/clusters/{cluster}.db",  each cluster\'s metadata: a file, a database',
+        '                 (postgres://…/loam_{cluster}) or a table (dynamodb://…/loam-{cluster}) per cluster',
+        '    "host": "0.0.0.0", "port": 7443,',
+        '    "tls_cert": "/etc/loam-cp/server.crt", "tls_key": "/etc/loam-cp/server.key",',
+        '    "client_ca": "/etc/loam-cp/clients-ca.crt" }                 mTLS: client certificates with CN = cluster_id',
+        'Without tls_cert and tls_key it listens on loopback only. /metrics: metrics_host:metrics_port (127.0.0.1:7444).',
+        'Every setting can be overridden by LOAM_CP_<SETTING> (e.g. LOAM_CP_PORT=7443).',
+        '',
+        'Register a cluster and get its agent key: loam clusters create <cluster_id> --config <file>.',
+        'Point a data plane at it: metastore "grpcs://<host>:7443?cluster=<cluster_id>&ca=…" with LOAM_AGENT_KEY set.',
+      ].join('\n'),
+    )
+    .action(async (o: { config: string; port?: number; check?: boolean }) => {
+      try {
+        const c = resolveControlPlaneConfig(readConfigFile(o.config), cpEnvOverrides(), o.port !== undefined ? { port: o.port } : {});
+        if (o.check) {
+          console.log(JSON.stringify(printableConfig(c), null, 2));
+          return;
+        }
+        const { startControlPlane } = await import('../controlplane/control-plane.js');
+        const cp = await startControlPlane(c);
+        console.log(`listening: ${cp.target} (${c.tls_cert ? (c.client_ca ? 'TLS, client certificates required' : 'TLS') : 'plaintext, loopback'})`);
+        console.log(`metrics:   ${cp.metricsUrl}`);
+        await new Promise<void>((done) => {
+          const stop = (signal: string) => {
+            cp.logger.info({ signal }, 'shutting down');
+            void cp.close().then(done);
+          };
+          process.once('SIGINT', () => stop('SIGINT'));
+          process.once('SIGTERM', () => stop('SIGTERM'));
+        });
+      } catch (e) {
+        failWith(e);
+      }
+    });
+}
 
 export function clusterCommands(p: Command): void {
   const cfg = (c: Command) => c.requiredOption('--config <file>', 'the control plane\'s config file (its registry and clusters settings)');

@@ -19,7 +19,7 @@ import { USAGE_METRICS } from '../quota/usage.js';
 import { dataCommands } from './data.js';
 import { shardCommands } from './shards.js';
 import { addExamples } from './examples.js';
-import { clusterCommands } from './control-plane.js';
+import { clusterCommands, controlPlaneCommand } from './control-plane.js';
 
 /** Where `loam dev` keeps its data unless --data-dir says otherwise. */
 export const DEV_DATA_DIR = './.loam';
@@ -209,6 +209,7 @@ export function program(): Command {
   dataCommands(p);
   shardCommands(p);
   tenancyCommands(p);
+  controlPlaneCommand(p);
   clusterCommands(p);
   addExamples(p);
   return p;

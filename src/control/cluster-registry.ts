@@ -23,6 +23,8 @@ export async function clusterRegistryOn(connection: Connection): Promise<Cluster
       r = new DynamoClusterRegistry(connection.client, connection.table);
       break;
     }
+    case 'remote':
+      throw new Error('the cluster registry is the control plane\'s own database (sqlite:, postgres://, dynamodb://), not a remote metastore');
   }
   await r.init();
   return r;

@@ -46,6 +46,7 @@ export function templateProblem(template: string): string | null {
   }
   const d = descriptorFor(template);
   if (!d) return `has an unknown scheme (expected one of: ${DESCRIPTORS.map((x) => x.urlForm).join('; ')})`;
+  if (d.name === 'remote') return 'cannot be a remote metastore: the control plane holds the clusters\' metadata itself';
   if (d.name === 'sharded') {
     // Every shard and the directory are stores of the cluster: each needs the placeholder once.
     let parts: { label: string; url: string }[];
@@ -55,7 +56,7 @@ export function templateProblem(template: string): string | null {
       return `is not a sharded setting: ${(e as Error).message}`;
     }
     for (const p of parts) {
-      const problem = p.url.startsWith('sharded:') ? 'is itself sharded' : templateProblem(p.url.split(PROBE).join(CLUSTER_PLACEHOLDER));
+      const problem = /^(sharded|remote|grpcs):/.test(p.url) ? 'must be one database (sqlite:, postgres:// or dynamodb://)' : templateProblem(p.url.split(PROBE).join(CLUSTER_PLACEHOLDER));
       if (problem) return `${p.label} ${problem}`;
     }
     return null;

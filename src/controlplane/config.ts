@@ -100,7 +100,7 @@ export function resolveControlPlaneConfig(...layers: Record<string, unknown>[]):
   if (typeof raw.registry !== 'string' || raw.registry.trim() === '') {
     throw new ConfigError('registry', 'is required: the control plane\'s own database for clusters and agent keys (e.g. sqlite:/var/lib/loam-cp/registry.db)');
   }
-  if (descriptorFor(raw.registry)?.name === 'sharded') throw new ConfigError('registry', 'must be one database (sqlite:, postgres:// or dynamodb://), not sharded: it holds only clusters and agent keys');
+  if (['sharded', 'remote'].includes(descriptorFor(raw.registry)?.name ?? '')) throw new ConfigError('registry', 'must be one database (sqlite:, postgres:// or dynamodb://), not sharded or remote: it holds the clusters and agent keys');
   if (!descriptorFor(raw.registry)) {
     throw new ConfigError('registry', `has an unknown scheme in ${JSON.stringify(redactUrl(raw.registry))} (expected ${DESCRIPTORS.map((d) => d.urlForm).join('; ')})`);
   }

@@ -192,7 +192,8 @@ async function watchStream(core: ServerCore, call: grpc.ServerWritableStream<Wat
   const late = refusedLate(call, deadline);
   if (late) {
     core.metrics.calls.inc({ method, status: 'DEADLINE_EXCEEDED' });
-    call.destroy(Object.assign(new Error(late.message), statusOf(late, false), { code: grpc.status.DEADLINE_EXCEEDED }));
+    // emit('error'), not destroy(): grpc-js sends the status from the 'error' handler; a destroyed stream sends none.
+    call.emit('error', Object.assign(new Error(late.message), statusOf(late, false), { code: grpc.status.DEADLINE_EXCEEDED }));
     return;
   }
   const sig = callSignal(call, deadline);
@@ -225,7 +226,7 @@ async function watchStream(core: ServerCore, call: grpc.ServerWritableStream<Wat
   } catch (e) {
     const s = statusOf(e, false);
     core.metrics.calls.inc({ method, status: grpc.status[s.code ?? grpc.status.UNKNOWN] ?? 'UNKNOWN' });
-    call.destroy(Object.assign(new Error(s.details ?? 'watch failed'), s));
+    call.emit('error', Object.assign(new Error(s.details ?? 'watch failed'), s));
   } finally {
     sig.done();
     core.metrics.streams.dec();
