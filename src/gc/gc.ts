@@ -5,8 +5,11 @@
 // after the object's grace period; a claimed path can never be referenced again, so a claim
 // and a new reference serialise (whichever commits first makes the other fail). A GC that
 // dies between claim and release leaves a claim at its epoch; the next GC's fenced claim
-// takes it over and finishes the delete (contract: claimObject). A failed delete keeps its
-// claim for the next pass, never gives it back. What is collected:
+// takes it over and finishes the delete (contract: claimObject). A delete that fails with a
+// retryable store error (a 503, a timeout) is tried again at once, a bounded number of times:
+// a claimed WAL object leaves the retired list, so only the never-committed pass (past the
+// commit window) would see it again. One that still fails keeps its claim for a later pass,
+// never gives it back. What is collected:
 //   - retired WAL objects (every chunk segmented or trimmed), and WAL objects that were
 //     never committed once they are past the commit window (StaleCommit makes them dead);
 //   - segments no index entry references (replaced or trimmed, or a lost swap);
@@ -19,7 +22,7 @@ import { linkPointerKey } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
 import { MAX_CLOCK_SKEW_MS, WAL_COMMIT_WINDOW_MS } from '../meta/limits.js';
 import type { Collection, Fence } from '../meta/types.js';
-import { purge, type Store } from '../store/index.js';
+import { isStoreError, purge, type Store } from '../store/index.js';
 import type { Manifests } from '../collection/manifest.js';
 import { dataPrefix, manifestPrefix, manifestVersionOf, segmentPrefix, stampOf, WAL_PREFIX } from '../collection/paths.js';
 import { retentionFloor } from './retained.js';
@@ -35,6 +38,9 @@ export const MAX_GC_DELETES_PER_PASS = 5_000;
 export const MAX_JANITOR_CALLS_PER_PASS = 50;
 /** The shortest apply round deadline (see applyRoundDeadlineMs). */
 export const MIN_APPLY_ROUND_DEADLINE_MS = 1_000;
+/** Attempts of one claimed object's purge on retryable store errors, and the backoff cap between them. */
+export const GC_PURGE_ATTEMPTS = 4;
+const GC_PURGE_BACKOFF_MS = 200;
 
 /**
  * How long an apply or compaction round may take before it publishes nothing: well below
@@ -75,7 +81,15 @@ export interface GcReport {
 export async function collect(d: GcDeps, path: string): Promise<boolean> {
   const c = await d.meta.claimObject(path, d.owner, { fence: d.fence });
   if (!c.claimed) return false;
-  await purge(d.store, path);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await purge(d.store, path);
+      break;
+    } catch (e) {
+      if (!isStoreError(e) || !e.retryable || attempt >= GC_PURGE_ATTEMPTS) throw e;
+      await new Promise((r) => setTimeout(r, Math.min(GC_PURGE_BACKOFF_MS, 20 * 2 ** attempt)));
+    }
+  }
   await d.meta.releaseClaim(path, d.owner, { deleted: true });
   return true;
 }
