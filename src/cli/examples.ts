@@ -21,6 +21,7 @@ export const EXAMPLES: Readonly<Record<string, string>> = {
   'quotas show': 'loam quotas show --org acme --namespace demo',
   'quotas set': 'loam quotas set request_rate 50 --org acme --namespace demo',
   usage: 'loam usage --org acme --metric requests --since 1767225600000',
+  'shards list': 'loam shards list --config loam.json --output json',
   'control-plane': 'loam control-plane --config control-plane.json',
   'clusters create': 'loam clusters create acme-prod --config control-plane.json',
   'clusters list': 'loam clusters list --config control-plane.json',
