@@ -40,8 +40,11 @@ export interface MetaErrorDetails {
    * apply). The retry policy uses this for the earlierUnknown rule (spec §4.2).
    */
   beforeSend?: boolean;
-  /** Retryable: what kind of transient failure (conflict, throttle, busy, claimed…). */
+  /** Retryable: what kind of transient failure (conflict, throttle, busy, claimed, namespace-fenced…). */
   reason?: string;
+  /** Retryable('namespace-fenced') / NamespaceMoved: the namespace and its move epoch (spec §5.5). */
+  ns?: number;
+  moveEpoch?: number;
 }
 
 const RETRYABLE_CODES: ReadonlySet<MetaErrorCode> = new Set(['Retryable', 'Claimed', 'Unknown']);
@@ -110,4 +113,23 @@ export const errors = {
   retryable: (reason: string, message: string, beforeSend = false) =>
     new MetaError('Retryable', message, { reason, beforeSend }),
   unknown: (message: string, earlierUnknown = false) => new MetaError('Unknown', message, { earlierUnknown }),
+  /** A write to a namespace fenced for a move (spec §5.5): nothing was written; retry once the move has flipped. */
+  namespaceFenced: (ns: number, epoch: number) =>
+    new MetaError('Retryable', `namespace ${ns} is being moved (fence epoch ${epoch}); nothing was written, retry shortly`, {
+      reason: 'namespace-fenced',
+      beforeSend: true,
+      ns,
+      moveEpoch: epoch,
+    }),
+  /** This shard's copy of the namespace was removed after a move (spec §3.5): refresh the directory and retry. */
+  namespaceMoved: (ns: number, epoch: number) =>
+    new MetaError('NamespaceMoved', `namespace ${ns} has moved to another metastore shard (move epoch ${epoch}); refresh the directory and retry`, {
+      ns,
+      moveEpoch: epoch,
+    }),
 };
+
+/** Whether `e` refused a write because its namespace is fenced for a move. */
+export function isNamespaceFenced(e: unknown): e is MetaError {
+  return isMetaError(e, 'Retryable') && e.details.reason === 'namespace-fenced';
+}

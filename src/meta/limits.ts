@@ -57,3 +57,10 @@ export const MIN_LEASE_TTL_MS = 100;
 export const MAX_LEASE_TTL_MS = 3_600_000;
 /** The longest a watch() call may wait before it returns with no change. */
 export const MAX_WATCH_MS = 60_000;
+/**
+ * Rows one namespace move copies at most (spec §5.5: a namespace's metadata is small). The
+ * copy is read from one snapshot and written in one transaction, so it is held in memory
+ * once: about 300 bytes a row, 60 MB at the bound. A larger namespace is refused before
+ * anything is fenced for long (LimitExceeded); segmenting its log shrinks it.
+ */
+export const MAX_MOVE_ROWS = 200_000;

@@ -107,6 +107,7 @@ export function catalogCalls(ctx: SqliteContext): CatalogCalls {
 
     dropNamespace: (ns: number, w?: WriteContext) =>
       ctx.write('dropNamespace', w, (stamp) => {
+        ctx.writable(ns);
         ctx.liveNamespace(ns);
         const c = ctx.get<{ n: number }>("SELECT count(*) AS n FROM collections WHERE ns = ? AND state = 'live'", ns)!.n;
         const s = ctx.get<{ n: number }>("SELECT count(*) AS n FROM streams WHERE ns = ? AND state = 'live'", ns)!.n;
@@ -156,6 +157,7 @@ export function catalogCalls(ctx: SqliteContext): CatalogCalls {
       const mret = manifestRetentionOrDefault(req.manifestRetentionMs);
       return ctx.write('createCollection', w, (stamp) => {
         const { ns, name, partitions } = req;
+        ctx.writable(ns);
         ctx.liveNamespace(ns);
         const existing = ctx.get<{ id: number }>("SELECT id FROM collections WHERE ns = ? AND name = ? AND state = 'live'", ns, name);
         if (existing) throw errors.alreadyExists(`collection ${name} in namespace ${ns}`, existing.id);
@@ -196,6 +198,7 @@ export function catalogCalls(ctx: SqliteContext): CatalogCalls {
 
     dropCollection: (ns: number, collection: number, w?: WriteContext) =>
       ctx.write('dropCollection', w, (stamp) => {
+        ctx.writable(ns);
         const c = ctx.liveCollection(ns, collection);
         ctx.run("UPDATE collections SET state = 'dropping' WHERE ns = ? AND id = ?", ns, collection);
         ctx.run("UPDATE streams SET state = 'dropping' WHERE ns = ? AND id = ?", ns, c.streamId);
@@ -214,6 +217,7 @@ export function catalogCalls(ctx: SqliteContext): CatalogCalls {
 
     janitor: (ns: number, w?: WriteContext) =>
       ctx.write('janitor', w, (stamp) => {
+        ctx.writable(ns);
         // Bounded: at most JANITOR_BATCH_ENTRIES index entries per call; done: false means call again.
         let budget = JANITOR_BATCH_ENTRIES;
         let streams = 0;
@@ -270,6 +274,7 @@ export function catalogCalls(ctx: SqliteContext): CatalogCalls {
 
     updateCollectionSchema: (ns: number, collection: number, expectedVersion: number, schema: CollectionSchema, w?: WriteContext) =>
       ctx.write('updateCollectionSchema', w, (stamp) => {
+        ctx.writable(ns);
         const next = schemaUpdate(ctx.liveCollection(ns, collection), expectedVersion, schema);
         ctx.run('UPDATE collections SET schema = ?, schema_version = ? WHERE ns = ? AND id = ?', JSON.stringify(next.schema), next.schemaVersion, ns, collection);
         ctx.recordChange(ns, 'collection.schema', collection, stamp);
@@ -279,6 +284,7 @@ export function catalogCalls(ctx: SqliteContext): CatalogCalls {
     // ---------------------------------------------------------------- aliases
     updateAliases: (ns: number, actions: AliasAction[], expectedVersion?: number, w?: WriteContext) =>
       ctx.write('updateAliases', w, (stamp) => {
+        ctx.writable(ns);
         ctx.liveNamespace(ns);
         const a = aliasRow(ns);
         const next = applyAliases(ns, a.version, a.map, actions, expectedVersion, (c) => void ctx.liveCollection(ns, c));
@@ -299,6 +305,7 @@ export function catalogCalls(ctx: SqliteContext): CatalogCalls {
       const retention = retentionOrDefault(req.retention);
       return ctx.write('createStream', w, (stamp) => {
         const { ns, name, partitions } = req;
+        ctx.writable(ns);
         ctx.liveNamespace(ns);
         const existing = ctx.get<{ id: number }>("SELECT id FROM streams WHERE ns = ? AND name = ? AND state = 'live'", ns, name);
         if (existing) throw errors.alreadyExists(`stream ${name} in namespace ${ns}`, existing.id);
@@ -311,6 +318,7 @@ export function catalogCalls(ctx: SqliteContext): CatalogCalls {
 
     dropStream: (ns: number, stream: number, w?: WriteContext) =>
       ctx.write('dropStream', w, (stamp) => {
+        ctx.writable(ns);
         checkDropStream(ctx.liveStream(ns, stream));
         ctx.run("UPDATE streams SET state = 'dropping' WHERE ns = ? AND id = ?", ns, stream);
         ctx.recordChange(ns, 'stream.dropped', stream, stamp);
@@ -331,6 +339,7 @@ export function catalogCalls(ctx: SqliteContext): CatalogCalls {
     setRetention: (ns: number, stream: number, retention: Retention, w?: WriteContext) => {
       const r = retentionOrDefault(retention);
       return ctx.write('setRetention', w, (stamp) => {
+        ctx.writable(ns);
         const s = ctx.liveStream(ns, stream);
         ctx.run('UPDATE streams SET retention_ms = ?, retention_bytes = ? WHERE ns = ? AND id = ?', r.ms, r.bytes, ns, stream);
         ctx.recordChange(ns, 'stream.retention', stream, stamp);

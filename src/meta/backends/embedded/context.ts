@@ -18,6 +18,7 @@ import { checkFence } from '../../core/leases.js';
 import { checkReferenceable, type ClaimState } from '../../core/pointers.js';
 import { PRUNE_BATCH, PRUNE_EVERY_WRITES, pruneCutoffs, tokenFor } from '../../core/tokens.js';
 import { feedPruneBounds, type FeedRetention } from '../../core/feed.js';
+import { checkWritable, namespaceOfPath, type FenceRow } from '../../core/moves.js';
 import type { ChangeKind, Collection, Fence, Namespace, PartitionHead, Stamp, Stream, WriteContext } from '../../types.js';
 import { scopeKey, toCollection, toHeads, toNamespace, toStream, type Row } from '../sql/rows.js';
 import { migrate } from './migrations.js';
@@ -236,6 +237,23 @@ export class SqliteContext {
 
   namespaceState(ns: number): Namespace['state'] | null {
     return (this.get<{ state: Namespace['state'] }>('SELECT state FROM namespaces WHERE id = ?', ns)?.state ?? null);
+  }
+
+  /** The namespace row as the move rules read it (core/moves.ts); null if absent. */
+  fenceRow(ns: number): FenceRow | null {
+    const r = this.get<{ state: string; move_state: string | null; move_epoch: number }>('SELECT state, move_state, move_epoch FROM namespaces WHERE id = ?', ns);
+    return r ? { state: r.state, moveState: r.move_state, moveEpoch: r.move_epoch } : null;
+  }
+
+  /** The move fence every write to a namespace checks in its transaction (spec §5.5). */
+  writable(ns: number): void {
+    checkWritable(ns, this.fenceRow(ns));
+  }
+
+  /** The fence of the namespace owning an object path (ns/<id>/…); WAL objects are cluster-level. */
+  writablePath(path: string): void {
+    const ns = namespaceOfPath(path);
+    if (ns !== null) this.writable(ns);
   }
 
   liveNamespace(ns: number): Namespace {

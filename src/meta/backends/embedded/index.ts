@@ -9,6 +9,7 @@
 //   leases.ts     acquire, renew, release, lease
 //   tags-gc.ts    tags, GC claims, object references
 //   feed.ts       catalogVersion, changesSince, watch
+//   moves.ts      the namespace move fence and copies (src/meta/moves.ts, spec §5.5)
 //
 // - Durability: journal_mode=WAL with synchronous=FULL by default — every commit is fsynced
 //   before it is acknowledged. synchronous=NORMAL (option) is several times faster but a
@@ -18,6 +19,7 @@
 //   contract; no caller or test may rely on that.
 import type Database from 'better-sqlite3';
 import type { MetaStore } from '../../contract.js';
+import type { NamespaceMoveStorage } from '../../moves.js';
 import type { FaultHook } from '../../faults.js';
 import { feedRetention, type FeedRetention } from '../../core/feed.js';
 import { requestTokenTtl } from '../../core/tokens.js';
@@ -29,6 +31,7 @@ import { SqliteContext } from './context.js';
 import { feedCalls } from './feed.js';
 import { embeddedLeaseCalls } from './leases.js';
 import { logCalls } from './log.js';
+import { moveCalls } from './moves.js';
 import { pointerCalls } from './pointers.js';
 import { tagGcCalls } from './tags-gc.js';
 
@@ -58,7 +61,7 @@ export interface EmbeddedOptions {
 }
 
 /** An embedded handle: a MetaStore plus its SQLite handle (the ControlStore opens on it) and a prune pass on demand. */
-export interface EmbeddedMetaStore extends MetaStore {
+export interface EmbeddedMetaStore extends MetaStore, NamespaceMoveStorage {
   readonly db: Database.Database;
   /** Runs one bounded prune pass now (operators, tests): the rows removed. */
   pruneNow(): Promise<number>;
@@ -92,6 +95,7 @@ export function openEmbedded(opts: EmbeddedOptions): EmbeddedMetaStore {
     ...embeddedLeaseCalls(ctx),
     ...tagGcCalls(ctx),
     ...feedCalls(ctx),
+    ...moveCalls(ctx),
   };
   // Through the one validating wrapper (src/meta/core), recorded with its connection for the
   // ControlStore (src/meta/backends/registry.ts).

@@ -19,6 +19,7 @@ export function embeddedLeaseCalls(ctx: SqliteContext): LeaseCalls {
   const storage: LeaseStorage = {
     updateLease: (op, scope, key, w, decide) =>
       ctx.write(op, w, (stamp) => {
+        if (scope !== 'cluster') ctx.writable(scope);
         const l = decide(row(scope, key), scope === 'cluster' ? null : ctx.namespaceState(scope), stamp);
         ctx.run(
           `INSERT INTO leases (scope, key, owner, epoch, deadline) VALUES (?, ?, ?, ?, ?)

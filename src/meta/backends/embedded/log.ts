@@ -19,6 +19,7 @@ import {
   replayGroup,
   runProblem,
 } from '../../core/log.js';
+import { namespacesOf } from '../../core/moves.js';
 import { pageArgs, paged } from '../../core/paging.js';
 import type {
   AssignedRange,
@@ -56,6 +57,8 @@ export function logCalls(ctx: SqliteContext, caps: Capabilities): LogCalls {
     const chunks = idx.map((i) => commit.chunks[i]!);
     const rec = ctx.get<{ result: string }>('SELECT result FROM wal_commits WHERE object = ? AND grp = ?', commit.object, g);
     if (rec) return replayGroup(commit.object, g, JSON.parse(rec.result) as AssignedRange[], chunks);
+    // A replay writes nothing, so it is answered even while a namespace is fenced (spec §5.5).
+    for (const ns of namespacesOf(chunks)) ctx.writable(ns);
     checkCommitWindow(commit, stamp);
     const ranges: AssignedRange[] = [];
     const parts = new Map<string, number>();
@@ -153,6 +156,7 @@ export function logCalls(ctx: SqliteContext, caps: Capabilities): LogCalls {
     swapSegment: (swap: SegmentSwap, opts?: { fence?: Fence } & WriteContext) =>
       ctx.write('swapSegment', opts, (stamp) => {
         const { ns, stream, partition } = swap;
+        ctx.writable(ns);
         const s = ctx.liveStream(ns, stream);
         ctx.checkFence(opts?.fence, `segments of partition ${partition}`);
         checkPartition(s, partition);
@@ -192,6 +196,7 @@ export function logCalls(ctx: SqliteContext, caps: Capabilities): LogCalls {
 
     trimPartition: (ns: number, stream: number, partition: number, logStart: number, opts?: { fence?: Fence } & WriteContext) =>
       ctx.write('trimPartition', opts, (stamp) => {
+        ctx.writable(ns);
         checkPartition(ctx.liveStream(ns, stream), partition);
         ctx.checkFence(opts?.fence, `log start of partition ${partition}`);
         const h = ctx.head(ns, stream, partition);

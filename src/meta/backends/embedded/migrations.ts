@@ -98,6 +98,12 @@ export const MIGRATIONS: readonly string[] = [
   `
   INSERT INTO counters (kind, value) VALUES ('feed_horizon', 0);
   `,
+  // 4: namespace moves (spec §5.5, src/meta/moves.ts): the fence every write checks, its epoch,
+  // and state 'moved' for the tombstone a shard keeps once its copy is removed.
+  `
+  ALTER TABLE namespaces ADD COLUMN move_state TEXT;
+  ALTER TABLE namespaces ADD COLUMN move_epoch INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

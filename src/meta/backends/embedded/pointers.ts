@@ -19,6 +19,7 @@ export function pointerCalls(ctx: SqliteContext): PointerCalls {
   return {
     casPointer: (ns: number, key: string, expectedVersion: number | null, value: string, opts?: { fence?: Fence } & WriteContext) =>
       ctx.write('casPointer', opts, (stamp) => {
+        ctx.writable(ns);
         ctx.liveNamespace(ns);
         let retentionMs = DEFAULT_MANIFEST_RETENTION_MS;
         const link = parseLinkPointerKey(key);

@@ -19,6 +19,7 @@ export function tagGcCalls(ctx: SqliteContext): TagGcCalls {
   return {
     createTag: (ns: number, collection: number, name: string, manifestVersion: number, w?: WriteContext) =>
       ctx.write('createTag', w, (stamp) => {
+        ctx.writable(ns);
         const c = ctx.liveCollection(ns, collection);
         const h = ctx.get<{ value: string; superseded: number | null }>(
           'SELECT value, superseded FROM pointer_history WHERE ns = ? AND key = ? AND version = ?',
@@ -44,6 +45,7 @@ export function tagGcCalls(ctx: SqliteContext): TagGcCalls {
 
     dropTag: (ns: number, collection: number, name: string, w?: WriteContext) =>
       ctx.write('dropTag', w, (stamp) => {
+        ctx.writable(ns);
         ctx.liveCollection(ns, collection);
         const t = ctx.get<{ path: string }>('SELECT path FROM tags WHERE ns = ? AND collection = ? AND name = ?', ns, collection, name);
         if (!t) throw errors.notFound(`tag ${name} of collection ${collection}`);
@@ -75,6 +77,7 @@ export function tagGcCalls(ctx: SqliteContext): TagGcCalls {
 
     claimObject: (path: string, owner: string, opts?: { fence?: Fence } & WriteContext) =>
       ctx.write('claimObject', opts, (stamp) => {
+        ctx.writablePath(path);
         const fence = opts?.fence;
         ctx.checkFence(fence, `claim on ${path}`);
         const d = claimDecision(path, owner, fence, ctx.refState(path));
@@ -93,6 +96,7 @@ export function tagGcCalls(ctx: SqliteContext): TagGcCalls {
 
     releaseClaim: (path: string, owner: string, opts: { deleted: boolean }, w?: WriteContext) =>
       ctx.write('releaseClaim', w, (stamp) => {
+        ctx.writablePath(path);
         if (releaseDecision(path, owner, opts.deleted, ctx.refState(path)) === 'repeat') return;
         if (opts.deleted) {
           // A tombstone: the path stays unreferenceable until it is pruned (after the commit-record TTL).

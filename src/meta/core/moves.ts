@@ -1,0 +1,184 @@
+// The namespace fence and the rules of a shard's move calls (spec §5.5, src/meta/moves.ts),
+// once. A dialect reads the namespace row (its state, move state and move epoch) inside the
+// call's transaction, calls the rule, and writes what it says.
+import type { MetaStore } from '../contract.js';
+import { errors, isMetaError } from '../errors.js';
+import { MAX_MOVE_ROWS } from '../limits.js';
+import { rowCount, type MoveState, type NamespaceMoveState, type NamespaceMoveStorage, type NamespaceRows } from '../moves.js';
+import type { NamespaceId, WalChunk } from '../types.js';
+
+/** A namespace row as the fence rules read it. `state` is the row's: live, dropping or moved (a tombstone). */
+export interface FenceRow {
+  state: string;
+  moveState: string | null;
+  moveEpoch: number;
+}
+
+/** The namespace's move state from its row (null: no row). */
+export function moveStateOf(ns: NamespaceId, row: FenceRow | null): NamespaceMoveState {
+  if (!row) return { ns, state: 'absent', epoch: 0 };
+  const state: MoveState = row.state === 'moved' ? 'moved' : row.moveState === 'fenced' ? 'fenced' : 'open';
+  return { ns, state, epoch: row.moveEpoch };
+}
+
+/**
+ * The fence every write checks, in its own transaction, wherever it already checks that the
+ * namespace is live (spec §5.5). A fenced namespace refuses the write (Retryable
+ * 'namespace-fenced': nothing written); a moved one answers NamespaceMoved. No row: the
+ * write's own check answers (NotFound).
+ */
+export function checkWritable(ns: NamespaceId, row: FenceRow | null): void {
+  if (!row) return;
+  if (row.state === 'moved') throw errors.namespaceMoved(ns, row.moveEpoch);
+  if (row.moveState === 'fenced') throw errors.namespaceFenced(ns, row.moveEpoch);
+}
+
+/** The namespace of an object path under ns/<id>/ (spec §10), or null for cluster-level objects (WAL). */
+export function namespaceOfPath(path: string): NamespaceId | null {
+  const m = /^ns\/(\d+)\//.exec(path);
+  return m ? Number(m[1]) : null;
+}
+
+/** The distinct namespaces of a commit group's chunks, in order. */
+export function namespacesOf(chunks: readonly Pick<WalChunk, 'ns'>[]): NamespaceId[] {
+  return [...new Set(chunks.map((c) => c.ns))].sort((a, b) => a - b);
+}
+
+/** fenceNamespace: 'apply' (write fenced at epoch) or 'noop' (already fenced at it); else the typed refusal. */
+export function fenceRule(ns: NamespaceId, row: FenceRow | null, epoch: number): 'apply' | 'noop' {
+  if (!row || row.state === 'dropping') throw errors.notFound(`namespace ${ns}`);
+  if (row.state === 'moved') throw errors.namespaceMoved(ns, row.moveEpoch);
+  if (row.moveState === 'fenced' && row.moveEpoch === epoch) return 'noop';
+  if (epoch <= row.moveEpoch) {
+    throw errors.fenceMismatch(`namespace ${ns} move fence`, epoch, row.moveEpoch, null);
+  }
+  return 'apply';
+}
+
+/** unfenceNamespace: 'apply', or 'noop' when already lifted at this epoch; another epoch is FenceMismatch. */
+export function unfenceRule(ns: NamespaceId, row: FenceRow | null, epoch: number): 'apply' | 'noop' {
+  if (!row || row.state === 'dropping') throw errors.notFound(`namespace ${ns}`);
+  if (row.state === 'moved') throw errors.namespaceMoved(ns, row.moveEpoch);
+  if (row.moveEpoch !== epoch) throw errors.fenceMismatch(`namespace ${ns} move fence`, epoch, row.moveEpoch, null);
+  return row.moveState === 'fenced' ? 'apply' : 'noop';
+}
+
+/** exportNamespace: only a fenced namespace's rows hold still for the copy. */
+export function checkExportable(ns: NamespaceId, row: FenceRow | null): void {
+  if (!row || row.state === 'dropping') throw errors.notFound(`namespace ${ns}`);
+  if (row.state === 'moved') throw errors.namespaceMoved(ns, row.moveEpoch);
+  if (row.moveState !== 'fenced') throw errors.invalid('ns', `namespace ${ns} must be fenced before its rows are copied`);
+}
+
+/**
+ * importNamespace: whether a copy may be written over what the target holds. A live,
+ * unfenced namespace here is refused (AlreadyExists: this shard is not the move's target);
+ * a copy fenced at another epoch is FenceMismatch; a copy at this epoch or a tombstone is
+ * replaced. The copy must fit MAX_MOVE_ROWS.
+ */
+export function importRule(rows: NamespaceRows, row: FenceRow | null, epoch: number): void {
+  const ns = rows.namespace.id;
+  if (rows.format !== 1) throw errors.invalid('rows.format', `unknown copy format ${String(rows.format)}; expected 1`);
+  const n = rowCount(rows);
+  if (n > MAX_MOVE_ROWS) throw errors.limitExceeded('MAX_MOVE_ROWS', MAX_MOVE_ROWS, n);
+  if (!row || row.state === 'moved') return;
+  if (row.moveState !== 'fenced') throw errors.alreadyExists(`namespace ${ns} on the target shard (unfenced)`, ns);
+  if (row.moveEpoch !== epoch) throw errors.fenceMismatch(`namespace ${ns} move fence`, epoch, row.moveEpoch, null);
+}
+
+/** removeNamespaceCopy: 'apply', or 'noop' when already removed; only while fenced at `epoch`. */
+export function removeRule(ns: NamespaceId, row: FenceRow | null, epoch: number, tombstone: boolean): 'apply' | 'noop' {
+  if (!row) return 'noop';
+  if (row.state === 'moved') {
+    if (row.moveEpoch !== epoch) throw errors.namespaceMoved(ns, row.moveEpoch);
+    return tombstone ? 'noop' : 'apply';
+  }
+  if (row.moveState !== 'fenced' || row.moveEpoch !== epoch) {
+    throw errors.fenceMismatch(`namespace ${ns} move fence`, epoch, row.moveEpoch, null);
+  }
+  return 'apply';
+}
+
+/** The copy's ids, so a target raises its counters past them (ids are cluster-wide, spec §10). */
+export function maxIds(rows: NamespaceRows): Record<'namespace' | 'stream' | 'collection' | 'link', number> {
+  const max = (xs: number[]) => xs.reduce((a, b) => Math.max(a, b), 0);
+  return {
+    namespace: rows.namespace.id,
+    stream: max(rows.streams.map((s) => s.id)),
+    collection: max(rows.collections.map((c) => c.id)),
+    link: max(rows.links.map((l) => l.id)),
+  };
+}
+
+/** The WAL live count the copy's entries hold, per WAL object (spec §5.2: per shard). */
+export function walCounts(rows: Pick<NamespaceRows, 'index'>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of rows.index) if (e.kind === 'wal') out.set(e.path, (out.get(e.path) ?? 0) + 1);
+  return out;
+}
+
+// ---------------------------------------------------------------- reads of a moved namespace
+
+/** Reads that name one namespace (first argument), and what "nothing here" looks like for each. */
+const MISS: Record<string, (r: unknown) => boolean> = {
+  namespace: (r) => (r as { state?: string }).state === 'moved',
+  collection: () => false,
+  collectionByName: () => false,
+  listCollections: (r) => (r as { items: unknown[] }).items.length === 0,
+  aliases: (r) => (r as { version: number }).version === 0,
+  stream: () => false,
+  listStreams: (r) => (r as { items: unknown[] }).items.length === 0,
+  partitionIndex: () => false,
+  streamState: () => false,
+  collectionHead: () => false,
+  segmentReferenced: (r) => r === false,
+  pointer: (r) => r === null,
+  pointerVersion: (r) => r === null,
+  listTags: (r) => (r as { items: unknown[] }).items.length === 0,
+};
+
+/**
+ * A shard handle whose reads of a moved namespace answer NamespaceMoved (spec §3.5). A read
+ * served from a copy is a plain read; only a read that found nothing (NotFound, null, an
+ * empty page) asks the shard whether the namespace moved away — removal deletes every row
+ * in the transaction that writes the tombstone, so a read that found rows read them before
+ * the removal, and one that found none is told the truth by the tombstone. Lease reads
+ * (scope = a namespace) are checked the same way.
+ */
+export function movedReads<S extends MetaStore & NamespaceMoveStorage>(store: S): S {
+  const out = Object.create(store) as Record<string, unknown>;
+  const moved = async (ns: unknown): Promise<boolean> => {
+    if (typeof ns !== 'number') return false;
+    const m = await store.moveState(ns).catch(() => null);
+    return m?.state === 'moved';
+  };
+  const orMoved = async (ns: unknown, e: unknown): Promise<never> => {
+    if (typeof ns === 'number' && isMetaError(e, 'NotFound') && (await moved(ns))) {
+      const m = await store.moveState(ns);
+      throw errors.namespaceMoved(ns, m.epoch);
+    }
+    throw e;
+  };
+  const target = store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+  for (const [method, miss] of Object.entries(MISS)) {
+    out[method] = async (...args: unknown[]) => {
+      const r = await target[method]!.apply(store, args).catch((e: unknown) => orMoved(args[0], e));
+      if (miss(r) && (await moved(args[0]))) throw errors.namespaceMoved(args[0] as number, (await store.moveState(args[0] as number)).epoch);
+      return r;
+    };
+  }
+  out.lease = async (scope: unknown, key: unknown) => {
+    const r = await target.lease!.call(store, scope, key).catch((e: unknown) => orMoved(scope, e));
+    if (r === null && (await moved(scope))) throw errors.namespaceMoved(scope as number, (await store.moveState(scope as number)).epoch);
+    return r;
+  };
+  // Every other method, including the move calls, bound to the shard.
+  for (let proto: object | null = store; proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name === 'constructor' || Object.prototype.hasOwnProperty.call(out, name)) continue;
+      const d = Object.getOwnPropertyDescriptor(proto, name);
+      if (d && typeof d.value === 'function') out[name] = (d.value as (...a: unknown[]) => unknown).bind(store);
+    }
+  }
+  return out as unknown as S;
+}

@@ -1,0 +1,131 @@
+// Namespace moves at the storage of one metastore shard (spec §5.5, §3.5; docs/sharding.md
+// "Moves"). A move copies a namespace's metadata from one shard to another — bulk bytes stay
+// where they are, under ns/<id>/ in the bucket — and this is what a shard must offer for it.
+// It is not part of the MetaStore contract: only a sharded store moves namespaces, and it
+// finds these calls on a shard handle with hasMoveStorage() (a capability, never a name).
+//
+// The fence. A namespace row carries a move state and a move epoch. While it is fenced,
+// every write to the namespace — on this shard's storage, in the write's own transaction,
+// wherever the backend already checks that the namespace is live — is refused with
+// Retryable('namespace-fenced'): nothing was written, and the caller retries, by then
+// routed to wherever the directory says. Reads go on. Epochs only grow: fencing at an
+// epoch below the row's is FenceMismatch, so a resumed or second move cannot undo a newer
+// one. Once the shard's copy is removed, the row stays as a tombstone ('moved') and every
+// call naming the namespace answers NamespaceMoved: the caller refreshes its directory and
+// retries on the new shard.
+//
+// What moves (NamespaceRows): everything keyed by the namespace — the namespace, its streams,
+// collections, links and aliases (dropping ones too: the janitor goes on at the target), its
+// partition heads and index entries, pointers and their history, its leases (same owners and
+// epochs, so a worker's fence stays valid across the move), its tags, and the reference and
+// GC-claim rows of its own objects (paths under ns/<id>/). The WAL objects its index entries
+// point into are cluster-level: they stay where they are, and the shard's live count for
+// each moves with the entries (the target counts them up at import, the source down at
+// removal, spec §5.2). What does not move: commit-token rows (a call's idempotency is kept
+// across a move by the fence: a refused write applied nothing), WAL commit records (see
+// docs/sharding.md for what that means for a commit retried across a move), catalog
+// changes (the target records one change for the arrival) and id counters (ids are
+// cluster-wide; the target's counters are raised past the imported ids all the same).
+import type { MetaStore } from './contract.js';
+import type { Collection, IndexEntry, Link, Namespace, NamespaceId, Pointer, Stream, Tag } from './types.js';
+
+/** A namespace's move state on one shard: writable, fenced at an epoch, or moved away. */
+export type MoveState = 'open' | 'fenced' | 'moved';
+
+export interface NamespaceMoveState {
+  ns: NamespaceId;
+  /** 'absent': this shard holds no row for the namespace (never held it, or discarded a copy). */
+  state: MoveState | 'absent';
+  /** The highest move epoch this shard has seen for the namespace; 0 before any move. */
+  epoch: number;
+}
+
+/** Rows a move copies, in a backend-neutral shape (an embedded shard can move to Postgres). */
+export interface NamespaceRows {
+  format: 1;
+  namespace: Namespace;
+  streams: Stream[];
+  collections: Collection[];
+  links: Link[];
+  aliases: { version: number; map: Record<string, number> } | null;
+  heads: Array<{ stream: number; partition: number; next: number; logStart: number; bytes: number }>;
+  index: Array<IndexEntry & { stream: number }>;
+  pointers: Pointer[];
+  pointerHistory: Array<{ key: string; version: number; value: string; superseded: number | null }>;
+  /** The namespace's leases (scope = the namespace). */
+  leases: Array<{ key: string; owner: string | null; epoch: number; deadline: number }>;
+  tags: Tag[];
+  /** Reference and GC-claim rows of the namespace's own objects (paths under ns/<id>/). */
+  objects: Array<{
+    path: string;
+    kind: string;
+    refs: number;
+    claimOwner: string | null;
+    claimStamp: number | null;
+    claimEpoch: number | null;
+    deleted: boolean;
+    retired: number | null;
+  }>;
+}
+
+/** The row count of a copy, for progress and the MAX_MOVE_ROWS bound. */
+export function rowCount(r: NamespaceRows): number {
+  return (
+    1 +
+    r.streams.length +
+    r.collections.length +
+    r.links.length +
+    (r.aliases ? 1 : 0) +
+    r.heads.length +
+    r.index.length +
+    r.pointers.length +
+    r.pointerHistory.length +
+    r.leases.length +
+    r.tags.length +
+    r.objects.length
+  );
+}
+
+/** What a shard offers for moves. Every call is one transaction; every call is idempotent. */
+export interface NamespaceMoveStorage {
+  moveState(ns: NamespaceId): Promise<NamespaceMoveState>;
+  /**
+   * Fences the namespace at `epoch`: from this call's commit on, every write to it is refused
+   * (Retryable 'namespace-fenced'). A write in flight either committed before, or is refused.
+   * Fencing again at the same epoch is a no-op; a lower epoch, or the epoch of a fence already
+   * lifted, is FenceMismatch. NotFound if the namespace is absent or dropping here.
+   */
+  fenceNamespace(ns: NamespaceId, epoch: number): Promise<NamespaceMoveState>;
+  /** Lifts the fence of `epoch`. A no-op if already lifted at that epoch; another epoch is FenceMismatch. */
+  unfenceNamespace(ns: NamespaceId, epoch: number): Promise<NamespaceMoveState>;
+  /** The namespace's rows, from one snapshot. InvalidArgument unless it is fenced (rows must not change under the copy). */
+  exportNamespace(ns: NamespaceId): Promise<NamespaceRows>;
+  /**
+   * Writes a copy, fenced at `epoch`, replacing any earlier partial copy or tombstone of the
+   * namespace here, in one transaction. AlreadyExists if this shard holds the namespace
+   * unfenced (it is not the target of a move), FenceMismatch if fenced at another epoch.
+   * Claimed if GC claimed a WAL object the copy's entries point into.
+   */
+  importNamespace(rows: NamespaceRows, epoch: number): Promise<NamespaceMoveState>;
+  /**
+   * Removes the namespace's rows while fenced at `epoch`. tombstone: keep a 'moved' row, so
+   * every later call answers NamespaceMoved (the source, after the flip); otherwise forget it
+   * entirely (a target whose copy is abandoned). Idempotent.
+   */
+  removeNamespaceCopy(ns: NamespaceId, epoch: number, opts: { tombstone: boolean }): Promise<NamespaceMoveState>;
+}
+
+export const MOVE_STORAGE_METHODS = [
+  'moveState',
+  'fenceNamespace',
+  'unfenceNamespace',
+  'exportNamespace',
+  'importNamespace',
+  'removeNamespaceCopy',
+] as const satisfies ReadonlyArray<keyof NamespaceMoveStorage>;
+
+/** Whether a shard handle offers moves. */
+export function hasMoveStorage(store: MetaStore): store is MetaStore & NamespaceMoveStorage {
+  const s = store as unknown as Record<string, unknown>;
+  return MOVE_STORAGE_METHODS.every((m) => typeof s[m] === 'function');
+}

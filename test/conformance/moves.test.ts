@@ -1,0 +1,232 @@
+// Namespace moves at a shard's storage (src/meta/moves.ts, spec §5.5, §3.5): the fence every
+// write checks, its epochs, the copy of a namespace's rows to another store, and the
+// tombstone that answers NamespaceMoved. Selected by the backend offering the move calls.
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { isMetaError, type MetaStore } from '../../src/meta/index.js';
+import { hasMoveStorage, type NamespaceMoveStorage } from '../../src/meta/moves.js';
+import { movedReads } from '../../src/meta/core/moves.js';
+import { linkPointerKey } from '../../src/meta/contract.js';
+import { factory, fresh, fullIndex, multiItem, needs, rejectsWith, SCHEMA, wal, walPath, world } from './helpers.js';
+
+type Mover = MetaStore & NamespaceMoveStorage;
+const probe = await fresh();
+const moves = hasMoveStorage(probe) && multiItem;
+const skip = needs(moves, 'namespace moves (the move calls of src/meta/moves.ts)');
+
+/** A namespace with a collection that has log entries, a pointer, a tag, a lease and an alias. */
+async function populated() {
+  const w = await world(2);
+  const store = w.store as Mover;
+  const { ns, coll } = w;
+  const obj = walPath();
+  const c1 = await store.commitWal(wal([{ ns: ns.id, stream: coll.streamId, partition: 0, records: 3 }, { ns: ns.id, stream: coll.streamId, partition: 1, records: 2 }], { object: obj }));
+  const manifest = `ns/${ns.id}/c/${coll.id}/manifest-1`;
+  const p = await store.casPointer(ns.id, linkPointerKey(coll.linkId), null, manifest);
+  await store.createTag(ns.id, coll.id, 'v1', p.version);
+  const lease = await store.acquireLease(ns.id, 'compactor', 'node-a', 60_000);
+  await store.updateAliases(ns.id, [{ op: 'set', alias: 'current', collection: coll.id }]);
+  const stream = await store.createStream({ ns: ns.id, name: 'events', partitions: 1 });
+  return { store, ns, coll, obj, c1, manifest, pointer: p, lease, stream };
+}
+
+/** Every write a namespace takes, as thunks; each must be refused while fenced. */
+function writesOf(store: Mover, ns: number, coll: { id: number; streamId: number; linkId: number }, stream: number, leaseEpoch: number) {
+  return {
+    createCollection: () => store.createCollection({ ns, name: 'another', schema: SCHEMA, partitions: 1 }),
+    dropCollection: () => store.dropCollection(ns, coll.id),
+    updateCollectionSchema: () => store.updateCollectionSchema(ns, coll.id, 1, { primaryKey: 'id', fields: { id: 'string', n: 'number' } }),
+    updateAliases: () => store.updateAliases(ns, [{ op: 'remove', alias: 'current' }]),
+    createStream: () => store.createStream({ ns, name: 'more', partitions: 1 }),
+    dropStream: () => store.dropStream(ns, stream),
+    setRetention: () => store.setRetention(ns, stream, { ms: 1_000, bytes: null }),
+    commitWal: () => store.commitWal(wal([{ ns, stream: coll.streamId, partition: 0 }])),
+    swapSegment: () => store.swapSegment({ ns, stream: coll.streamId, partition: 0, start: 0, end: 3, path: `ns/${ns}/s/${coll.streamId}/seg-1`, byteStart: 0, byteEnd: 300 }),
+    trimPartition: () => store.trimPartition(ns, coll.streamId, 0, 3),
+    casPointer: () => store.casPointer(ns, linkPointerKey(coll.linkId), 1, `ns/${ns}/c/${coll.id}/manifest-2`),
+    acquireLease: () => store.acquireLease(ns, 'other', 'node-b', 60_000),
+    renewLease: () => store.renewLease(ns, 'compactor', 'node-a', leaseEpoch, 60_000),
+    releaseLease: () => store.releaseLease(ns, 'compactor', 'node-a', leaseEpoch),
+    createTag: () => store.createTag(ns, coll.id, 'v2', 1),
+    dropTag: () => store.dropTag(ns, coll.id, 'v1'),
+    claimObject: () => store.claimObject(`ns/${ns}/c/${coll.id}/orphan`, 'gc-1'),
+    janitor: () => store.janitor(ns),
+    dropNamespace: () => store.dropNamespace(ns),
+  };
+}
+
+/** What a reader sees of the namespace: every read the copy must reproduce. */
+async function readAll(store: MetaStore, ns: number, coll: { id: number; streamId: number; linkId: number }, stream: number, obj: string, manifest: string) {
+  return {
+    namespace: await store.namespace(ns),
+    collection: await store.collection(ns, coll.id),
+    byName: await store.collectionByName(ns, 'docs'),
+    collections: (await store.listCollections(ns)).items.map((c) => c.id),
+    streams: (await store.listStreams(ns)).items.map((s) => s.id),
+    stream: await store.stream(ns, stream),
+    head: await store.collectionHead(ns, coll.id),
+    state: await store.streamState(ns, coll.streamId),
+    index0: await fullIndex(store, ns, coll.streamId, 0),
+    index1: await fullIndex(store, ns, coll.streamId, 1),
+    pointer: await store.pointer(ns, linkPointerKey(coll.linkId)),
+    pointerVersion: await store.pointerVersion(ns, linkPointerKey(coll.linkId), 1),
+    lease: await store.lease(ns, 'compactor'),
+    aliases: await store.aliases(ns),
+    tags: (await store.listTags(ns, coll.id)).items,
+    manifestRef: await store.objectRef(manifest),
+    walRefs: (await store.objectRef(obj))?.refs,
+    referenced: await store.segmentReferenced(ns, coll.streamId, obj),
+  };
+}
+
+describe('namespace moves: the fence and the copy (spec §5.5)', { skip }, () => {
+  after(() => factory.cleanup());
+
+  test('a fenced namespace refuses every write with Retryable namespace-fenced and writes nothing; reads go on', async () => {
+    const { store, ns, coll, obj, manifest, lease, stream } = await populated();
+    const before = await readAll(store, ns.id, coll, stream.id, obj, manifest);
+    assert.deepEqual(await store.moveState(ns.id), { ns: ns.id, state: 'open', epoch: 0 });
+    assert.deepEqual(await store.fenceNamespace(ns.id, 1), { ns: ns.id, state: 'fenced', epoch: 1 });
+    for (const [name, call] of Object.entries(writesOf(store, ns.id, coll, stream.id, lease.epoch))) {
+      await rejectsWith(call, 'Retryable', (e) => {
+        assert.equal(e.details.reason, 'namespace-fenced', `${name}: ${e.message}`);
+        assert.equal(e.details.ns, ns.id);
+        assert.equal(e.details.moveEpoch, 1);
+        assert.equal(e.details.beforeSend, true, `${name}: a fenced write certainly did not apply`);
+      });
+    }
+    assert.deepEqual(await readAll(store, ns.id, coll, stream.id, obj, manifest), before, 'reads are served, and no refused write changed anything');
+    // Another namespace on the same store is not fenced.
+    const other = await store.createNamespace({ org: 'org-a', name: 'ns-other' });
+    await store.createStream({ ns: other.id, name: 's', partitions: 1 });
+  });
+
+  test('unfence lifts the fence; epochs only grow (same epoch is a no-op, lower or lifted is FenceMismatch)', async () => {
+    const { store, ns, coll } = await populated();
+    await store.fenceNamespace(ns.id, 5);
+    assert.deepEqual(await store.fenceNamespace(ns.id, 5), { ns: ns.id, state: 'fenced', epoch: 5 }, 'fencing again at the same epoch is a no-op');
+    await rejectsWith(() => store.fenceNamespace(ns.id, 4), 'FenceMismatch');
+    await rejectsWith(() => store.unfenceNamespace(ns.id, 4), 'FenceMismatch');
+    assert.deepEqual(await store.unfenceNamespace(ns.id, 5), { ns: ns.id, state: 'open', epoch: 5 });
+    assert.deepEqual(await store.unfenceNamespace(ns.id, 5), { ns: ns.id, state: 'open', epoch: 5 }, 'idempotent');
+    await rejectsWith(() => store.fenceNamespace(ns.id, 5), 'FenceMismatch', (e) => assert.equal(e.details.currentEpoch, 5));
+    const r = await store.commitWal(wal([{ ns: ns.id, stream: coll.streamId, partition: 0 }]));
+    assert.deepEqual([r.assigned[0]!.start, r.assigned[0]!.end], [3, 4], 'writes go on after the fence is lifted, offsets dense');
+    await rejectsWith(() => store.fenceNamespace(9_999_999, 1), 'NotFound');
+    await rejectsWith(() => store.exportNamespace(ns.id), 'InvalidArgument', (e) => assert.equal(e.details.field, 'ns'));
+  });
+
+  test('writes racing the fence: each either committed before it (and is in the copy) or was refused', async () => {
+    const { store, ns, coll } = await populated();
+    const writes = Array.from({ length: 40 }, () => store.commitWal(wal([{ ns: ns.id, stream: coll.streamId, partition: 0 }])).then((r) => r, (e: unknown) => e));
+    await new Promise((r) => setTimeout(r, 1));
+    await store.fenceNamespace(ns.id, 1);
+    const outcomes = await Promise.all(writes);
+    const rows = await store.exportNamespace(ns.id);
+    const copied = new Set(rows.index.filter((e) => e.stream === coll.streamId && e.partition === 0).map((e) => e.start));
+    let ok = 0;
+    for (const o of outcomes) {
+      if (isMetaError(o)) {
+        assert.equal(o.details.reason, 'namespace-fenced', o.message);
+        continue;
+      }
+      ok++;
+      assert.ok(copied.has((o as { assigned: { start: number }[] }).assigned[0]!.start), 'an acknowledged write is in the copy');
+    }
+    const head = rows.heads.find((h) => h.stream === coll.streamId && h.partition === 0)!;
+    assert.equal(head.next, 3 + ok, 'the copy holds exactly the writes that committed');
+  });
+
+  test('a copy on another store reads the same, arrives fenced, and takes writes after unfence at dense offsets and versions', async () => {
+    const { store, ns, coll, obj, manifest, stream } = await populated();
+    const target = (await fresh()) as Mover;
+    const before = await readAll(store, ns.id, coll, stream.id, obj, manifest);
+    await store.fenceNamespace(ns.id, 1);
+    const rows = await store.exportNamespace(ns.id);
+    assert.deepEqual(await target.importNamespace(rows, 1), { ns: ns.id, state: 'fenced', epoch: 1 });
+    assert.deepEqual(await readAll(target, ns.id, coll, stream.id, obj, manifest), before);
+    await rejectsWith(() => target.createStream({ ns: ns.id, name: 'x', partitions: 1 }), 'Retryable');
+    // Importing again at the same epoch (a resumed move) replaces the copy: nothing doubles.
+    await target.importNamespace(await store.exportNamespace(ns.id), 1);
+    assert.deepEqual(await readAll(target, ns.id, coll, stream.id, obj, manifest), before);
+    await rejectsWith(() => target.importNamespace(rows, 2), 'FenceMismatch');
+    await target.unfenceNamespace(ns.id, 1);
+    await rejectsWith(() => target.importNamespace(rows, 1), 'AlreadyExists', (e) => assert.equal(e.details.existingId, ns.id));
+    const r = await target.commitWal(wal([{ ns: ns.id, stream: coll.streamId, partition: 0 }]));
+    assert.deepEqual([r.assigned[0]!.start, r.assigned[0]!.end], [3, 4]);
+    const p = await target.casPointer(ns.id, linkPointerKey(coll.linkId), 1, `ns/${ns.id}/c/${coll.id}/manifest-2`);
+    assert.equal(p.version, 2);
+    await target.renewLease(ns.id, 'compactor', 'node-a', before.lease!.epoch, 60_000);
+    const c2 = await target.createCollection({ ns: ns.id, name: 'second', schema: SCHEMA, partitions: 1 });
+    assert.ok(c2.id > coll.id && c2.streamId > stream.id, 'ids on the target never collide with copied ones');
+  });
+
+  test('removing the source copy leaves a tombstone: every call on the namespace answers NamespaceMoved; its WAL live count moves', async () => {
+    const { store, ns, coll, obj, stream } = await populated();
+    const target = (await fresh()) as Mover;
+    await store.fenceNamespace(ns.id, 3);
+    await target.importNamespace(await store.exportNamespace(ns.id), 3);
+    await target.unfenceNamespace(ns.id, 3);
+    assert.equal((await store.objectRef(obj))?.refs, 2);
+    assert.equal((await target.objectRef(obj))?.refs, 2, "the target counts the namespace's chunks of the WAL object");
+    await rejectsWith(() => store.removeNamespaceCopy(ns.id, 2, { tombstone: true }), 'FenceMismatch');
+    assert.deepEqual(await store.removeNamespaceCopy(ns.id, 3, { tombstone: true }), { ns: ns.id, state: 'moved', epoch: 3 });
+    assert.deepEqual(await store.removeNamespaceCopy(ns.id, 3, { tombstone: true }), { ns: ns.id, state: 'moved', epoch: 3 }, 'idempotent');
+    assert.equal((await store.objectRef(obj))?.refs, 0, "the source's live count went to zero");
+    assert.ok((await store.retiredWalObjects()).items.some((o) => o.path === obj), 'so the source counts the WAL object retired');
+    assert.equal((await target.objectRef(obj))?.refs, 2, 'while the target still holds it');
+
+    const reads = movedReads(store);
+    const moved = (e: { details: { ns?: number; moveEpoch?: number } }) => {
+      assert.equal(e.details.ns, ns.id);
+      assert.equal(e.details.moveEpoch, 3);
+    };
+    for (const call of [
+      () => reads.namespace(ns.id),
+      () => reads.namespace(ns.id, { includeDropping: true }),
+      () => reads.collection(ns.id, coll.id),
+      () => reads.collectionByName(ns.id, 'docs'),
+      () => reads.listCollections(ns.id),
+      () => reads.listStreams(ns.id),
+      () => reads.stream(ns.id, stream.id),
+      () => reads.collectionHead(ns.id, coll.id),
+      () => reads.streamState(ns.id, coll.streamId),
+      () => reads.partitionIndex(ns.id, coll.streamId, 0),
+      () => reads.pointer(ns.id, linkPointerKey(coll.linkId)),
+      () => reads.pointerVersion(ns.id, linkPointerKey(coll.linkId), 1),
+      () => reads.aliases(ns.id),
+      () => reads.lease(ns.id, 'compactor'),
+      () => reads.listTags(ns.id, coll.id),
+      () => reads.segmentReferenced(ns.id, coll.streamId, obj),
+    ]) {
+      await rejectsWith(call, 'NamespaceMoved', moved);
+    }
+    for (const call of Object.values(writesOf(store, ns.id, coll, stream.id, 1))) await rejectsWith(call, 'NamespaceMoved', moved);
+    await rejectsWith(() => store.fenceNamespace(ns.id, 4), 'NamespaceMoved');
+    // The tombstone holds no name: a namespace of that name may be created on the source, and
+    // a copy coming back while it lives is refused with a clear error, not a constraint failure.
+    const again = await store.createNamespace({ org: ns.org, name: ns.name });
+    assert.notEqual(again.id, ns.id);
+    await target.fenceNamespace(ns.id, 4);
+    const back = await target.exportNamespace(ns.id);
+    await rejectsWith(() => store.importNamespace(back, 4), 'AlreadyExists', (e) => assert.equal(e.details.existingId, again.id));
+    await store.dropNamespace(again.id);
+    // The namespace may move back: the tombstone is replaced by the copy.
+    await store.importNamespace(back, 4);
+    await store.unfenceNamespace(ns.id, 4);
+    assert.equal((await store.collection(ns.id, coll.id)).name, 'docs');
+  });
+
+  test('a copy abandoned on the target is forgotten entirely (a failed move leaves nothing half-moved)', async () => {
+    const { store, ns, coll, obj } = await populated();
+    const target = (await fresh()) as Mover;
+    await store.fenceNamespace(ns.id, 1);
+    await target.importNamespace(await store.exportNamespace(ns.id), 1);
+    assert.deepEqual(await target.removeNamespaceCopy(ns.id, 1, { tombstone: false }), { ns: ns.id, state: 'absent', epoch: 0 });
+    assert.equal((await target.objectRef(obj))?.refs ?? 0, 0);
+    await rejectsWith(() => target.namespace(ns.id), 'NotFound');
+    await store.unfenceNamespace(ns.id, 1);
+    await store.commitWal(wal([{ ns: ns.id, stream: coll.streamId, partition: 0 }]));
+    assert.deepEqual(await store.moveState(ns.id), { ns: ns.id, state: 'open', epoch: 1 });
+  });
+});
