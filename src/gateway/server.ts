@@ -7,7 +7,8 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { MetaStore } from '../meta/contract.js';
-import { isMetaError, type MetaError } from '../meta/errors.js';
+import { isMetaError, isNamespaceFenced, type MetaError } from '../meta/errors.js';
+import { isHoldRefusal, MOVE_HOLD_RETRY_AFTER_S, type MoveHold } from './move-buffer.js';
 import type { Collection, Namespace, Retention } from '../meta/types.js';
 import { collectionLogRetentionOrDefault } from '../meta/core/catalog.js';
 import { isStoreError } from '../store/index.js';
@@ -95,6 +96,8 @@ export interface GatewayDeps {
   ready: () => Promise<void>;
   /** Paths served without admission (the status page's login and logout); their routes authenticate what they need. */
   publicPaths?: readonly string[];
+  /** Holds writes to a namespace while it moves between metastore shards (spec §5.5; sharded metastores only). */
+  moveHold?: MoveHold;
 }
 
 export class HttpError extends Error {
@@ -168,6 +171,10 @@ function fromMeta(e: MetaError): HttpError {
     case 'LimitExceeded':
       return new HttpError(400, 'limit_exceeded', e.message);
     case 'Retryable':
+      if (isNamespaceFenced(e)) {
+        return new HttpError(503, 'namespace_moving', `namespace ${String(e.details.ns)} is moving to another metastore shard; nothing was written, retry shortly`, MOVE_HOLD_RETRY_AFTER_S);
+      }
+      return new HttpError(503, 'unavailable', `the metastore could not complete the call: ${e.message}`, UNAVAILABLE_RETRY_AFTER_S);
     case 'Unknown':
     case 'Claimed':
     case 'StaleCommit':
@@ -420,6 +427,11 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
 
   route<CP, unknown, { upserts?: unknown[]; deletes?: unknown[] }>(ROUTES.writeDocuments, async (req) => {
     const c = await d.catalog.collection(req.principal.org, req.params.ns, req.params.c);
+    if (d.moveHold) {
+      await d.moveHold.admit(c.ns, Number(req.headers['content-length'] ?? 0)).catch((e: unknown) => {
+        throw isHoldRefusal(e) ? new HttpError(e.status, e.code, e.message, e.retryAfterS) : e;
+      });
+    }
     const r = await d.writer!.write(c, req.body ?? {});
     return { token: r.token };
   });

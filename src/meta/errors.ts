@@ -130,6 +130,6 @@ export const errors = {
 };
 
 /** Whether `e` refused a write because its namespace is fenced for a move. */
-export function isNamespaceFenced(e: unknown): e is MetaError {
+export function isNamespaceFenced(e: unknown): boolean {
   return isMetaError(e, 'Retryable') && e.details.reason === 'namespace-fenced';
 }

@@ -28,7 +28,7 @@ import type {
 } from '../../types.js';
 import { paged, toCollection, toNamespace, toStream, type Row } from '../sql/rows.js';
 import type { PgContext } from './context.js';
-import { nextIds, recordChange, adjustRefs, shareNamespace, liveNamespace } from './shared.js';
+import { nextIds, recordChange, adjustRefs, shareNamespace, liveNamespace, writable } from './shared.js';
 import { SQL } from './sql.js';
 import type { WriteTx } from './tx.js';
 
@@ -64,6 +64,7 @@ export async function createNamespace(ctx: PgContext, req: CreateNamespace, w?: 
 
 export async function dropNamespace(ctx: PgContext, ns: number, w?: WriteContext): Promise<void> {
   return ctx.write('dropNamespace', w, async (tx) => {
+    await writable(tx, ns);
     await tx.beforeWrite();
     // The namespace row is locked: creates in it hold FOR SHARE, so none is in flight now,
     // and every one committed before is visible to the counts below.
@@ -112,6 +113,7 @@ export async function createCollection(ctx: PgContext, req: CreateCollection, w?
   const retention = collectionLogRetentionOrDefault(req.retention);
   const mret = manifestRetentionOrDefault(req.manifestRetentionMs);
   return ctx.write('createCollection', w, async (tx) => {
+    await writable(tx, ns);
     const pre = (await tx.one<{ ns_state: string | null; existing: number | null }>(SQL.CREATE_COLLECTION_PRE, [ns, name]))!;
     if (pre.ns_state !== 'live') throw errors.notFound(`namespace ${ns}`);
     if (pre.existing !== null) throw errors.alreadyExists(`collection ${name} in namespace ${ns}`, pre.existing);
@@ -167,6 +169,7 @@ export async function createCollection(ctx: PgContext, req: CreateCollection, w?
 
 export async function dropCollection(ctx: PgContext, ns: number, collection: number, w?: WriteContext): Promise<void> {
   return ctx.write('dropCollection', w, async (tx) => {
+    await writable(tx, ns);
     await tx.beforeWrite();
     const r = await tx.one('SELECT * FROM collections WHERE ns = $1 AND id = $2 FOR UPDATE', [ns, collection]);
     if (!r || r.state !== 'live') throw errors.notFound(`collection ${collection} in namespace ${ns}`);
@@ -232,6 +235,7 @@ export async function updateCollectionSchema(
 ): Promise<Collection> {
   const s = copySchema(schema);
   return ctx.write('updateCollectionSchema', w, async (tx) => {
+    await writable(tx, ns);
     const check = (r: Row | undefined): Collection => {
       if (!r || r.state !== 'live') throw errors.notFound(`collection ${collection} in namespace ${ns}`);
       const c = toCollection(r);
@@ -258,6 +262,7 @@ export async function updateCollectionSchema(
 
 export async function updateAliases(ctx: PgContext, ns: number, actions: AliasAction[], expectedVersion?: number, w?: WriteContext): Promise<Aliases> {
   return ctx.write('updateAliases', w, async (tx) => {
+    await writable(tx, ns);
     await liveNamespace(tx, ns);
     const cur = await tx.one<{ version: number }>('SELECT version FROM aliases WHERE ns = $1', [ns]);
     if (expectedVersion !== undefined && expectedVersion !== (cur?.version ?? 0)) {
@@ -310,6 +315,7 @@ export async function createStream(ctx: PgContext, req: CreateStream, w?: WriteC
   const partitions = req.partitions;
   const retention = retentionOrDefault(req.retention);
   return ctx.write('createStream', w, async (tx) => {
+    await writable(tx, ns);
     const pre = (await tx.one<{ ns_state: string | null; existing: number | null }>(
       `SELECT (SELECT state FROM namespaces WHERE id = $1) AS ns_state,
               (SELECT id FROM streams WHERE ns = $1 AND name = $2 AND state = 'live') AS existing`,
@@ -338,6 +344,7 @@ export async function createStream(ctx: PgContext, req: CreateStream, w?: WriteC
 
 export async function dropStream(ctx: PgContext, ns: number, stream: number, w?: WriteContext): Promise<void> {
   return ctx.write('dropStream', w, async (tx) => {
+    await writable(tx, ns);
     await tx.beforeWrite();
     const r = await tx.one('SELECT * FROM streams WHERE ns = $1 AND id = $2 FOR UPDATE', [ns, stream]);
     if (!r || r.state !== 'live') throw errors.notFound(`stream ${stream} in namespace ${ns}`);
@@ -362,6 +369,7 @@ export async function listStreams(ctx: PgContext, ns: number, page?: PageRequest
 export async function setRetention(ctx: PgContext, ns: number, stream: number, retention: Retention, w?: WriteContext): Promise<Stream> {
   const r = retentionOrDefault(retention);
   return ctx.write('setRetention', w, async (tx) => {
+    await writable(tx, ns);
     await tx.beforeWrite();
     const s = await tx.one(
       `UPDATE streams SET retention_ms = $1, retention_bytes = $2 WHERE ns = $3 AND id = $4 AND state = 'live' RETURNING *`,

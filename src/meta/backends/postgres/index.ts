@@ -81,6 +81,8 @@ import * as feed from './feed.js';
 import { postgresLeaseCalls } from './leases.js';
 import type { LeaseCalls } from '../../core/leases.js';
 import * as log from './log.js';
+import { moveCalls } from './moves.js';
+import type { NamespaceMoveStorage, NamespaceRows, NamespaceMoveState } from '../../moves.js';
 import * as pointers from './pointers.js';
 import * as tagsGc from './tags-gc.js';
 import type { Stats } from './tx.js';
@@ -131,9 +133,10 @@ export async function connectPostgres(opts: PostgresOptions): Promise<PostgresMe
   return s;
 }
 
-export class PostgresMetaStore implements MetaStore {
+export class PostgresMetaStore implements MetaStore, NamespaceMoveStorage {
   private readonly ctx: PgContext;
   private readonly leases: LeaseCalls;
+  private readonly moves: NamespaceMoveStorage;
 
   constructor(opts: PostgresOptions) {
     this.ctx = new PgContext(opts, {
@@ -144,6 +147,33 @@ export class PostgresMetaStore implements MetaStore {
       changeFeed: 'push',
     });
     this.leases = postgresLeaseCalls(this.ctx);
+    this.moves = moveCalls(this.ctx);
+  }
+
+  // ---- namespace moves (src/meta/moves.ts, spec §5.5; not contract calls)
+
+  moveState(ns: number): Promise<NamespaceMoveState> {
+    return this.moves.moveState(ns);
+  }
+
+  fenceNamespace(ns: number, epoch: number): Promise<NamespaceMoveState> {
+    return this.moves.fenceNamespace(ns, epoch);
+  }
+
+  unfenceNamespace(ns: number, epoch: number): Promise<NamespaceMoveState> {
+    return this.moves.unfenceNamespace(ns, epoch);
+  }
+
+  exportNamespace(ns: number): Promise<NamespaceRows> {
+    return this.moves.exportNamespace(ns);
+  }
+
+  importNamespace(rows: NamespaceRows, epoch: number): Promise<NamespaceMoveState> {
+    return this.moves.importNamespace(rows, epoch);
+  }
+
+  removeNamespaceCopy(ns: number, epoch: number, opts: { tombstone: boolean }): Promise<NamespaceMoveState> {
+    return this.moves.removeNamespaceCopy(ns, epoch, opts);
   }
 
   /** The write pool (the ControlStore runs on the same connections). */

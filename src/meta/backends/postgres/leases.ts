@@ -14,6 +14,7 @@ import { leaseCalls, type LeaseCalls, type LeaseStorage } from '../../core/lease
 import type { EntityState, Lease, LeaseScope } from '../../types.js';
 import { scopeKey } from '../sql/rows.js';
 import type { PgContext } from './context.js';
+import { writable } from './shared.js';
 import type { WriteTx } from './tx.js';
 
 /** Re-decisions of a lease write whose row changed under it. */
@@ -37,6 +38,7 @@ export function postgresLeaseCalls(ctx: PgContext): LeaseCalls {
   const storage: LeaseStorage = {
     updateLease: (op, scope, key, w, decide) =>
       ctx.write(op, w, async (tx) => {
+        if (scope !== 'cluster') await writable(tx, scope);
         const ns = await namespaceState(tx, scope);
         for (let round = 0; round < MAX_LEASE_ROUNDS; round++) {
           const cur = await leaseRow(tx, scope, key, round > 0);

@@ -28,7 +28,8 @@ import type {
 } from '../../types.js';
 import { toCollection, toEntry, toHeads, toPointer, toStream, type Row } from '../sql/rows.js';
 import type { PgContext } from './context.js';
-import { adjustRefs, assert, checkFence } from './shared.js';
+import { namespacesOf } from '../../core/moves.js';
+import { adjustRefs, assert, checkFence, writable } from './shared.js';
 import { SQL } from './sql.js';
 import type { WriteTx } from './tx.js';
 
@@ -83,6 +84,8 @@ async function commitGroup(tx: WriteTx, commit: WalCommit, g: number, chunks: Wa
   type Pre = { rec: AssignedRange[] | null; claimed: boolean; streams: Array<[number, number, number]> | null };
   const pre = (await tx.one<Pre>(SQL.WAL_PRE, [commit.object, g, streamKeys.map((c) => c.ns), streamKeys.map((c) => c.stream)]))!;
   if (pre.rec) return replayGroup(commit.object, g, pre.rec, chunks);
+  // A replay writes nothing, so it is answered even while a namespace is fenced (spec §5.5).
+  await writable(tx, namespacesOf(chunks));
   checkCommitWindow(commit, tx.stamp);
   checkChunks(chunks, new Map((pre.streams ?? []).map(([ns, id, parts]) => [`${ns}/${id}`, parts])));
   if (pre.claimed) throw errors.claimed(commit.object);
@@ -225,6 +228,7 @@ export async function swapSegment(ctx: PgContext, swap: SegmentSwap, opts?: { fe
   const fence = opts?.fence;
   return ctx.write('swapSegment', opts, async (tx) => {
     const { ns, stream, partition } = swap;
+    await writable(tx, ns);
     // The head's lock orders this swap with commits and trims of the partition: the entries
     // read below cannot change until COMMIT.
     const h = await lockHead(tx, ns, stream, partition);
@@ -267,6 +271,7 @@ export async function trimPartition(
 ): Promise<PartitionHead> {
   const fence = opts?.fence;
   return ctx.write('trimPartition', opts, async (tx) => {
+    await writable(tx, ns);
     const h = await lockHead(tx, ns, stream, partition);
     await checkFence(tx, fence, `log start of partition ${partition}`);
     if (!planTrim(h, logStart)) return h; // never backward; a repeat is a no-op

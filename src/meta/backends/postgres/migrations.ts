@@ -112,6 +112,14 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE catalog_counter ADD COLUMN horizon bigint NOT NULL DEFAULT 0;
   `,
+  // 4: namespace moves (spec §5.5, src/meta/moves.ts): the fence every write checks, its epoch,
+  // and state 'moved' for the tombstone a shard keeps once its copy is removed.
+  `
+  ALTER TABLE namespaces DROP CONSTRAINT namespaces_state_check;
+  ALTER TABLE namespaces ADD CONSTRAINT namespaces_state_check CHECK (state IN ('live', 'dropping', 'moved'));
+  ALTER TABLE namespaces ADD COLUMN move_state text CHECK (move_state IN ('fenced'));
+  ALTER TABLE namespaces ADD COLUMN move_epoch bigint NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

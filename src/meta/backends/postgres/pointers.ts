@@ -12,7 +12,7 @@ import { DEFAULT_MANIFEST_RETENTION_MS } from '../../limits.js';
 import type { Fence, Pointer, PointerVersion, WriteContext } from '../../types.js';
 import { scopeKey, toPointer } from '../sql/rows.js';
 import type { PgContext } from './context.js';
-import { adjustRefs } from './shared.js';
+import { adjustRefs, writable } from './shared.js';
 import { SQL } from './sql.js';
 
 export async function casPointer(
@@ -28,6 +28,7 @@ export async function casPointer(
   }
   const link = parseLinkPointerKey(key);
   return ctx.write('casPointer', opts, async (tx) => {
+    await writable(tx, ns);
     // Plain reads: early typed errors, in the embedded backend's order.
     const pre = (await tx.one<{
       ns_state: string | null;

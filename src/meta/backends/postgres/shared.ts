@@ -1,6 +1,7 @@
 // Row helpers several concerns of the PostgreSQL backend share inside their transactions:
 // id counters, the catalog change record, reference counts and namespace checks.
 import { errors } from '../../errors.js';
+import { checkWritable, namespaceOfPath } from '../../core/moves.js';
 import type { ChangeKind, Fence } from '../../types.js';
 import { scopeKey } from '../sql/rows.js';
 import { SQL } from './sql.js';
@@ -74,6 +75,25 @@ export async function checkFence(tx: WriteTx, fence: Fence | undefined, what: st
 export async function shareNamespace(tx: WriteTx, ns: number): Promise<void> {
   const r = await tx.one<{ state: string }>(SQL.SHARE_NAMESPACE, [ns]);
   if (!r || r.state !== 'live') throw errors.notFound(`namespace ${ns}`);
+}
+
+/**
+ * The move fence every write to a namespace checks (spec §5.5, core/moves.ts). FOR KEY SHARE:
+ * writers do not block each other, but a fence (SELECT … FOR UPDATE, moves.ts) waits until
+ * every write holding it has committed, and a write that starts after the fence reads the
+ * fenced row (READ COMMITTED re-reads a row it waited for) — so no write commits unseen by a
+ * copy taken after the fence.
+ */
+export async function writable(tx: WriteTx, ns: number | number[]): Promise<void> {
+  const ids = typeof ns === 'number' ? [ns] : ns;
+  const rows = await tx.q<{ id: number; state: string; move_state: string | null; move_epoch: number }>(SQL.FENCE_SHARE, [ids]);
+  for (const r of rows) checkWritable(r.id, { state: r.state, moveState: r.move_state, moveEpoch: r.move_epoch });
+}
+
+/** The fence of the namespace owning an object path (ns/<id>/…); WAL objects are cluster-level. */
+export async function writablePath(tx: WriteTx, path: string): Promise<void> {
+  const ns = namespaceOfPath(path);
+  if (ns !== null) await writable(tx, ns);
 }
 
 export async function liveNamespace(tx: WriteTx, ns: number): Promise<void> {

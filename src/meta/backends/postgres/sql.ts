@@ -62,6 +62,7 @@ export const SQL = {
   CREATE_COLLECTION_PRE: `SELECT (SELECT state FROM namespaces WHERE id = $1) AS ns_state,
     (SELECT id FROM collections WHERE ns = $1 AND name = $2 AND state = 'live') AS existing`,
   SHARE_NAMESPACE: `SELECT state FROM namespaces WHERE id = $1 FOR SHARE`,
+  FENCE_SHARE: `SELECT id, state, move_state, move_epoch FROM namespaces WHERE id = ANY($1::bigint[]) ORDER BY id FOR KEY SHARE`,
   // Counter rows are locked in kind order (a multi-row UPDATE locks in scan order, which
   // moves as rows are rewritten: two creates could deadlock).
   NEXT_IDS: `WITH l AS (SELECT kind FROM counters WHERE kind = ANY($1::text[]) ORDER BY kind FOR UPDATE)

@@ -16,10 +16,11 @@ import { JANITOR_BATCH_ENTRIES } from '../../limits.js';
 import type { ClaimResult, Fence, ObjectRef, Page, PageRequest, Stamp, Tag, WriteContext } from '../../types.js';
 import { paged, toCollection, toTag, type Row } from '../sql/rows.js';
 import type { PgContext } from './context.js';
-import { adjustRefs, checkFence } from './shared.js';
+import { adjustRefs, checkFence, writable, writablePath } from './shared.js';
 
 export async function janitor(ctx: PgContext, ns: number, w?: WriteContext): Promise<{ collections: number; streams: number; done: boolean }> {
   return ctx.write('janitor', w, async (tx) => {
+    await writable(tx, ns);
     await tx.beforeWrite();
     let budget = JANITOR_BATCH_ENTRIES;
     let streams = 0;
@@ -81,6 +82,7 @@ export async function retiredWalObjects(ctx: PgContext, page?: PageRequest): Pro
 
 export async function createTag(ctx: PgContext, ns: number, collection: number, name: string, manifestVersion: number, w?: WriteContext): Promise<Tag> {
   return ctx.write('createTag', w, async (tx) => {
+    await writable(tx, ns);
     await tx.beforeWrite();
     // The collection FOR SHARE (a drop waits or is seen), then its pointer FOR SHARE: a
     // concurrent casPointer (which supersedes and prunes history) waits, so the history row
@@ -115,6 +117,7 @@ export async function createTag(ctx: PgContext, ns: number, collection: number, 
 
 export async function dropTag(ctx: PgContext, ns: number, collection: number, name: string, w?: WriteContext): Promise<void> {
   return ctx.write('dropTag', w, async (tx) => {
+    await writable(tx, ns);
     const c = await tx.one<{ state: string }>('SELECT state FROM collections WHERE ns = $1 AND id = $2', [ns, collection]);
     if (!c || c.state !== 'live') throw errors.notFound(`collection ${collection} in namespace ${ns}`);
     await tx.beforeWrite();
@@ -145,6 +148,7 @@ export async function listTags(ctx: PgContext, ns: number, collection: number, p
 export async function claimObject(ctx: PgContext, path: string, owner: string, opts?: { fence?: Fence } & WriteContext): Promise<ClaimResult> {
   const fence = opts?.fence;
   return ctx.write('claimObject', opts, async (tx) => {
+    await writablePath(tx, path);
     await tx.beforeWrite();
     await checkFence(tx, fence, `claim on ${path}`);
     // A live claim this fenced claim may take over (the row lock holds it until COMMIT).
@@ -175,6 +179,7 @@ export async function claimObject(ctx: PgContext, path: string, owner: string, o
 export async function releaseClaim(ctx: PgContext, path: string, owner: string, opts: { deleted: boolean }, w?: WriteContext): Promise<void> {
   if (typeof opts?.deleted !== 'boolean') throw errors.invalid('deleted', 'must be true or false');
   return ctx.write('releaseClaim', w, async (tx) => {
+    await writablePath(tx, path);
     await tx.beforeWrite();
     const r = await tx.one<{ claim_owner: string | null; deleted: boolean }>('SELECT claim_owner, deleted FROM object_refs WHERE path = $1 FOR UPDATE', [path]);
     if (r && r.deleted && opts.deleted) return; // a repeat

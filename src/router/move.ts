@@ -1,0 +1,240 @@
+// Namespace moves, metadata only (spec §5.5, §3.5; docs/sharding.md "Moves").
+//
+// A namespace's bulk bytes already live in the bucket under ns/<id>/, so moving it from one
+// metastore shard to another copies only its metadata rows. The protocol:
+//
+//   1. check    the target is a known shard, reachable, not the namespace's shard; take the
+//               move lease (cluster lease move/<ns>): a second mover gets LeaseHeld.
+//   2. mark     directory entry state: moving (gateways start holding the namespace's writes).
+//   3. fence    the source shard refuses every write to the namespace, in the write's own
+//               transaction (its move epoch, src/meta/moves.ts); reads go on.
+//   4. copy     the source's rows, from one snapshot, into the target in one transaction,
+//               arriving fenced at the same epoch.
+//   5. flip     the directory entry names the target (one compare-and-swap): the commit point.
+//   6. unfence  the target takes writes; held writes go there.
+//   7. remove   every other shard's copy is removed, leaving a tombstone that answers
+//               NamespaceMoved, so a node with a stale directory refreshes and retries.
+//   8. done     directory entry state: live; the lease is released.
+//
+// Resumable: every step is idempotent and the state of a move is what the directory and the
+// shards hold (the entry's state and shard, each shard's move state and epoch), so a mover
+// that crashed at any step is finished by running the move again: an entry still 'moving'
+// is picked up where its shards say it is. Before the flip a failed move is undone (the
+// target's copy forgotten, the source unfenced, the entry live again): nothing half-moved.
+// After the flip it only goes forward. The lease keeps two movers apart; each step renews it
+// first, so a mover whose lease was taken over stops.
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { MetaStore } from '../meta/contract.js';
+import { errors, isMetaError, MetaError } from '../meta/errors.js';
+import { hasMoveStorage, rowCount, type NamespaceMoveStorage, type NamespaceRows } from '../meta/moves.js';
+import type { NamespaceId } from '../meta/types.js';
+
+/** The move lease's time to live: renewed before every step, so a crashed mover is resumable after this. */
+export const MOVE_LEASE_TTL_MS = 30_000;
+/**
+ * How long the source keeps serving reads after the flip before its copy is removed. 0: at
+ * once — a node whose directory is stale then gets NamespaceMoved and refreshes, instead of
+ * reading a copy that no longer takes the namespace's writes.
+ */
+export const MOVE_SOURCE_GRACE_MS = 0;
+
+export type MovePhase = 'checked' | 'marked' | 'fenced' | 'copied' | 'flipped' | 'unfenced' | 'removed' | 'done';
+export const MOVE_PHASES: readonly MovePhase[] = ['checked', 'marked', 'fenced', 'copied', 'flipped', 'unfenced', 'removed', 'done'];
+
+export interface MoveCounts {
+  rows: number;
+  collections: number;
+  streams: number;
+  indexEntries: number;
+  pointers: number;
+  leases: number;
+  tags: number;
+  objects: number;
+}
+
+export interface MoveProgress {
+  phase: MovePhase;
+  ns: NamespaceId;
+  from: string;
+  to: string;
+  epoch: number;
+  /** Milliseconds since the move (or its resumption) began. */
+  ms: number;
+  /** After 'copied'. */
+  counts?: MoveCounts;
+  /** Set when this run picked up a move an earlier mover left unfinished. */
+  resumed?: boolean;
+}
+
+/** What a move needs of the directory (src/meta/backends/sharded/directory.ts). */
+export interface MoveDirectoryEntry {
+  id: NamespaceId;
+  shard: string;
+  state: string;
+  version: number;
+}
+export interface MoveDirectory {
+  entry(ns: NamespaceId): Promise<MoveDirectoryEntry | null>;
+  updateEntry(ns: NamespaceId, expectedVersion: number, change: { shard?: string; state?: 'live' | 'moving' }): Promise<MoveDirectoryEntry>;
+}
+
+/** A cluster as a move sees it: the directory, the shard handles (by name), and where cluster leases live. */
+export interface MoveCluster {
+  directory: MoveDirectory;
+  shards: readonly { name: string; store: MetaStore }[];
+  leases: Pick<MetaStore, 'acquireLease' | 'renewLease' | 'releaseLease'>;
+}
+
+export interface MoveOptions {
+  /** Who moves (the lease owner); default host:pid. */
+  owner?: string;
+  onProgress?: (p: MoveProgress) => void | Promise<void>;
+  sourceGraceMs?: number;
+}
+
+export interface MoveReport {
+  ns: NamespaceId;
+  from: string;
+  to: string;
+  epoch: number;
+  counts: MoveCounts | null;
+  resumed: boolean;
+  ms: number;
+}
+
+export function moveLeaseKey(ns: NamespaceId): string {
+  return `move/${ns}`;
+}
+
+function countsOf(r: NamespaceRows): MoveCounts {
+  return {
+    rows: rowCount(r),
+    collections: r.collections.length,
+    streams: r.streams.length,
+    indexEntries: r.index.length,
+    pointers: r.pointers.length,
+    leases: r.leases.length,
+    tags: r.tags.length,
+    objects: r.objects.length,
+  };
+}
+
+type Mover = MetaStore & NamespaceMoveStorage;
+
+/**
+ * Moves namespace `ns` to shard `to`, or finishes a move an earlier mover left unfinished.
+ * Bad input is refused before anything changes: an unknown shard or namespace, the shard it
+ * is already on (InvalidArgument naming `to` or `ns`), a namespace already being moved
+ * (LeaseHeld naming the mover).
+ */
+export async function moveNamespace(c: MoveCluster, ns: NamespaceId, to: string, opts: MoveOptions = {}): Promise<MoveReport> {
+  const t0 = performance.now();
+  const owner = opts.owner ?? `${hostname()}:${process.pid}`;
+  const byName = new Map(c.shards.map((s) => [s.name, s.store]));
+  const target = byName.get(to);
+  if (!target) throw errors.invalid('to', `unknown shard ${JSON.stringify(to)}; the shards are ${c.shards.map((s) => s.name).join(', ')}`);
+  const mover = (name: string): Mover => {
+    const s = byName.get(name);
+    if (!s) throw errors.invalid('shard', `the directory places namespace ${ns} on shard ${name}, which is not configured here`);
+    if (!hasMoveStorage(s)) throw errors.invalid('to', `shard ${name}'s backend cannot move namespaces`);
+    return s;
+  };
+  const tgt = mover(to);
+
+  let entry = await c.directory.entry(ns);
+  if (!entry || (entry.state !== 'live' && entry.state !== 'moving')) throw errors.invalid('ns', `namespace ${ns} is not a live namespace`);
+  if (entry.state === 'live' && entry.shard === to) throw errors.invalid('to', `namespace ${ns} is already on shard ${to}`);
+  const resumed = entry.state === 'moving';
+  const from = entry.shard;
+
+  const lease = await c.leases.acquireLease('cluster', moveLeaseKey(ns), owner, MOVE_LEASE_TTL_MS).catch((e: unknown) => {
+    if (isMetaError(e, 'LeaseHeld')) {
+      throw new MetaError('LeaseHeld', `namespace ${ns} is already being moved by ${String(e.details.holder)}; wait for it, or run the move again after ${MOVE_LEASE_TTL_MS / 1000} s if that mover died`, e.details);
+    }
+    throw e;
+  });
+  const renew = () => c.leases.renewLease('cluster', moveLeaseKey(ns), owner, lease.epoch, MOVE_LEASE_TTL_MS);
+
+  let epoch = 0;
+  let counts: MoveCounts | null = null;
+  const report = async (phase: MovePhase) => {
+    await opts.onProgress?.({ phase, ns, from, to, epoch, ms: performance.now() - t0, ...(counts ? { counts } : {}), ...(resumed ? { resumed } : {}) });
+  };
+
+  let flipped = entry.state === 'moving' && entry.shard === to;
+  try {
+    // 1. check: every shard that may hold a copy answers (an unreachable one fails the move here, before anything changed).
+    const states = new Map<string, Awaited<ReturnType<Mover['moveState']>>>();
+    for (const s of c.shards) if (hasMoveStorage(s.store)) states.set(s.name, await s.store.moveState(ns));
+    const src = mover(entry.shard);
+    const srcState = states.get(entry.shard)!;
+    epoch = srcState.state === 'fenced' ? srcState.epoch : Math.max(0, ...[...states.values()].map((m) => m.epoch)) + 1;
+    await report('checked');
+
+    // 2. mark
+    if (entry.state === 'live') entry = await c.directory.updateEntry(ns, entry.version, { state: 'moving' });
+    await report('marked');
+
+    if (!flipped) {
+      // 3. fence, 4. copy, 5. flip
+      await renew();
+      await src.fenceNamespace(ns, epoch);
+      await report('fenced');
+      await renew();
+      const rows = await src.exportNamespace(ns);
+      counts = countsOf(rows);
+      await tgt.importNamespace(rows, epoch);
+      await report('copied');
+      await renew();
+      entry = await c.directory.updateEntry(ns, entry.version, { shard: to });
+      flipped = true;
+      await report('flipped');
+    }
+
+    // 6. unfence (the target's copy is fenced at its own epoch when this run resumed after the flip)
+    await renew();
+    const tgtState = await tgt.moveState(ns);
+    if (tgtState.state === 'fenced') await tgt.unfenceNamespace(ns, tgtState.epoch);
+    await report('unfenced');
+
+    // 7. remove every other copy (the source's, and any a crashed earlier move left)
+    const grace = opts.sourceGraceMs ?? MOVE_SOURCE_GRACE_MS;
+    if (grace > 0) await sleep(grace);
+    await renew();
+    for (const s of c.shards) {
+      if (s.name === to || !hasMoveStorage(s.store)) continue;
+      const m = await s.store.moveState(ns);
+      if (m.state === 'fenced') await s.store.removeNamespaceCopy(ns, m.epoch, { tombstone: true });
+    }
+    await report('removed');
+
+    // 8. done
+    entry = await c.directory.updateEntry(ns, entry.version, { state: 'live' });
+    await report('done');
+  } catch (e) {
+    if (!flipped) await undo(c, ns, from, tgt, epoch).catch(() => undefined);
+    await c.leases.releaseLease('cluster', moveLeaseKey(ns), owner, lease.epoch).catch(() => undefined);
+    const why = isMetaError(e) ? `${e.code}: ${e.message}` : (e as Error).message;
+    if (flipped) throw errors.unknown(`the move of namespace ${ns} to ${to} flipped but did not finish (${why}); run the move again to finish it`);
+    if (isMetaError(e)) {
+      throw new MetaError(e.code, `the move of namespace ${ns} to ${to} failed (${e.message}); it stays on shard ${from}, readable and writable`, e.details);
+    }
+    throw e;
+  }
+  await c.leases.releaseLease('cluster', moveLeaseKey(ns), owner, lease.epoch).catch(() => undefined);
+  return { ns, from, to, epoch, counts, resumed, ms: performance.now() - t0 };
+}
+
+/** Undoes a move that did not flip: the target forgets its copy, the source takes writes, the entry is live. */
+async function undo(c: MoveCluster, ns: NamespaceId, from: string, tgt: Mover, epoch: number): Promise<void> {
+  const t = await tgt.moveState(ns);
+  if (t.state === 'fenced' && t.epoch === epoch) await tgt.removeNamespaceCopy(ns, epoch, { tombstone: false });
+  const src = c.shards.find((s) => s.name === from)?.store;
+  if (src && hasMoveStorage(src)) {
+    const m = await src.moveState(ns);
+    if (m.state === 'fenced' && m.epoch === epoch) await src.unfenceNamespace(ns, epoch);
+  }
+  const cur = await c.directory.entry(ns);
+  if (cur && cur.state === 'moving' && cur.shard === from) await c.directory.updateEntry(ns, cur.version, { state: 'live' });
+}
