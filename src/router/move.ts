@@ -11,10 +11,15 @@
 //   4. copy     the source's rows, from one snapshot, into the target in one transaction,
 //               arriving fenced at the same epoch.
 //   5. flip     the directory entry names the target (one compare-and-swap): the commit point.
-//   6. unfence  the target takes writes; held writes go there.
-//   7. remove   every other shard's copy is removed, leaving a tombstone that answers
+//   6. remove   every other shard's copy is removed, leaving a tombstone that answers
 //               NamespaceMoved, so a node with a stale directory refreshes and retries.
+//   7. unfence  the target takes writes; held writes go there.
 //   8. done     directory entry state: live; the lease is released.
+//
+// Remove comes before unfence: from the fence until the target takes writes nothing is
+// acknowledged, so until the source's copy is gone it holds every acknowledged write, and a
+// node reading it through a stale directory — with a token or without — reads the truth
+// (spec §3.5); once it is gone such a node gets NamespaceMoved and re-routes.
 //
 // Resumable: every step is idempotent and the state of a move is what the directory and the
 // shards hold (the entry's state and shard, each shard's move state and epoch), so a mover
@@ -32,15 +37,9 @@ import type { NamespaceId } from '../meta/types.js';
 
 /** The move lease's time to live: renewed before every step, so a crashed mover is resumable after this. */
 export const MOVE_LEASE_TTL_MS = 30_000;
-/**
- * How long the source keeps serving reads after the flip before its copy is removed. 0: at
- * once — a node whose directory is stale then gets NamespaceMoved and refreshes, instead of
- * reading a copy that no longer takes the namespace's writes.
- */
-export const MOVE_SOURCE_GRACE_MS = 0;
 
-export type MovePhase = 'checked' | 'marked' | 'fenced' | 'copied' | 'flipped' | 'unfenced' | 'removed' | 'done';
-export const MOVE_PHASES: readonly MovePhase[] = ['checked', 'marked', 'fenced', 'copied', 'flipped', 'unfenced', 'removed', 'done'];
+export type MovePhase = 'checked' | 'marked' | 'fenced' | 'copied' | 'flipped' | 'removed' | 'unfenced' | 'done';
+export const MOVE_PHASES: readonly MovePhase[] = ['checked', 'marked', 'fenced', 'copied', 'flipped', 'removed', 'unfenced', 'done'];
 
 export interface MoveCounts {
   rows: number;
@@ -90,7 +89,6 @@ export interface MoveOptions {
   /** Who moves (the lease owner); default host:pid. */
   owner?: string;
   onProgress?: (p: MoveProgress) => void | Promise<void>;
-  sourceGraceMs?: number;
 }
 
 export interface MoveReport {
@@ -192,15 +190,9 @@ export async function moveNamespace(c: MoveCluster, ns: NamespaceId, to: string,
       await report('flipped');
     }
 
-    // 6. unfence (the target's copy is fenced at its own epoch when this run resumed after the flip)
-    await renew();
-    const tgtState = await tgt.moveState(ns);
-    if (tgtState.state === 'fenced') await tgt.unfenceNamespace(ns, tgtState.epoch);
-    await report('unfenced');
-
-    // 7. remove every other copy (the source's, and any a crashed earlier move left)
-    const grace = opts.sourceGraceMs ?? MOVE_SOURCE_GRACE_MS;
-    if (grace > 0) await sleep(grace);
+    // 6. remove every other copy (the source's, and any a crashed earlier move left) — before
+    // the target takes writes, so no node ever reads a copy that lacks an acknowledged write
+    // (spec §3.5): until here nothing was acknowledged since the fence.
     await renew();
     for (const s of c.shards) {
       if (s.name === to || !hasMoveStorage(s.store)) continue;
@@ -208,6 +200,12 @@ export async function moveNamespace(c: MoveCluster, ns: NamespaceId, to: string,
       if (m.state === 'fenced') await s.store.removeNamespaceCopy(ns, m.epoch, { tombstone: true });
     }
     await report('removed');
+
+    // 7. unfence (the target's copy is fenced at its own epoch when this run resumed after the flip)
+    await renew();
+    const tgtState = await tgt.moveState(ns);
+    if (tgtState.state === 'fenced') await tgt.unfenceNamespace(ns, tgtState.epoch);
+    await report('unfenced');
 
     // 8. done
     entry = await c.directory.updateEntry(ns, entry.version, { state: 'live' });

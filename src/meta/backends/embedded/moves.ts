@@ -16,7 +16,7 @@ import {
 } from '../../core/moves.js';
 import type { NamespaceMoveStorage, NamespaceRows } from '../../moves.js';
 import type { Stamp } from '../../types.js';
-import { scopeKey, toCollection, toEntry, toNamespace, toPointer, toStream, toTag, type Row } from '../sql/rows.js';
+import { scopeKey, toNamespace, type Row } from '../sql/rows.js';
 import type { SqliteContext } from './context.js';
 
 /** The object paths a namespace owns: ns/<id>/… ('0' follows '/' in byte order). */
@@ -57,38 +57,41 @@ export function moveCalls(ctx: SqliteContext): NamespaceMoveStorage {
       ctx.read(() => {
         checkExportable(ns, ctx.fenceRow(ns));
         const [lo, hi] = ownedPathRange(ns);
+        // Each table as one JSON array built by SQLite in the copy's shape: a namespace's rows
+        // leave in one snapshot without a JavaScript object per column.
+        const json = <T>(sql: string, ...args: unknown[]): T[] => JSON.parse(ctx.get<{ j: string }>(sql, ...args)!.j) as T[];
+        const n = toNamespace(ctx.get<Row>('SELECT * FROM namespaces WHERE id = ?', ns)!);
         const a = ctx.get<{ version: number; map: string }>('SELECT version, map FROM aliases WHERE ns = ?', ns);
         const rows: NamespaceRows = {
           format: 1,
-          namespace: toNamespace(ctx.get<Row>('SELECT * FROM namespaces WHERE id = ?', ns)!),
-          streams: ctx.all<Row>('SELECT * FROM streams WHERE ns = ? ORDER BY id', ns).map(toStream),
-          collections: ctx.all<Row>('SELECT * FROM collections WHERE ns = ? ORDER BY id', ns).map(toCollection),
-          links: ctx
-            .all<Row>('SELECT * FROM links WHERE ns = ? ORDER BY id', ns)
-            .map((r) => ({ ns, id: r.id as number, streamId: r.stream_id as number, collectionId: r.collection_id as number, state: r.state as 'live' })),
+          namespace: { id: n.id, org: n.org, name: n.name, state: n.state, created: n.created },
+          streams: json(`SELECT json_group_array(json_object('ns', ns, 'id', id, 'name', name, 'partitions', partitions,
+              'retention', json_object('ms', retention_ms, 'bytes', retention_bytes), 'implicit', json(iif(implicit, 'true', 'false')),
+              'state', state, 'created', created)) AS j FROM (SELECT * FROM streams WHERE ns = ? ORDER BY id)`, ns),
+          collections: json(`SELECT json_group_array(json_object('ns', ns, 'id', id, 'name', name, 'schema', json(schema),
+              'schemaVersion', schema_version, 'streamId', stream_id, 'linkId', link_id, 'partitions', partitions,
+              'manifestRetentionMs', manifest_retention_ms, 'state', state, 'created', created)) AS j
+              FROM (SELECT * FROM collections WHERE ns = ? ORDER BY id)`, ns),
+          links: json(`SELECT json_group_array(json_object('ns', ns, 'id', id, 'streamId', stream_id, 'collectionId', collection_id, 'state', state)) AS j
+              FROM (SELECT * FROM links WHERE ns = ? ORDER BY id)`, ns),
           aliases: a ? { version: a.version, map: JSON.parse(a.map) as Record<string, number> } : null,
-          heads: ctx
-            .all<Row>('SELECT * FROM heads WHERE ns = ? ORDER BY stream, partition', ns)
-            .map((r) => ({ stream: r.stream as number, partition: r.partition as number, next: r.next as number, logStart: r.log_start as number, bytes: r.bytes as number })),
-          index: ctx.all<Row>('SELECT * FROM index_entries WHERE ns = ? ORDER BY stream, partition, start', ns).map((r) => ({ ...toEntry(r), stream: r.stream as number })),
-          pointers: ctx.all<Row>('SELECT * FROM pointers WHERE ns = ? ORDER BY key', ns).map(toPointer),
-          pointerHistory: ctx
-            .all<Row>('SELECT * FROM pointer_history WHERE ns = ? ORDER BY key, version', ns)
-            .map((r) => ({ key: r.key as string, version: r.version as number, value: r.value as string, superseded: (r.superseded as number | null) ?? null })),
-          leases: ctx
-            .all<Row>('SELECT * FROM leases WHERE scope = ? ORDER BY key', scopeKey(ns))
-            .map((r) => ({ key: r.key as string, owner: (r.owner as string | null) ?? null, epoch: r.epoch as number, deadline: r.deadline as number })),
-          tags: ctx.all<Row>('SELECT * FROM tags WHERE ns = ? ORDER BY collection, name', ns).map(toTag),
-          objects: ctx.all<Row>('SELECT * FROM object_refs WHERE path >= ? AND path < ? ORDER BY path', lo, hi).map((r) => ({
-            path: r.path as string,
-            kind: r.kind as string,
-            refs: r.refs as number,
-            claimOwner: (r.claim_owner as string | null) ?? null,
-            claimStamp: (r.claim_stamp as number | null) ?? null,
-            claimEpoch: (r.claim_epoch as number | null) ?? null,
-            deleted: r.deleted === 1,
-            retired: (r.retired as number | null) ?? null,
-          })),
+          heads: json(`SELECT json_group_array(json_object('stream', stream, 'partition', partition, 'next', next, 'logStart', log_start, 'bytes', bytes)) AS j
+              FROM (SELECT * FROM heads WHERE ns = ? ORDER BY stream, partition)`, ns),
+          index: json(`SELECT json_group_array(json_object('stream', stream, 'partition', partition, 'start', start, 'end', end, 'kind', kind,
+              'path', path, 'byteStart', byte_start, 'byteEnd', byte_end, 'records', records)) AS j
+              FROM (SELECT * FROM index_entries WHERE ns = ? ORDER BY stream, partition, start)`, ns),
+          pointers: json(`SELECT json_group_array(json_object('ns', ns, 'key', key, 'version', version, 'value', value, 'stamp', stamp)) AS j
+              FROM (SELECT * FROM pointers WHERE ns = ? ORDER BY key)`, ns),
+          pointerHistory: json(`SELECT json_group_array(json_object('key', key, 'version', version, 'value', value, 'superseded', superseded)) AS j
+              FROM (SELECT * FROM pointer_history WHERE ns = ? ORDER BY key, version)`, ns),
+          leases: json(`SELECT json_group_array(json_object('key', key, 'owner', owner, 'epoch', epoch, 'deadline', deadline)) AS j
+              FROM (SELECT * FROM leases WHERE scope = ? ORDER BY key)`, scopeKey(ns)),
+          tags: json(`SELECT json_group_array(json_object('ns', ns, 'collection', collection, 'name', name, 'manifestVersion', version,
+              'manifestPath', path, 'created', created, 'rewrittenBy', rewritten_by)) AS j
+              FROM (SELECT * FROM tags WHERE ns = ? ORDER BY collection, name)`, ns),
+          objects: json(`SELECT json_group_array(json_object('path', path, 'kind', kind, 'refs', refs, 'claimOwner', claim_owner,
+              'claimStamp', claim_stamp, 'claimEpoch', claim_epoch, 'deleted', json(iif(deleted, 'true', 'false')), 'retired', retired)) AS j
+              FROM (SELECT * FROM object_refs WHERE path >= ? AND path < ? ORDER BY path)`, lo, hi),
         };
         return rows;
       }),
