@@ -13,7 +13,7 @@ import { NODE22_SUITES, runNode22Pass } from './harness/node22.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 /** Suites parameterised by the metastore backend: run once per backend unless --backend picks one. */
-const PER_BACKEND = new Set(['conformance', 'linearizability', 'faults', 'control', 'tenancy', 'dynamodb', 'sharded', 'soak', 'crash', 'histories']);
+const PER_BACKEND = new Set(['conformance', 'linearizability', 'faults', 'control', 'tenancy', 'dynamodb', 'sharded', 'soak', 'crash', 'histories', 'moves']);
 /** Per-backend suites that test one backend's own storage mapping, and the backends they run on. */
 const ONLY_ON: Record<string, readonly string[]> = {
   dynamodb: ['dynamodb'],
@@ -24,6 +24,8 @@ const ONLY_ON: Record<string, readonly string[]> = {
   crash: ['embedded', 'postgres'],
   // Histories through Toxiproxy: the backends with a network link to a real server.
   histories: ['postgres', 'dynamodb'],
+  // Namespace moves are a sharded metastore's (spec §5.5): all-embedded shards, and Postgres with embedded.
+  moves: ['sharded', 'sharded-mixed'],
 };
 /**
  * Per-backend suites a backend skips. The sharded backends run the shared metastore suites
@@ -59,6 +61,7 @@ const SUITES: Record<string, string> = {
   crash: 'test/crash',
   histories: 'test/histories',
   'control-plane': 'test/controlplane',
+  moves: 'test/moves',
 };
 /** Services a suite needs besides its backend's (started once for its stage). */
 const NEEDS: Record<string, string[]> = { openfga: ['openfga'] };

@@ -11,9 +11,9 @@
 //
 // Group numbers in the result are the shard's own, offset by the groups of the shards before
 // it (directory order), so every (object, group) the result names is one atomic unit.
-import { errors, isMetaError } from '../../errors.js';
+import { errors, isMetaError, isNamespaceFenced, type MetaError } from '../../errors.js';
 import type { AssignedRange, WalChunk, WalCommit, WalCommitResult, WriteContext } from '../../types.js';
-import type { Router, Shard } from './routing.js';
+import { MAX_MOVE_WAITS, type Router, type Shard } from './routing.js';
 
 interface Part {
   shard: Shard;
@@ -36,13 +36,39 @@ async function split(r: Router, chunks: readonly WalChunk[]): Promise<Part[]> {
   return r.shards.flatMap((s) => byShard.get(s.name) ?? []);
 }
 
+/**
+ * A part refused by a namespace move's fence (spec §5.5) waits for the move to flip, and the
+ * whole object is committed again, split by the new placement: the parts that committed
+ * replay, the refused part (which wrote nothing) commits where its namespaces now are.
+ */
 export async function commitWalSharded(r: Router, commit: WalCommit, w?: WriteContext): Promise<WalCommitResult> {
+  for (let waits = 0; ; waits++) {
+    const fenced: { ns: number; shard: string }[] = [];
+    try {
+      return await commitOnce(r, commit, w, fenced);
+    } catch (e) {
+      const f = fenced[0];
+      if (!f || waits >= MAX_MOVE_WAITS || !(await r.awaitMove(f.ns, f.shard))) throw e;
+    }
+  }
+}
+
+async function commitOnce(r: Router, commit: WalCommit, w: WriteContext | undefined, fenced: { ns: number; shard: string }[]): Promise<WalCommitResult> {
   const parts = await split(r, commit.chunks);
-  if (parts.length === 1) return parts[0]!.shard.store.commitWal(commit, w);
+  const noteFence = (shard: string, e: unknown) => {
+    if (isNamespaceFenced(e)) fenced.push({ ns: (e as MetaError).details.ns!, shard });
+  };
+  if (parts.length === 1) {
+    return parts[0]!.shard.store.commitWal(commit, w).catch((e: unknown) => {
+      noteFence(parts[0]!.shard.name, e);
+      throw e;
+    });
+  }
   const settled = await Promise.allSettled(
     parts.map((p) => p.shard.store.commitWal({ object: commit.object, objectStamp: commit.objectStamp, chunks: p.idx.map((i) => commit.chunks[i]!) }, w)),
   );
   const failed = settled.flatMap((s, k) => (s.status === 'rejected' ? [{ shard: parts[k]!.shard.name, error: s.reason as unknown }] : []));
+  for (const f of failed) noteFence(f.shard, f.error);
   if (failed.length > 0) {
     const committed = settled.flatMap((s, k) => (s.status === 'fulfilled' ? [parts[k]!.shard.name] : []));
     throw outcome(commit.object, committed, failed);

@@ -28,6 +28,7 @@ import type { DirectoryStore, ShardRecord } from './directory.js';
 import { ClusterFeed } from './feed.js';
 import { ShardedGc } from './gc.js';
 import { ClusterLeases } from './leases.js';
+import { moveNamespace, type MoveOptions, type MoveReport } from './move.js';
 import { Namespaces } from './namespaces.js';
 import { Router, type Shard } from './routing.js';
 
@@ -77,6 +78,28 @@ export class ShardedMetaStore implements MetaStore {
   /** The directory version this node holds (spec §5.2: a node can say which). */
   directoryVersion(): number {
     return this.router.version;
+  }
+
+  /**
+   * Moves a namespace to another shard, metadata only (spec §5.5, ./move.ts), or finishes a
+   * move an earlier mover left unfinished. Resolves when the namespace is live on `to`.
+   */
+  moveNamespace(ns: NamespaceId, to: string, opts: MoveOptions = {}): Promise<MoveReport> {
+    const r = this.router;
+    const directory = {
+      entry: (id: NamespaceId) => r.directory.entry(id),
+      updateEntry: async (id: NamespaceId, expectedVersion: number, change: { shard?: string; state?: 'live' | 'moving' }) => {
+        const e = await r.directory.updateEntry(id, expectedVersion, change);
+        r.remember(e);
+        return e;
+      },
+    };
+    return moveNamespace({ directory, shards: r.shards, leases: this }, ns, to, opts);
+  }
+
+  /** What a gateway's move hold needs (src/gateway/move-buffer.ts MoveSignals): this node's directory view. */
+  moveSignals(): { moving(ns: NamespaceId): string | null; settled(ns: NamespaceId, from: string): Promise<boolean> } {
+    return { moving: (ns) => this.router.movingFrom(ns), settled: (ns, from) => this.router.moveSettled(ns, from) };
   }
 
   /** The shards, by directory order, with where they are (no credentials). */

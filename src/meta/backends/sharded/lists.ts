@@ -62,6 +62,11 @@ export function mergePages<T>(pages: readonly Page<T>[], limit: number | undefin
       if (at[k]! < keys[k]!.length && (best < 0 || byteOrder(keys[k]![at[k]!]!, keys[best]![at[best]!]!) < 0)) best = k;
     }
     if (best < 0) break;
+    // One item per key: while a namespace moves, its source and its target both list it (spec §5.5).
+    if (items.length > 0 && keys[best]![at[best]!] === key(items[items.length - 1]!)) {
+      at[best]!++;
+      continue;
+    }
     if (items.length === lim) {
       more = true;
       break;

@@ -11,8 +11,10 @@
 //               commit records and live count for it (cluster-level state is per shard)
 //   anything else every shard, like a WAL object: nothing in the path says which shard's
 //               pointers or tags may reference it
-import { errors, isMetaError } from '../../errors.js';
+import { errors, isMetaError, isNamespaceFenced } from '../../errors.js';
 import type { MetaStore } from '../../contract.js';
+import { movedReads } from '../../core/moves.js';
+import { hasMoveStorage } from '../../moves.js';
 import type { NamespaceId } from '../../types.js';
 import type { DirectoryEntry, DirectoryStore, ShardRecord } from './directory.js';
 
@@ -26,6 +28,15 @@ export const FOLLOW_ERROR_PAUSE_MS = 1_000;
 export const MAX_REFRESH_PAGES = 100;
 /** Times a call follows NamespaceMoved to a new shard before surfacing it. */
 export const MAX_MOVED_RETRIES = 2;
+/**
+ * A write refused by a move's fence waits this long at most for the move to flip (spec §5.5:
+ * writes pause instead of failing), then surfaces the refusal (Retryable: nothing written).
+ */
+export const MOVE_WAIT_MAX_MS = 5_000;
+/** How often a write waiting for a move reads its directory entry again (a fresh read: the flip is seen within this). */
+export const MOVE_WAIT_POLL_MS = 2;
+/** Moves one call waits out before it surfaces the fence (a namespace moved twice under one call). */
+export const MAX_MOVE_WAITS = 3;
 
 export type PathRoute = { kind: 'namespace'; ns: NamespaceId } | { kind: 'every' };
 
@@ -55,10 +66,16 @@ export class Router {
   constructor(
     readonly directory: DirectoryStore,
     /** By directory seq: shards[0] is the home shard. */
-    readonly shards: readonly Shard[],
+    shards: readonly Shard[],
   ) {
-    this.byName = new Map(shards.map((s) => [s.name, s]));
+    // A shard's reads of a namespace that moved away answer NamespaceMoved (spec §3.5), so a
+    // stale route is followed, never answered with "nothing here".
+    this.shards = shards.map((s) => (hasMoveStorage(s.store) ? { ...s, store: movedReads(s.store) } : s));
+    this.byName = new Map(this.shards.map((s) => [s.name, s]));
   }
+
+  /** By directory seq: shards[0] is the home shard. */
+  readonly shards: readonly Shard[];
 
   get home(): Shard {
     return this.shards[0]!;
@@ -111,16 +128,57 @@ export class Router {
    */
   async onNamespace<T>(ns: NamespaceId, fn: (s: MetaStore, shard: Shard) => Promise<T>): Promise<T> {
     let shard = await this.shardOf(ns);
-    for (let moved = 0; ; moved++) {
+    for (let moved = 0, waits = 0; ; moved++) {
       try {
         return await fn(shard.store, shard);
       } catch (e) {
+        if (isNamespaceFenced(e) && waits++ < MAX_MOVE_WAITS) {
+          // The namespace is moving: wait for the flip (or the undo), then write where it is.
+          const next = await this.awaitMove(ns, shard.name);
+          if (next) {
+            shard = next;
+            moved--;
+            continue;
+          }
+          throw e;
+        }
         if (!isMetaError(e, 'NamespaceMoved') || moved >= MAX_MOVED_RETRIES) throw e;
         const next = this.shard((await this.reload(ns)).shard);
         if (next.name === shard.name) throw e;
         shard = next;
       }
     }
+  }
+
+  /**
+   * Waits until a move of `ns` off shard `from` has flipped or been undone (reading the
+   * entry fresh every MOVE_WAIT_POLL_MS, at most MOVE_WAIT_MAX_MS): the shard to go on with,
+   * or null when the move did not settle in time.
+   */
+  async awaitMove(ns: NamespaceId, from: string): Promise<Shard | null> {
+    const deadline = Date.now() + MOVE_WAIT_MAX_MS;
+    for (;;) {
+      const e = await this.reload(ns);
+      if (e.shard !== from || e.state !== 'moving') {
+        // Flipped: the target may still be fenced for a moment (it takes writes right after
+        // the source's copy is removed); a refusal there waits again.
+        return this.shard(e.shard);
+      }
+      if (Date.now() + MOVE_WAIT_POLL_MS > deadline) return null;
+      await new Promise((r) => setTimeout(r, MOVE_WAIT_POLL_MS));
+    }
+  }
+
+  /** The shard a namespace is moving away from, as this node's directory view shows it (no round trip). */
+  movingFrom(ns: NamespaceId): string | null {
+    const e = this.cache.get(ns);
+    return e && e.state === 'moving' ? e.shard : null;
+  }
+
+  /** Whether a move of `ns` off `from` has flipped or been undone, read fresh from the directory. */
+  async moveSettled(ns: NamespaceId, from: string): Promise<boolean> {
+    const e = await this.reload(ns);
+    return e.shard !== from || e.state !== 'moving';
   }
 
   /** The shards a path-only call goes to. */

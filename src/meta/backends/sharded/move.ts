@@ -30,10 +30,10 @@
 // first, so a mover whose lease was taken over stops.
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { MetaStore } from '../meta/contract.js';
-import { errors, isMetaError, MetaError } from '../meta/errors.js';
-import { hasMoveStorage, rowCount, type NamespaceMoveStorage, type NamespaceRows } from '../meta/moves.js';
-import type { NamespaceId } from '../meta/types.js';
+import type { MetaStore } from '../../contract.js';
+import { errors, isMetaError, MetaError } from '../../errors.js';
+import { hasMoveStorage, rowCount, type NamespaceMoveStorage, type NamespaceRows } from '../../moves.js';
+import type { NamespaceId } from '../../types.js';
 
 /** The move lease's time to live: renewed before every step, so a crashed mover is resumable after this. */
 export const MOVE_LEASE_TTL_MS = 30_000;
@@ -86,7 +86,7 @@ export interface MoveCluster {
 }
 
 export interface MoveOptions {
-  /** Who moves (the lease owner); default host:pid. */
+  /** Who moves (the lease owner); default host:pid. The same owner resumes its own move at once. */
   owner?: string;
   onProgress?: (p: MoveProgress) => void | Promise<void>;
 }
