@@ -10,6 +10,9 @@
 //                            at 100,000 namespaces (--large: 1,000,000), every page of the
 //                            listing walked; the baseline is the same pages from one store
 //                            holding every namespace. Target ≤ 10 ms.
+//   move_write_pause_p99_ms  the longest pause writers see while their namespace (1,000
+//   move_writes_failed       collections) moves between shards, and the writes that failed
+//                            (bench/_router_move.ts). Targets ≤ 50 ms and 0.
 //
 // Adding a figure (e.g. move_write_pause_p99_ms, from the namespace moves work): write a
 // RouterFigure (bench/_router_<name>.ts exporting one), and list it in FIGURES below.
@@ -22,6 +25,7 @@ import { openSharded } from '../src/meta/backends/sharded/index.js';
 import { directoryOn } from '../src/control/directory/index.js';
 import type { MetaStore, WalChunk } from '../src/meta/index.js';
 import { median, pct, round, timed, type Sample } from './_stats.js';
+import { movePause } from './_router_move.js';
 
 export interface RouterOptions {
   seconds: number;
@@ -169,7 +173,7 @@ const listPageP99: RouterFigure = {
 };
 
 /** Every figure of the router bench, in order (the moves work adds move_write_pause_p99_ms here). */
-export const FIGURES: RouterFigure[] = [commitWalRatio, listPageP99];
+export const FIGURES: RouterFigure[] = [commitWalRatio, listPageP99, movePause];
 
 export async function main(argv: string[]): Promise<void> {
   const opts = new Command('bench router')

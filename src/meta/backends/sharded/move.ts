@@ -26,8 +26,8 @@
 // that crashed at any step is finished by running the move again: an entry still 'moving'
 // is picked up where its shards say it is. Before the flip a failed move is undone (the
 // target's copy forgotten, the source unfenced, the entry live again): nothing half-moved.
-// After the flip it only goes forward. The lease keeps two movers apart; each step renews it
-// first, so a mover whose lease was taken over stops.
+// After the flip it only goes forward. The lease keeps two movers apart; a step renews it
+// first once a third of its time to live has passed, so a mover whose lease was taken over stops.
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MetaStore } from '../../contract.js';
@@ -152,7 +152,15 @@ export async function moveNamespace(c: MoveCluster, ns: NamespaceId, to: string,
     }
     throw e;
   });
-  const renew = () => c.leases.renewLease('cluster', moveLeaseKey(ns), owner, lease.epoch, MOVE_LEASE_TTL_MS);
+  // Renewed before a step once a third of its time to live has passed: a mover paused that
+  // long finds out at its next step whether its lease was taken over, and a quick move pays
+  // no renewal inside its fenced window.
+  let renewedAt = performance.now();
+  const renew = async () => {
+    if (performance.now() - renewedAt < MOVE_LEASE_TTL_MS / 3) return;
+    await c.leases.renewLease('cluster', moveLeaseKey(ns), owner, lease.epoch, MOVE_LEASE_TTL_MS);
+    renewedAt = performance.now();
+  };
 
   let epoch = 0;
   let counts: MoveCounts | null = null;
