@@ -36,10 +36,13 @@ export interface Outcome<T> {
   replayed: boolean;
 }
 
-/** The fingerprint of a call's arguments: its method and its request without the write context's stamp. */
+/**
+ * The fingerprint of a call's arguments: its method and its request without its write context
+ * (a retry carries a later stamp and is still the same call) and without the key itself.
+ */
 export function fingerprint(method: string, request: unknown): string {
   const h = createHash('sha256').update(method).update('\0');
-  h.update(JSON.stringify(request, (k, v) => (k === 'stamp' || k === 'requestId' ? undefined : v)));
+  h.update(JSON.stringify(request, (k, v) => (k === 'w' || k === 'requestId' ? undefined : v)));
   return h.digest('base64url');
 }
 

@@ -44,6 +44,8 @@ export const BACKENDS = ['embedded', 'postgres', 'dynamodb', 'alternator', 'shar
 
 /** Remote backends (spec §8): the client over gRPC to a server in the test process on the named backend. */
 export const REMOTE_INNER: Record<string, string> = { remote: 'embedded', 'remote-postgres': 'postgres' };
+/** The partition group size of the backends behind the remote ones in the shared suites. */
+export const REMOTE_TEST_GROUP = 16;
 
 export function backendName(): string {
   return process.env.LOAM_TEST_BACKEND ?? 'embedded';
@@ -113,7 +115,10 @@ export function backendFactory(name = backendName(), extra: Partial<EmbeddedOpti
     }
     case 'remote':
     case 'remote-postgres':
-      return remoteFactory(name, backendFactory(REMOTE_INNER[name], extra));
+      // Partition groups of REMOTE_TEST_GROUP chunks unless a suite chose, so the multi-group
+      // cases (2·maxChunksPerGroup + 1 partitions, one call per partition to check) stay small
+      // over the wire.
+      return remoteFactory(name, backendFactory(REMOTE_INNER[name]!, { maxChunksPerGroup: REMOTE_TEST_GROUP, ...extra }));
     default:
       throw new Error(`unknown backend "${name}"; known: ${BACKENDS.join(', ')}`);
   }

@@ -3,7 +3,7 @@
 // its own (the server's stores(clusterId) seam), and clients that reach it over gRPC.
 // `remote` serves the embedded backend, `remote-postgres` the Postgres one.
 import type { MetaStore } from '../../src/meta/index.js';
-import { connectRemote, openRemote, type RemoteMetaStore } from '../../src/meta/backends/remote/client.js';
+import { openRemote, type RemoteMetaStore } from '../../src/meta/backends/remote/client.js';
 import { RemoteServer, clusterFromMetadata } from '../../src/remote/server.js';
 import type { BackendFactory, Location, OpenOptions } from './backends.js';
 
@@ -80,8 +80,8 @@ export function remoteFactory(name: string, inner: BackendFactory): RemoteFactor
   };
 }
 
-/** A worker's handle on a remote location (synchronous: its capabilities arrive with the first answer). */
-export function openRemoteLocation(loc: Location): MetaStore {
+/** A worker's handle on a remote location. */
+export function openRemoteLocation(loc: Location): Promise<MetaStore> {
   const u = new URL(loc.path);
-  return connectRemote({ target: `${u.hostname}:${u.port}`, cluster: u.searchParams.get('cluster') ?? undefined });
+  return openRemote({ target: `${u.hostname}:${u.port}`, ...(u.searchParams.get('cluster') ? { cluster: u.searchParams.get('cluster')! } : {}) });
 }
