@@ -9,6 +9,7 @@ import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefault
 import type { MetaStore } from '../meta/contract.js';
 import { metaClient } from '../meta/client.js';
 import { isMetaError } from '../meta/errors.js';
+import { connectionOf } from '../meta/backends/registry.js';
 
 /** Latency buckets (seconds): 0.5 ms .. 10 s. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -111,11 +112,16 @@ export class NodeMetrics {
  * The node's metrics in the Prometheus text format: its own and its worker thread's (when it
  * has one and it answered), added up series by series.
  */
-export async function nodeMetricsText(m: NodeMetrics, thread: (() => Promise<MetricsJson | null>) | null): Promise<string> {
-  if (!thread) return m.registry.metrics();
-  const [own, other] = await Promise.all([m.registry.getMetricsAsJSON(), thread()]);
-  if (!other) return m.registry.metrics();
-  return AggregatorRegistry.aggregate([own, other]).metrics();
+export async function nodeMetricsText(m: NodeMetrics, thread: (() => Promise<MetricsJson | null>) | null, extra: readonly Registry[] = []): Promise<string> {
+  if (!thread && extra.length === 0) return m.registry.metrics();
+  const [own, other, ...more] = await Promise.all([m.registry.getMetricsAsJSON(), thread ? thread() : Promise.resolve(null), ...extra.map((r) => r.getMetricsAsJSON())]);
+  return AggregatorRegistry.aggregate([own, ...(other ? [other] : []), ...more]).metrics();
+}
+
+/** The registries a metastore handle keeps beside the node's (a remote metastore client's RPC metrics, spec §8). */
+export function metastoreRegistries(meta: MetaStore): Registry[] {
+  const c = connectionOf(meta);
+  return c?.kind === 'remote' ? [c.channel.metrics.registry] : [];
 }
 
 /** The metastore client (retry policy) over a raw backend, with its retries and every call's latency counted. */

@@ -21,7 +21,7 @@ import { buildApp, type Admit } from '../gateway/server.js';
 import { listenMetrics, type MetricsListener } from '../gateway/metrics-listener.js';
 import { openMetastore } from './backends.js';
 import type { NodeConfig } from './config.js';
-import { meteredMeta, NodeMetrics, nodeMetricsText } from './metrics.js';
+import { meteredMeta, metastoreRegistries, NodeMetrics, nodeMetricsText } from './metrics.js';
 import { controlStoreFor } from '../control/index.js';
 import type { ControlStore } from '../control/types.js';
 import { BuiltinAuthorizer, type Authorizer } from '../authz/authorizer.js';
@@ -310,7 +310,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       host: config.metrics_host,
       port: config.metrics_port,
       contentType: metrics.registry.contentType,
-      text: () => nodeMetricsText(metrics, thread ? () => thread!.metrics() : null),
+      text: () => nodeMetricsText(metrics, thread ? () => thread!.metrics() : null, metastoreRegistries(raw)),
       failed: (e) => logger.warn({ err: { message: (e as Error).message } }, 'a metrics scrape failed'),
     });
     await app.listen({ host: config.host, port: config.port });

@@ -7,7 +7,8 @@ import { LogReader } from '../log/reader.js';
 import { DataFiles } from '../collection/datafile.js';
 import { Manifests } from '../collection/manifest.js';
 import { openMetastore } from './backends.js';
-import { meteredMeta, NodeMetrics } from './metrics.js';
+import { AggregatorRegistry } from 'prom-client';
+import { meteredMeta, metastoreRegistries, NodeMetrics } from './metrics.js';
 import { Workers } from '../workers/scheduler.js';
 import type { FromThread, ThreadConfig, ToThread } from './worker-thread.js';
 import { startIdleCollector } from './idle-memory.js';
@@ -44,7 +45,10 @@ const workers = new Workers({
 port.on('message', (m: ToThread) => {
   if (m.kind === 'committed') workers.committed(m.assigned);
   else if (m.kind === 'metrics') {
-    void metrics.registry.getMetricsAsJSON().then(
+    // With a remote metastore, the thread's own client's RPC metrics too (summed with the node's at the scrape).
+    void Promise.all([metrics.registry, ...metastoreRegistries(raw)].map((r) => r.getMetricsAsJSON()))
+      .then((all) => (all.length === 1 ? all[0]! : AggregatorRegistry.aggregate(all).getMetricsAsJSON()))
+      .then(
       (json) => send({ kind: 'metrics', id: m.id, metrics: json }),
       () => undefined, // the node serves the scrape without ours at its deadline
     );
