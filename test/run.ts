@@ -37,6 +37,16 @@ const NOT_ON: Record<string, readonly string[]> = {
   control: ['sharded', 'sharded-mixed', 'remote', 'remote-postgres'],
   tenancy: ['sharded', 'sharded-mixed', 'remote', 'remote-postgres'],
 };
+/**
+ * The remote backends' linearizability size in `npm test` (CI): every call crosses gRPC and
+ * the recorder's 8 clients each open a channel, so they record REMOTE_LIN_OPS operations per
+ * client instead of 60; LOAM_LIN_OPS=60 runs the full size.
+ */
+const REMOTE_LIN_OPS = '20';
+const BACKEND_ENV: Record<string, Record<string, string>> = {
+  remote: { LOAM_LIN_OPS: process.env.LOAM_LIN_OPS ?? REMOTE_LIN_OPS },
+  'remote-postgres': { LOAM_LIN_OPS: process.env.LOAM_LIN_OPS ?? REMOTE_LIN_OPS },
+};
 const SUITES: Record<string, string> = {
   conformance: 'test/conformance',
   linearizability: 'test/linearizability',
@@ -143,7 +153,7 @@ for (const n of plainNames.filter((n) => NEEDS[n])) {
 for (const b of backends) {
   const here = names.filter((n) => PER_BACKEND.has(n) && (ONLY_ON[n]?.includes(b) ?? true) && !NOT_ON[n]?.includes(b) && inBuiltinPass(n));
   const files = here.flatMap((n) => testFiles(SUITES[n]!));
-  if (files.length > 0) stages.push({ label: `${here.join(', ')} on ${b}`, backend: b, files });
+  if (files.length > 0) stages.push({ label: `${here.join(', ')} on ${b}`, backend: b, files, ...(BACKEND_ENV[b] ? { env: BACKEND_ENV[b] } : {}) });
 }
 if (withOpenFga) {
   // The openfga pass: on the backend asked for, else on embedded (the authorizer is the same on every backend).

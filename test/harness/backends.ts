@@ -46,6 +46,8 @@ export const BACKENDS = ['embedded', 'postgres', 'dynamodb', 'alternator', 'shar
 export const REMOTE_INNER: Record<string, string> = { remote: 'embedded', 'remote-postgres': 'postgres' };
 /** The partition group size of the backends behind the remote ones in the shared suites. */
 export const REMOTE_TEST_GROUP = 16;
+/** The swap limit of the backends behind the remote ones in the shared suites. */
+export const REMOTE_TEST_SWAP = 64;
 
 export function backendName(): string {
   return process.env.LOAM_TEST_BACKEND ?? 'embedded';
@@ -115,10 +117,10 @@ export function backendFactory(name = backendName(), extra: Partial<EmbeddedOpti
     }
     case 'remote':
     case 'remote-postgres':
-      // Partition groups of REMOTE_TEST_GROUP chunks unless a suite chose, so the multi-group
-      // cases (2·maxChunksPerGroup + 1 partitions, one call per partition to check) stay small
-      // over the wire.
-      return remoteFactory(name, backendFactory(REMOTE_INNER[name]!, { maxChunksPerGroup: REMOTE_TEST_GROUP, ...extra }));
+      // Small partition groups and swap limits unless a suite chose, so the cases that build
+      // one past a limit (2·maxChunksPerGroup + 1 partitions, maxSwapEntries + 1 commits, each
+      // one call) stay small over the wire.
+      return remoteFactory(name, backendFactory(REMOTE_INNER[name]!, { maxChunksPerGroup: REMOTE_TEST_GROUP, maxSwapEntries: REMOTE_TEST_SWAP, ...extra }));
     default:
       throw new Error(`unknown backend "${name}"; known: ${BACKENDS.join(', ')}`);
   }

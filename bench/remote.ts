@@ -1,0 +1,185 @@
+// `npm run bench -- remote [--synchronous FULL|NORMAL] [--seconds N]`
+//
+// The remote metastore (spec §8) against the embedded backend in process, measured in the same
+// run: 8 concurrent writers' commitWal/s through the remote client to a server on loopback (a
+// process of its own) backed by the embedded backend, ÷ the same load on the embedded backend
+// in this process (`remote_commitWal_ratio`, target ≥ 0.7); collectionHead's p50/p99 over the
+// wire and in process; and the bytes one commitWal puts on the wire (request and response,
+// HTTP/2 framing included), counted by a proxy in front of the server.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Command } from 'commander';
+import { openEmbedded } from '../src/meta/backends/embedded/index.js';
+import { openRemote } from '../src/meta/backends/remote/client.js';
+import type { MetaStore, WalCommit } from '../src/meta/index.js';
+import { median, pct, round, timed, type Sample } from './_stats.js';
+
+/** Concurrent writers (issue 16). */
+const WRITERS = 8;
+/** Alternating remote/in-process rounds; the median round is reported. */
+const ROUNDS = 3;
+const PARTITIONS = 4;
+/** commitWal calls whose bytes on the wire are counted. */
+const BYTES_SAMPLE = 200;
+/** collectionHead calls per latency round. */
+const HEAD_CALLS = 2_000;
+export const TARGET_RATIO = 0.7;
+
+interface Fixture {
+  store: MetaStore;
+  commit(i: number): WalCommit;
+  ns: number;
+  collection: number;
+}
+
+async function fixture(store: MetaStore): Promise<Fixture> {
+  const ns = await store.createNamespace({ org: 'bench', name: 'ns' });
+  const coll = await store.createCollection({ ns: ns.id, name: 'c', schema: { primaryKey: 'id', fields: { id: 'string' } }, partitions: PARTITIONS });
+  const objectStamp = Date.now();
+  return {
+    store,
+    ns: ns.id,
+    collection: coll.id,
+    commit: (i) => ({
+      object: `wal/${i}`,
+      objectStamp,
+      chunks: Array.from({ length: PARTITIONS }, (_, p) => ({ ns: ns.id, stream: coll.streamId, partition: p, records: 10, byteStart: p * 100, byteEnd: p * 100 + 100 })),
+    }),
+  };
+}
+
+/** A loopback proxy that counts the bytes each way. */
+async function countingProxy(port: number): Promise<{ port: number; bytes(): number; close(): Promise<void> }> {
+  let total = 0;
+  const socks = new Set<Socket>();
+  const srv = createServer((c) => {
+    const t = connect(port, '127.0.0.1');
+    for (const s of [c, t]) {
+      socks.add(s);
+      s.on('close', () => socks.delete(s));
+      s.on('error', () => s.destroy());
+    }
+    c.on('data', (d: Buffer) => {
+      total += d.length;
+      t.write(d);
+    });
+    t.on('data', (d: Buffer) => {
+      total += d.length;
+      c.write(d);
+    });
+    c.on('close', () => t.destroy());
+    t.on('close', () => c.destroy());
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const addr = srv.address();
+  return {
+    port: typeof addr === 'object' && addr ? addr.port : 0,
+    bytes: () => total,
+    close: async () => {
+      for (const s of socks) s.destroy();
+      await new Promise<void>((r) => srv.close(() => r()));
+    },
+  };
+}
+
+async function startServer(path: string, synchronous: string): Promise<{ port: number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./_remote_server.ts', import.meta.url).pathname, path, synchronous], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the bench server did not start within 60 s')), 60_000);
+    createInterface({ input: child.stdout! }).once('line', (l) => {
+      clearTimeout(timer);
+      resolve(Number(l));
+    });
+    child.once('exit', (code) => reject(new Error(`the bench server exited (${code})`)));
+  });
+  return {
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        const t = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve();
+        }, 5_000);
+        child.once('exit', () => {
+          clearTimeout(t);
+          resolve();
+        });
+        child.stdin!.end();
+      }),
+  };
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const opts = new Command('bench remote')
+    .option('--synchronous <mode>', 'the embedded backend on both sides: FULL (fsync per commit) or NORMAL', 'FULL')
+    .option('--seconds <n>', 'time budget per round', '2')
+    .parse(argv, { from: 'user' })
+    .opts<{ synchronous: string; seconds: string }>();
+  if (!['FULL', 'NORMAL'].includes(opts.synchronous)) throw new Error('--synchronous must be FULL or NORMAL');
+  const seconds = Number(opts.seconds);
+  if (!(seconds > 0 && seconds <= 60)) throw new Error('--seconds must be in (0, 60]');
+  const sync = opts.synchronous as 'FULL' | 'NORMAL';
+  const dir = mkdtempSync(join(tmpdir(), 'loam-bench-remote-'));
+  const server = await startServer(join(dir, 'served.db'), sync);
+  const local = openEmbedded({ path: join(dir, 'local.db'), synchronous: sync });
+  const remote = await openRemote({ target: `127.0.0.1:${server.port}` });
+  try {
+    const r = await fixture(remote);
+    const l = await fixture(local);
+    const backend = `remote(embedded, synchronous=${sync}, loopback)`;
+    const line = (metric: string, value: number, unit: string, baseline?: number, extra: Record<string, unknown> = {}) =>
+      console.log(JSON.stringify({ bench: 'remote', backend, metric, value: round(value), unit, ...(baseline !== undefined ? { baseline: round(baseline), ratio: round(value / baseline, 3) } : {}), ...extra }));
+
+    // commitWal/s from 8 writers: remote and in process, alternating rounds.
+    const rs: Sample[] = [];
+    const ls: Sample[] = [];
+    let n = 0;
+    for (let k = 0; k < ROUNDS; k++) {
+      rs.push(await timed(seconds, () => r.store.commitWal(r.commit(n++)), WRITERS));
+      ls.push(await timed(seconds, () => l.store.commitWal(l.commit(n++)), WRITERS));
+    }
+    const rm = median(rs);
+    const lm = median(ls);
+    line('remote_commitWal_per_s', rm.rate, 'ops/s', lm.rate);
+    line('remote_commitWal_ratio', rm.rate / lm.rate, 'ratio', undefined, { target: TARGET_RATIO, met: rm.rate / lm.rate >= TARGET_RATIO });
+    line('remote_commitWal_p50_ms', pct(rm.lat, 50), 'ms', pct(lm.lat, 50));
+    line('remote_commitWal_p99_ms', pct(rm.lat, 99), 'ms', pct(lm.lat, 99));
+
+    // collectionHead latency, one caller: over the wire and in process.
+    const heads = async (f: Fixture) => {
+      const lat: number[] = [];
+      for (let i = 0; i < HEAD_CALLS; i++) {
+        const a = performance.now();
+        await f.store.collectionHead(f.ns, f.collection);
+        lat.push(performance.now() - a);
+      }
+      return lat;
+    };
+    const rh = await heads(r);
+    const lh = await heads(l);
+    line('remote_call_p50_ms', pct(rh, 50), 'ms', pct(lh, 50), { call: 'collectionHead' });
+    line('remote_call_p99_ms', pct(rh, 99), 'ms', pct(lh, 99), { call: 'collectionHead' });
+
+    // Bytes per commitWal on the wire: a client through a counting proxy, its connection warmed first.
+    const proxy = await countingProxy(server.port);
+    const counted = await openRemote({ target: `127.0.0.1:${proxy.port}` });
+    try {
+      await counted.commitWal(r.commit(n++));
+      const before = proxy.bytes();
+      for (let i = 0; i < BYTES_SAMPLE; i++) await counted.commitWal(r.commit(n++));
+      line('remote_commitWal_wire_bytes', (proxy.bytes() - before) / BYTES_SAMPLE, 'bytes', undefined, { chunks: PARTITIONS, note: 'request + response, HTTP/2 frames and headers included' });
+    } finally {
+      await counted.close();
+      await proxy.close();
+    }
+  } finally {
+    await remote.close();
+    await local.close();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
