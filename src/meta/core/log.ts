@@ -88,7 +88,7 @@ export function checkPartition(stream: Pick<Stream, 'id' | 'partitions'>, partit
 }
 
 /** The offsets a chunk gets at a head: [next, next + records). */
-export function assignRange(c: WalChunk, head: PartitionHead, g: number): AssignedRange {
+export function assignRange(c: WalChunk, head: Pick<PartitionHead, 'next'>, g: number): AssignedRange {
   return { ns: c.ns, stream: c.stream, partition: c.partition, start: head.next, end: head.next + c.records, group: g };
 }
 
@@ -143,6 +143,15 @@ export function planSwap(swap: SegmentSwap, rows: IndexEntry[], head: PartitionH
   if (!first || first.start !== swap.start || !last || last.end !== swap.end) {
     throw errors.invalid('start', `[${swap.start}, ${swap.end}) does not start and end on index entry boundaries`);
   }
+  // A read that is not a snapshot (DynamoDB's Query) may see a run mid-change: the run must be
+  // contiguous, and the segment must not already be one of its entries (its reference count
+  // would be taken and released in one swap).
+  for (let i = 1; i < rows.length; i++) {
+    if (rows[i - 1]!.end !== rows[i]!.start) {
+      throw errors.invalid('start', `[${swap.start}, ${swap.end}) does not start and end on index entry boundaries`);
+    }
+  }
+  if (rows.some((e) => e.path === swap.path)) throw errors.invalid('path', `${swap.path} is already indexed in [${swap.start}, ${swap.end})`);
   let records = 0;
   let oldBytes = 0;
   for (const e of rows) {

@@ -44,6 +44,19 @@ export function tokenFor(op: string, requestId: string | undefined, fenced = fal
   return TOKEN_FREE_OPS.has(op) && !(fenced && op === 'trimPartition') ? undefined : requestId;
 }
 
+/**
+ * A requestId names one call: a token stored by another call is InvalidArgument, never that
+ * call's result (spec §2.2). `storedOp` is the op the stored token row records.
+ */
+export function checkTokenOp(storedOp: string, op: string): void {
+  if (storedOp !== op) throw errors.invalid('requestId', `was already used for ${storedOp}; use a fresh requestId per call`);
+}
+
+/** Every call on a closed handle is refused, on every backend. */
+export function checkOpenHandle(closed: boolean): void {
+  if (closed) throw errors.invalid('store', 'this metastore handle is closed');
+}
+
 /** A handle prunes once every this many of its writes. */
 export const PRUNE_EVERY_WRITES = 16;
 /** Expired rows removed per write, at most, of each kind: above 1, so pruning outruns insertion. */
@@ -80,4 +93,14 @@ export interface PruneCutoffs {
 
 export function pruneCutoffs(backendNow: number, tokenTtlMs: number = REQUEST_TOKEN_TTL_MS): PruneCutoffs {
   return { tokens: backendNow - tokenTtlMs, records: backendNow - MAX_CLOCK_SKEW_MS - WAL_COMMIT_RECORD_TTL_MS };
+}
+
+/**
+ * When a row stamped `stamp` becomes prunable by the backend's clock: the inverse of
+ * pruneCutoffs, for stores that index rows by that time (DynamoDB's expiry index, its TTL).
+ * A token goes after the token TTL; a WAL commit record or GC tombstone only after
+ * 2·window + maxClockSkew plus the skew bound (spec §3.2.2).
+ */
+export function prunableAt(kind: 'token' | 'record', stamp: Stamp, tokenTtlMs: number = REQUEST_TOKEN_TTL_MS): number {
+  return kind === 'token' ? stamp + tokenTtlMs : stamp + WAL_COMMIT_RECORD_TTL_MS + MAX_CLOCK_SKEW_MS;
 }

@@ -12,7 +12,7 @@ import type { DynamoContext } from './context.js';
 import { single, txDelete, txPut, txUpdate, type Build } from './expr.js';
 import { AGAIN, DROPPING, LIVE, lost, setAll, streamItem, toNamespace, toStream, unexpected, toWire } from './items.js';
 import { K, byteCompare, nameRange, type Key } from './keys.js';
-import { retentionOrDefault } from '../../core/catalog.js';
+import { checkDropStream, checkNamespaceEmpty, retentionOrDefault } from '../../core/catalog.js';
 import { pageArgs, paged } from '../../core/paging.js';
 
 export async function createNamespace(cx: DynamoContext, req: CreateNamespace, w?: WriteContext): Promise<Namespace> {
@@ -108,7 +108,7 @@ export async function dropNamespace(cx: DynamoContext, ns: number, w?: WriteCont
       const cur = await cx.liveNamespace(ns);
       const c = Number(cur.colls ?? 0);
       const s = Number(cur.streams ?? 0);
-      if (c > 0 || s > 0) throw errors.invalid('ns', `namespace ${ns} still has ${c} collection(s) and ${s} stream(s); drop them first`);
+      checkNamespaceEmpty(ns, c, s);
       const version = await cx.chgVersion();
       const out = await cx.submit(ctx, [
         txUpdate('ns', K.ns(ns), (e) => `SET ${e.a('state')} = ${e.v(DROPPING)}`, (e) =>
@@ -206,7 +206,7 @@ export async function dropStream(cx: DynamoContext, ns: number, stream: number, 
   return cx.write('dropStream', w, (ctx) =>
     cx.attempts(ctx.op, async () => {
       const s = toStream(await cx.liveStreamItem(ns, stream));
-      if (s.implicit) throw errors.invalid('stream', `stream ${stream} belongs to a collection; drop the collection instead`);
+      checkDropStream(s);
       const version = await cx.chgVersion();
       const out = await cx.submit(ctx, [
         txUpdate('stream', K.stream(ns, stream), (e) => `SET ${e.a('state')} = ${e.v(DROPPING)}`, (e) => `${e.a('state')} = ${e.v(LIVE)}`),

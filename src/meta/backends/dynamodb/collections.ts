@@ -7,7 +7,6 @@
 import type { CreateCollection, ReadOptions } from '../../contract.js';
 import { implicitStreamName, linkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
-import { MAX_ALIASES } from '../../limits.js';
 import type { AliasAction, Aliases, Collection, CollectionSchema, Page, PageRequest, WriteContext } from '../../types.js';
 import type { Item } from './codec.js';
 import type { DynamoContext } from './context.js';
@@ -16,7 +15,7 @@ import { AGAIN, DROPPING, LIVE, collItem, lost, streamItem, toCollection, unexpe
 import { K } from './keys.js';
 import type { TxItem } from './sdk.js';
 import { listNames } from './catalog.js';
-import { collectionLogRetentionOrDefault, copySchema, manifestRetentionOrDefault } from '../../core/catalog.js';
+import { aliasesWithout, applyAliases, collectionLogRetentionOrDefault, copySchema, manifestRetentionOrDefault, schemaUpdate } from '../../core/catalog.js';
 import { pageArgs, paged } from '../../core/paging.js';
 
 export async function createCollection(cx: DynamoContext, req: CreateCollection, w?: WriteContext): Promise<Collection> {
@@ -95,8 +94,9 @@ export async function dropCollection(cx: DynamoContext, ns: number, collection: 
         items.push(txCheck('ptr', K.ptr(ns, key), (e) => `attribute_not_exists(${e.a('pk')})`));
       }
       const map = a ? (JSON.parse(String(a.map)) as Record<string, number>) : {};
-      const kept = Object.fromEntries(Object.entries(map).filter(([, id]) => id !== collection));
-      const changedMap = Object.keys(kept).length !== Object.keys(map).length;
+      const without = aliasesWithout(map, collection);
+      const kept = without ?? map;
+      const changedMap = without !== null;
       const aver = Number(a?.version ?? 0);
       items.push(
         txUpdate(
@@ -159,13 +159,7 @@ export async function updateCollectionSchema(
   return cx.write('updateCollectionSchema', w, (ctx) =>
     cx.attempts(ctx.op, async () => {
       const c = toCollection(await cx.liveCollectionItem(ns, collection));
-      if (c.schemaVersion !== expectedVersion) {
-        throw errors.versionMismatch(`schema of collection ${collection}`, expectedVersion, c.schemaVersion);
-      }
-      if (s.primaryKey !== c.schema.primaryKey) {
-        throw errors.invalid('schema.primaryKey', `cannot change from ${c.schema.primaryKey} to ${s.primaryKey}`);
-      }
-      const next: Collection = { ...c, schema: s, schemaVersion: c.schemaVersion + 1 };
+      const next = schemaUpdate(c, expectedVersion, s);
       const version = await cx.chgVersion();
       const out = await cx.submit(ctx, [
         txUpdate(
@@ -195,29 +189,22 @@ export async function updateAliases(cx: DynamoContext, ns: number, actions: Alia
       const [nsItem, a] = await cx.sdk.batchGet([K.ns(ns), K.aliases(ns)]);
       if (!nsItem || nsItem.state !== LIVE) throw errors.notFound(`namespace ${ns}`);
       const version = Number(a?.version ?? 0);
-      if (expectedVersion !== undefined && expectedVersion !== version) {
-        throw errors.versionMismatch(`aliases of namespace ${ns}`, expectedVersion, version);
-      }
+      const stored = a ? (JSON.parse(String(a.map)) as Record<string, number>) : {};
+      // An early VersionMismatch before reading the targets; the rule below decides in full.
+      applyAliases(ns, version, stored, [], expectedVersion, () => {});
       const targets = [...new Set(actions.flatMap((x) => (x.op === 'set' ? [x.collection] : [])))];
       const recs = await cx.sdk.batchGet(targets.map((id) => K.coll(ns, id)));
-      const map = a ? (JSON.parse(String(a.map)) as Record<string, number>) : {};
-      for (const act of actions) {
-        if (act.op === 'set') {
-          const r = recs[targets.indexOf(act.collection)];
-          if (!r || r.state !== LIVE) throw errors.notFound(`collection ${act.collection} in namespace ${ns}`);
-          map[act.alias] = act.collection;
-        } else {
-          delete map[act.alias];
-        }
-      }
-      const n = Object.keys(map).length;
-      if (n > MAX_ALIASES) throw errors.limitExceeded('MAX_ALIASES per namespace', MAX_ALIASES, n);
-      const result: Aliases = { ns, version: version + 1, aliases: map };
+      const next = applyAliases(ns, version, stored, actions, expectedVersion, (id) => {
+        const r = recs[targets.indexOf(id)];
+        if (!r || r.state !== LIVE) throw errors.notFound(`collection ${id} in namespace ${ns}`);
+      });
+      const map = next.aliases;
+      const result: Aliases = { ns, version: next.version, aliases: map };
       const cv = await cx.chgVersion();
       const gen = Number(a?.gen ?? 0);
       const out = await cx.submit(ctx, [
         // A collection named here was live when read after this item; any drop since bumped gen.
-        txPut('aliases', K.aliases(ns), { version: version + 1, map: JSON.stringify(map), gen }, (e) =>
+        txPut('aliases', K.aliases(ns), { version: next.version, map: JSON.stringify(map), gen }, (e) =>
           a ? `${e.a('version')} = ${e.v(version)} AND ${e.a('gen')} = ${e.v(gen)}` : `attribute_not_exists(${e.a('pk')})`),
         txCheck('ns', K.ns(ns), (e) => `${e.a('state')} = ${e.v(LIVE)}`),
         ...cx.chgItems(cv, ns, 'aliases', null, ctx.stamp),

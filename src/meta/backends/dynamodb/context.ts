@@ -16,14 +16,13 @@ import { randomUUID } from 'node:crypto';
 import { errors, isMetaError } from '../../errors.js';
 import type { FaultHook } from '../../faults.js';
 import { feedPruneBounds, feedRetention, type FeedRetention } from '../../core/feed.js';
-import { PRUNE_BATCH, PRUNE_EVERY_WRITES } from '../../core/tokens.js';
-import { REQUEST_TOKEN_TTL_MS } from '../../limits.js';
+import { PRUNE_BATCH, PRUNE_EVERY_WRITES, checkOpenHandle, checkTokenOp, prunableAt, requestTokenTtl } from '../../core/tokens.js';
 import type { Capabilities, ChangeKind, PartitionHead, Stamp, WriteContext } from '../../types.js';
 import * as v from '../../validate.js';
 import type { Item } from './codec.js';
 import { single, txPut, txUpdate, type Expr } from './expr.js';
 import { AGAIN, LIVE, toHead, ttlAt, type Again } from './items.js';
-import { K, retiredShard } from './keys.js';
+import { EXPIRY_INDEX, EXPIRY_SHARDS, K, expiryAttrs, expiryPk, expirySk, retiredShard, type Key } from './keys.js';
 import { Sdk, jitter, type Cancelled, type TxItem } from './sdk.js';
 
 /** Chunks one partition group commits in one transaction: 2 items per chunk + streams + 2 ≤ 100 (spec §3.1). */
@@ -34,6 +33,13 @@ export const MAX_SWAP_ENTRIES = 45;
 export const MAX_INTERNAL_ATTEMPTS = 12;
 /** Cached partition heads and stream shapes per handle, at most (cleared when exceeded). */
 export const MAX_CACHE_ENTRIES = 100_000;
+/**
+ * Expiry shards one prune pass visits, at most: a pass runs every PRUNE_EVERY_WRITES writes
+ * that listed an expiring item, so every shard is visited once per
+ * EXPIRY_SHARDS / PRUNE_SHARDS_PER_PASS passes and removal (PRUNE_BATCH per pass) outruns
+ * insertion (PRUNE_EVERY_WRITES per pass) by PRUNE_RATIO.
+ */
+export const PRUNE_SHARDS_PER_PASS = 4;
 /** Requests to DynamoDB: connect and whole-request deadlines. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 3_000;
@@ -55,7 +61,12 @@ export interface DynamoOptions {
   maxChunksPerGroup?: number;
   /** Fault injection for the fault matrix (spec §4.2); never set in production. */
   faults?: FaultHook;
-  /** The backend's clock, for validating stamps; tests may replace it. */
+  /**
+   * How long commit tokens live (validated: core/tokens.ts requestTokenTtl); tests shorten it
+   * to see pruning keep up.
+   */
+  requestTokenTtlMs?: number;
+  /** The backend's clock, for validating stamps and judging expiry; tests may replace it. */
   clock?: () => number;
   /** How much of the catalog change feed is kept (core/feed.ts; tests shorten it to see the horizon). */
   feedRetention?: Partial<FeedRetention>;
@@ -102,6 +113,12 @@ export class DynamoContext {
   /** Catalog writes since the last prune pass, and where the next pass starts reading. */
   private catalogWrites = 0;
   private pruneFrom = 0;
+  /** How long commit tokens live (core/tokens.ts). */
+  readonly tokenTtlMs: number;
+  /** Writes that listed an expiring item since the last expiry prune pass, the next shard it visits, the pass in flight. */
+  private expiringWrites = 0;
+  private expiryShard = 0;
+  private expiryPass: Promise<number> | null = null;
   private isClosed = false;
 
   constructor(opts: DynamoOptions) {
@@ -130,6 +147,7 @@ export class DynamoContext {
     if (this.caps.maxChunksPerGroup < 1) throw errors.invalid('maxChunksPerGroup', `must be in 1..${MAX_CHUNKS_PER_GROUP}`);
     this.clock = opts.clock ?? Date.now;
     this.feed = feedRetention(opts.feedRetention);
+    this.tokenTtlMs = requestTokenTtl(opts.requestTokenTtlMs);
     this.changed.setMaxListeners(0);
   }
 
@@ -138,15 +156,16 @@ export class DynamoContext {
     return this.isClosed;
   }
 
-  close(): void {
+  async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
+    await this.expiryPass;
     this.changed.emit('change');
     this.sdk.destroy();
   }
 
   checkOpen(): void {
-    if (this.closed) throw errors.invalid('store', 'this metastore handle is closed');
+    checkOpenHandle(this.closed);
   }
 
   /** The Alternator profile sends no transaction: such calls are refused by capability. */
@@ -173,6 +192,7 @@ export class DynamoContext {
     const ctx: Ctx = { op, stamp, requestId, tokenBase: requestId !== undefined ? `${requestId}\u0000${op}` : randomUUID() };
     try {
       const out = await fn(ctx);
+      this.afterWrite();
       if (this.catalogWrites >= PRUNE_EVERY_WRITES) {
         this.catalogWrites = 0;
         // Pruning never fails the write it follows (it is acknowledged); the next pass retries.
@@ -188,19 +208,88 @@ export class DynamoContext {
     }
   }
 
+  /**
+   * A refusal the call returns as a result (claimObject's { claimed: false }): with a
+   * requestId, an earlier attempt that applied is answered by its result instead, as a
+   * refusal thrown is in write().
+   */
+  async refusedUnlessApplied<T>(ctx: Ctx, refusal: T): Promise<T> {
+    if (ctx.requestId === undefined || this.profile !== 'dynamodb') return refusal;
+    const prior = await this.sdk.get(K.req(ctx.requestId));
+    return prior ? this.priorResult<T>(ctx.op, prior) : refusal;
+  }
+
   priorResult<T>(op: string, item: Item): T {
-    if (item.op !== op) throw errors.invalid('requestId', `was already used for ${String(item.op)}; use a fresh requestId per call`);
+    checkTokenOp(String(item.op), op);
     return JSON.parse(String(item.result)) as T;
   }
 
   /** The commit-token item of a write with a requestId: its result, in the same transaction. */
   reqItem(ctx: Ctx, result: unknown): TxItem {
+    const key = K.req(ctx.requestId!);
     return txPut(
       'req',
-      K.req(ctx.requestId!),
-      { op: ctx.op, result: JSON.stringify(result ?? null), stamp: ctx.stamp, ttl: ttlAt(ctx.stamp + REQUEST_TOKEN_TTL_MS) },
+      key,
+      { op: ctx.op, result: JSON.stringify(result ?? null), stamp: ctx.stamp, ...this.expiring(key, prunableAt('token', ctx.stamp, this.tokenTtlMs)) },
       (e) => `attribute_not_exists(${e.a('pk')})`,
     );
+  }
+
+  /**
+   * The attributes of an item that expires at `at` (backend clock): its TTL (a backstop) and
+   * its listing in the expiry index, which the prune passes read. Counts toward the next pass.
+   */
+  expiring(key: Key, at: number): { ttl: number; xs: string; xk: string } {
+    this.expiringWrites++;
+    return { ttl: ttlAt(at), ...expiryAttrs(key.pk, at) };
+  }
+
+  /**
+   * After a write: every PRUNE_EVERY_WRITES expiring items listed, one bounded prune pass, in
+   * the background (one at a time per handle; it never fails or delays the write).
+   */
+  afterWrite(): void {
+    if (this.expiringWrites < PRUNE_EVERY_WRITES || this.expiryPass !== null || this.isClosed) return;
+    this.expiringWrites = 0;
+    this.expiryPass = this.pruneExpired()
+      .catch(() => 0)
+      .finally(() => {
+        this.expiryPass = null;
+      });
+  }
+
+  /** Waits for the prune pass in flight, if any (tests; close waits for it too). */
+  async pruneIdle(): Promise<void> {
+    await this.expiryPass;
+  }
+
+  /**
+   * One bounded, resumable prune pass over the expiry index (spec §3.2.2, core/tokens.ts):
+   * visits up to PRUNE_SHARDS_PER_PASS shards from where the last pass stopped, reads the
+   * items whose prunable-at time has passed by the backend's clock, oldest first, and deletes
+   * up to PRUNE_BATCH of them by key. The work left is the items still listed, so a pass
+   * stopped anywhere (or another handle's pass) loses nothing; deleting one twice is harmless.
+   */
+  async pruneExpired(): Promise<number> {
+    const before = expirySk(this.clock());
+    let removed = 0;
+    for (let visited = 0; visited < PRUNE_SHARDS_PER_PASS && removed < PRUNE_BATCH && !this.isClosed; visited++) {
+      const shard = this.expiryShard;
+      this.expiryShard = (shard + 1) % EXPIRY_SHARDS;
+      const rows = await this.sdk.query(
+        {
+          IndexName: EXPIRY_INDEX,
+          KeyConditionExpression: 'xs = :s AND xk < :t',
+          ExpressionAttributeValues: { ':s': { S: expiryPk(shard) }, ':t': { S: before } },
+        },
+        PRUNE_BATCH - removed,
+        { consistent: false },
+      );
+      if (rows.length === 0) continue;
+      await this.sdk.batchDelete('pruneExpired', rows.map((r) => ({ pk: String(r.pk), sk: String(r.sk) })));
+      removed += rows.length;
+    }
+    return removed;
   }
 
   /**

@@ -60,7 +60,11 @@ import { validating } from '../../core/validating.js';
 import { registerConnection } from '../connections.js';
 import * as catalog from './catalog.js';
 import * as collections from './collections.js';
-import { DynamoContext, type DynamoOptions } from './context.js';
+import { DynamoContext, PRUNE_SHARDS_PER_PASS, type DynamoOptions } from './context.js';
+import { EXPIRY_SHARDS } from './keys.js';
+
+/** Prune passes one pruneNow runs, at most (each is bounded by PRUNE_BATCH deletes). */
+const MAX_PRUNE_NOW_PASSES = 10_000;
 import * as feed from './feed.js';
 import { janitor } from './janitor.js';
 import { dynamoLeaseCalls } from './leases.js';
@@ -146,8 +150,30 @@ export class DynamoMetaStore implements MetaStore {
     return { ...this.cx.caps };
   }
 
+  /** Waits for this handle's background prune pass of expired items, if one is running. */
+  pruneIdle(): Promise<void> {
+    return this.cx.pruneIdle();
+  }
+
+  /**
+   * Runs prune passes of expired items (commit tokens, WAL commit records, tombstones, pointer
+   * history) until a whole round of the expiry shards finds nothing expired, at most
+   * MAX_PRUNE_NOW_PASSES passes: what the background passes do, at once (operators, tests).
+   */
+  async pruneNow(): Promise<number> {
+    await this.cx.pruneIdle();
+    const round = Math.ceil(EXPIRY_SHARDS / PRUNE_SHARDS_PER_PASS);
+    let removed = 0;
+    for (let pass = 0, idle = 0; pass < MAX_PRUNE_NOW_PASSES && idle < round; pass++) {
+      const n = await this.cx.pruneExpired();
+      removed += n;
+      idle = n === 0 ? idle + 1 : 0;
+    }
+    return removed;
+  }
+
   async close(): Promise<void> {
-    this.cx.close();
+    await this.cx.close();
   }
 
   /**

@@ -2,6 +2,7 @@
 // it shares: the AGAIN marker of a lost optimistic race, the entity states, TTL arithmetic,
 // the sort-key length check of object paths, and paging. No I/O here: ./README.md lists the
 // attributes of every item kind, and these functions are the only readers of them.
+import { checkFence as coreCheckFence } from '../../core/leases.js';
 import { errors } from '../../errors.js';
 import type {
   CatalogChange,
@@ -26,9 +27,7 @@ import type { Cancelled, TxItem } from './sdk.js';
 
 /** FenceMismatch unless the lease item read is at the fence's epoch. */
 export function checkFence(fence: Fence, lease: Item | null | undefined, what: string): void {
-  if (!lease || Number(lease.epoch) !== fence.epoch) {
-    throw errors.fenceMismatch(what, fence.epoch, Number(lease?.epoch ?? 0), (lease?.owner as string | undefined) ?? null);
-  }
+  coreCheckFence(what, lease ? { epoch: Number(lease.epoch ?? 0), owner: (lease.owner as string | undefined) ?? null } : null, fence.epoch);
 }
 
 /** The transaction item (role 'lease') that keeps a fence's check true until the write commits. */

@@ -24,12 +24,39 @@ export const RETIRED_INDEX = 'retired';
 /** The retired listing's partition keys (its write rate is GC's: retirements and claims). */
 export const RETIRED_SHARDS = 16;
 
+/**
+ * The sparse global secondary index that lists the items that expire — commit tokens, WAL
+ * commit records, GC tombstones — by the time they become prunable, so a bounded pass finds
+ * the oldest without a scan (context.ts pruneExpired). Its partition key is sharded (`xs`),
+ * its sort key is the prunable-at time (`xk`).
+ */
+export const EXPIRY_INDEX = 'expiry';
+/** The expiry listing's partition keys: inserts spread over them by the item's key. */
+export const EXPIRY_SHARDS = 16;
+
 const P16 = (n: number) => String(n).padStart(16, '0');
 const P5 = (n: number) => String(n).padStart(5, '0');
 
 /** The retired listing's shard of a path (the `rs` attribute, the index's partition key). */
 export function retiredShard(path: string): string {
   return `ret#${createHash('sha256').update(path).digest().readUInt32BE(0) % RETIRED_SHARDS}`;
+}
+
+/**
+ * The attributes that list an item in the expiry index: its shard (by its partition key) and
+ * the time (backend clock, ms) after which a prune pass may delete it.
+ */
+export function expiryAttrs(pk: string, prunableAtMs: number): { xs: string; xk: string } {
+  return { xs: expiryPk(createHash('sha256').update(pk).digest().readUInt32BE(0) % EXPIRY_SHARDS), xk: P16(Math.max(0, Math.floor(prunableAtMs))) };
+}
+
+export function expiryPk(shard: number): string {
+  return `exp#${shard}`;
+}
+
+/** The expiry index's sort key for a time: items listed below it are prunable. */
+export function expirySk(ms: number): string {
+  return P16(Math.max(0, Math.floor(ms)));
 }
 
 export const K = {

@@ -7,12 +7,13 @@
 // that only grow last.
 import { linkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
-import { checkCommitWindow, commitWalGroups, replayGroup } from '../../core/log.js';
-import { MAX_INDEX_PAGE, WAL_COMMIT_RECORD_TTL_MS, WAL_COMMIT_WINDOW_MS } from '../../limits.js';
+import { assignRange, checkCommitWindow, checkPartition, commitWalGroups, indexFloor, replayGroup, runProblem } from '../../core/log.js';
+import { MAX_INDEX_PAGE, WAL_COMMIT_WINDOW_MS } from '../../limits.js';
+import { prunableAt } from '../../core/tokens.js';
 import type { AssignedRange, CollectionHead, IndexEntry, PartitionIndex, Stamp, StreamState, WalChunk, WalCommit, WalCommitResult, WriteContext } from '../../types.js';
 import { MAX_INTERNAL_ATTEMPTS, MAX_SWAP_ENTRIES, type DynamoContext } from './context.js';
 import { txCheck, txPut, txUpdate } from './expr.js';
-import { AGAIN, LIVE, keyPath, toCollection, toEntry, toHead, toPointer, toStream, ttlAt, unexpected } from './items.js';
+import { AGAIN, LIVE, keyPath, toCollection, toEntry, toHead, toPointer, toStream, unexpected } from './items.js';
 import { K } from './keys.js';
 import type { Item } from './codec.js';
 import { jitter, type TxItem } from './sdk.js';
@@ -46,10 +47,7 @@ async function checkChunkStreams(cx: DynamoContext, chunks: readonly WalChunk[])
     });
   }
   for (const c of chunks) {
-    const parts = cx.streamParts.get(`${c.ns}/${c.stream}`)!;
-    if (c.partition >= parts) {
-      throw errors.invalid('partition', `stream ${c.stream} has ${parts} partitions; partition ${c.partition} is out of range`);
-    }
+    checkPartition({ id: c.stream, partitions: cx.streamParts.get(`${c.ns}/${c.stream}`)! }, c.partition);
   }
 }
 
@@ -70,15 +68,13 @@ async function commitGroup(cx: DynamoContext, commit: WalCommit, g: number, idx:
       const heads = await cx.sdk.batchGet(missing.map((c) => K.head(c.ns, c.stream, c.partition)));
       missing.forEach((c, i) => cx.cacheHead(c.ns, c.stream, c.partition, Number(heads[i]?.next ?? 0)));
     }
-    const ranges: AssignedRange[] = chunks.map((c) => {
-      const start = cx.headNext.get(hk(c))!;
-      return { ns: c.ns, stream: c.stream, partition: c.partition, start, end: start + c.records, group: g };
-    });
+    const ranges: AssignedRange[] = chunks.map((c) => assignRange(c, { next: cx.headNext.get(hk(c))! }, g));
     const items: TxItem[] = [
       txPut(
         'walc',
         K.walc(commit.object, g),
-        { object: commit.object, group: g, ranges: JSON.stringify(ranges), stamp, ttl: ttlAt(stamp + WAL_COMMIT_RECORD_TTL_MS) },
+        // Pruned only after 2·window + maxClockSkew plus the skew bound (spec §3.2.2).
+        { object: commit.object, group: g, ranges: JSON.stringify(ranges), stamp, ...cx.expiring(K.walc(commit.object, g), prunableAt('record', stamp)) },
         (e) => `attribute_not_exists(${e.a('pk')})`,
       ),
       // The WAL object's live count: chunks not yet segmented or trimmed (one item per transaction).
@@ -120,6 +116,7 @@ async function commitGroup(cx: DynamoContext, commit: WalCommit, g: number, idx:
     }
     if (out.ok) {
       chunks.forEach((c, i) => cx.cacheHead(c.ns, c.stream, c.partition, ranges[i]!.end));
+      cx.afterWrite();
       return ranges;
     }
     const rec = out.failed.get('walc');
@@ -155,9 +152,9 @@ export async function partitionIndex(cx: DynamoContext, ns: number, stream: numb
     // Read order (spec §3.3): the head (with the stream), then the entries.
     const [s, hItem] = await cx.sdk.batchGet([K.stream(ns, stream), K.head(ns, stream, partition)]);
     if (!s || s.state !== LIVE) throw errors.notFound(`stream ${stream} in namespace ${ns}`);
-    if (partition >= Number(s.partitions)) throw errors.invalid('partition', `stream ${stream} has ${String(s.partitions)} partitions`);
+    checkPartition(toStream(s), partition);
     const h = toHead(partition, hItem);
-    const lo = Math.max(from, h.logStart);
+    const lo = indexFloor(h, from);
     if (lo >= h.next) return { partition, logStart: h.logStart, next: h.next, entries: [] };
     // The entry covering lo: the last one starting at or below it.
     const below = await cx.sdk.query(
@@ -177,19 +174,16 @@ export async function partitionIndex(cx: DynamoContext, ns: number, stream: numb
     );
     const entries: IndexEntry[] = [];
     let at = first.start;
-    let ok = true;
     for (const r of rows) {
       const e = toEntry(partition, r);
       if (e.start >= h.next || entries.length === limit) break;
       if (e.end <= at) continue; // covered by an entry already taken
-      if (e.start !== at) {
-        ok = false; // a gap or a partial overlap: the index changed under the read
-        break;
-      }
       entries.push(e);
       at = e.end;
     }
-    if (!ok || (at < h.next && entries.length < limit)) {
+    // Not a contiguous run (the index changed under the read), or the read stopped short of
+    // the head with room left: read again.
+    if (runProblem(entries, lo, h) !== null || (at < h.next && entries.length < limit)) {
       await jitter(attempt);
       continue;
     }

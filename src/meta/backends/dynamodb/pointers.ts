@@ -3,15 +3,17 @@
 // link for a collection's pointer), the fence's lease epoch, the new value's reference (claim
 // check) and the old value's release, and for link keys the pointer history that tags name.
 // The Alternator profile's unfenced plain-key casPointer is one conditional UpdateItem whose
-// writer nonce resolves a retry.
+// writer nonce resolves a retry. The core decides (core/pointers.ts checkPointerVersion,
+// core/leases.ts checkFence); this module maps the reads and the conditions onto items.
 import { randomUUID } from 'node:crypto';
 import { parseLinkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
 import { DEFAULT_MANIFEST_RETENTION_MS, MAX_CLOCK_SKEW_MS } from '../../limits.js';
+import { checkPointerVersion } from '../../core/pointers.js';
 import type { Fence, Pointer, PointerVersion, WriteContext } from '../../types.js';
 import { MAX_CACHE_ENTRIES, type DynamoContext } from './context.js';
 import { single, txCheck, txPut, txUpdate } from './expr.js';
-import { AGAIN, LIVE, keyPath, lost, setAll, toPointer, ttlAt, unexpected } from './items.js';
+import { AGAIN, LIVE, checkFence, keyPath, lost, setAll, toPointer, unexpected } from './items.js';
 import { K, type Key } from './keys.js';
 import type { TxItem } from './sdk.js';
 
@@ -25,8 +27,6 @@ export async function casPointer(
 ): Promise<Pointer> {
   keyPath('value', value);
   const fence = opts?.fence;
-  if (fence) {
-  }
   const link = parseLinkPointerKey(key);
   if (cx.profile === 'alternator') {
     if (fence || link !== null) cx.needTx('casPointer with a fence or on a link key');
@@ -42,12 +42,9 @@ export async function casPointer(
       } else if (!owner || owner.state !== LIVE) {
         throw errors.notFound(`namespace ${ns}`);
       }
-      if (fence && (!l || Number(l.epoch) !== fence.epoch)) {
-        throw errors.fenceMismatch(`pointer ${key}`, fence.epoch, Number(l?.epoch ?? 0), (l?.owner as string | undefined) ?? null);
-      }
+      if (fence) checkFence(fence, l, `pointer ${key}`);
       const curVersion = cur ? Number(cur.version) : null;
-      if (curVersion !== expectedVersion) throw errors.versionMismatch(`pointer ${key}`, expectedVersion, curVersion);
-      const version = (curVersion ?? 0) + 1;
+      const version = checkPointerVersion(key, curVersion, expectedVersion);
       const p: Pointer = { ns, key, version, value, stamp: ctx.stamp };
       const items: TxItem[] = [
         txPut('ptr', K.ptr(ns, key), { ns, key, version, value, stamp: ctx.stamp }, (e) =>
@@ -69,9 +66,13 @@ export async function casPointer(
         const retentionMs = (await linkInfo(cx, ns, link, Number(owner.collectionId))).retentionMs;
         items.push(txPut('hnew', K.ptrHist(ns, key, version), { version, value }));
         if (cur) {
+          // Superseded: taggable for retentionMs by the stamp, then listed for pruning
+          // (with the skew bound, as the records: the stamp may run ahead of the backend).
+          const x = cx.expiring(K.ptrHist(ns, key, curVersion!), ctx.stamp + retentionMs + MAX_CLOCK_SKEW_MS);
           items.push(
             txUpdate('hold', K.ptrHist(ns, key, curVersion!), (e) =>
-              `SET ${e.a('version')} = ${e.v(curVersion!)}, ${e.a('value')} = ${e.v(String(cur.value))}, ${e.a('superseded')} = ${e.v(ctx.stamp)}, ${e.a('ttl')} = ${e.v(ttlAt(ctx.stamp + retentionMs + MAX_CLOCK_SKEW_MS))}`),
+              `SET ${e.a('version')} = ${e.v(curVersion!)}, ${e.a('value')} = ${e.v(String(cur.value))}, ${e.a('superseded')} = ${e.v(ctx.stamp)}, ` +
+              `${e.a('ttl')} = ${e.v(x.ttl)}, ${e.a('xs')} = ${e.v(x.xs)}, ${e.a('xk')} = ${e.v(x.xk)}`),
           );
         }
       }
@@ -80,14 +81,12 @@ export async function casPointer(
       if (out.failed.has('owner')) {
         throw link !== null ? errors.notFound(`collection of link ${link} in namespace ${ns}`) : errors.notFound(`namespace ${ns}`);
       }
-      const lostLease = out.failed.get('lease');
-      if (out.failed.has('lease')) {
-        throw errors.fenceMismatch(`pointer ${key}`, fence!.epoch, Number(lostLease?.epoch ?? 0), (lostLease?.owner as string | undefined) ?? null);
-      }
+      if (out.failed.has('lease')) checkFence(fence!, out.failed.get('lease'), `pointer ${key}`);
       if (out.failed.has('newobj')) throw errors.claimed(value);
       if (out.failed.has('ptr')) {
         const now = out.failed.get('ptr');
-        throw errors.versionMismatch(`pointer ${key}`, expectedVersion, now ? Number(now.version) : null);
+        checkPointerVersion(key, now ? Number(now.version) : null, expectedVersion);
+        return AGAIN; // moved and back: judge again on a fresh read
       }
       if (lost(out, 'oldobj')) return AGAIN;
       throw unexpected(ctx.op, out);
@@ -125,7 +124,8 @@ async function casPointerSingle(cx: DynamoContext, ns: number, key: string, expe
     if (r.ok) return { ns, key, version, value, stamp: ctx.stamp };
     // Our own earlier attempt applied if the item carries our nonce (spec §2.3).
     if (r.old && ctx.requestId !== undefined && r.old.nonce === ctx.requestId) return toPointer(r.old);
-    throw errors.versionMismatch(`pointer ${key}`, expectedVersion, r.old ? Number(r.old.version) : null);
+    checkPointerVersion(key, r.old ? Number(r.old.version) : null, expectedVersion);
+    throw errors.retryable('conflict', `pointer ${key} changed under the compare-and-swap`);
   });
 }
 

@@ -12,6 +12,7 @@ import { single, txCheck, txDelete, txPut, txUpdate } from './expr.js';
 import { AGAIN, LIVE, MAX_KEY_PATH_BYTES, checkFence, entryItem, fenceCheck, keyPath, toEntry, toHead, toStream, unexpected } from './items.js';
 import { K, RETIRED_INDEX, RETIRED_SHARDS, byteCompare, nameRange } from './keys.js';
 import type { TxItem } from './sdk.js';
+import { checkPartition, planSwap, planTrim } from '../../core/log.js';
 import { pageArgs, paged } from '../../core/paging.js';
 
 /** Entries one trim (or janitor) chunk deletes: 2 items each + the head. */
@@ -27,7 +28,7 @@ export async function swapSegment(cx: DynamoContext, swap: SegmentSwap, opts?: {
     cx.attempts(ctx.op, async () => {
       const [s, hItem, l] = await cx.sdk.batchGet([K.stream(ns, stream), K.head(ns, stream, partition), ...(fence ? [K.lease(fence.scope, fence.key)] : [])]);
       if (!s || s.state !== LIVE) throw errors.notFound(`stream ${stream} in namespace ${ns}`);
-      if (partition >= Number(s.partitions)) throw errors.invalid('partition', `stream ${stream} has ${String(s.partitions)} partitions`);
+      checkPartition(toStream(s), partition);
       if (fence) checkFence(fence, l, what);
       const rows = (
         await cx.sdk.query(
@@ -42,46 +43,21 @@ export async function swapSegment(cx: DynamoContext, swap: SegmentSwap, opts?: {
           cx.caps.maxSwapEntries + 1,
         )
       ).map((r) => toEntry(partition, r));
-      const first = rows[0];
-      if (first && first.kind === 'segment' && first.path === swap.path && first.start === swap.start && first.end === swap.end) {
-        return { entry: first }; // a retry of a swap that applied
-      }
-      if (rows.length > cx.caps.maxSwapEntries) throw errors.limitExceeded('maxSwapEntries', cx.caps.maxSwapEntries, rows.length);
-      const h = toHead(partition, hItem);
-      if (swap.start < h.logStart) throw errors.notFound(`offsets from ${swap.start} of partition ${partition} (trimmed to ${h.logStart})`);
-      if (swap.end > h.next) throw errors.invalid('end', `is past the partition's head (${h.next})`);
-      const last = rows[rows.length - 1];
-      let contiguous = !!first && first.start === swap.start && !!last && last.end === swap.end;
-      for (let i = 1; contiguous && i < rows.length; i++) contiguous = rows[i - 1]!.end === rows[i]!.start;
-      if (!contiguous) throw errors.invalid('start', `[${swap.start}, ${swap.end}) does not start and end on index entry boundaries`);
-      if (rows.some((e) => e.path === swap.path)) throw errors.invalid('path', `${swap.path} is already indexed in [${swap.start}, ${swap.end})`);
-      let records = 0;
-      let oldBytes = 0;
+      const plan = planSwap(swap, rows, toHead(partition, hItem), cx.caps.maxSwapEntries);
+      if (plan.kind === 'done') return { entry: plan.entry }; // a retry of a swap that applied
+      const { entry, bytesDelta } = plan;
+      const first = rows[0]!;
       const perPath = new Map<string, number>();
-      for (const e of rows) {
-        records += e.records;
-        oldBytes += e.byteEnd - e.byteStart;
-        perPath.set(e.path, (perPath.get(e.path) ?? 0) + 1);
-      }
+      for (const e of rows) perPath.set(e.path, (perPath.get(e.path) ?? 0) + 1);
       const paths = [...perPath.keys()];
       const objs = await cx.sdk.batchGet(paths.map((p) => K.obj(p)));
-      const entry: IndexEntry = {
-        partition,
-        start: swap.start,
-        end: swap.end,
-        kind: 'segment',
-        path: swap.path,
-        byteStart: swap.byteStart,
-        byteEnd: swap.byteEnd,
-        records,
-      };
       const items: TxItem[] = [
-        txUpdate('head', K.head(ns, stream, partition), (e) => `ADD ${e.a('bytes')} ${e.v(swap.byteEnd - swap.byteStart - oldBytes)}`, (e) =>
+        txUpdate('head', K.head(ns, stream, partition), (e) => `ADD ${e.a('bytes')} ${e.v(bytesDelta)}`, (e) =>
           `${e.a('logStart')} <= ${e.v(swap.start)} AND ${e.a('next')} >= ${e.v(swap.end)}`),
         txCheck('stream', K.stream(ns, stream), (e) => `${e.a('state')} = ${e.v(LIVE)}`),
         // The segment entry takes the first replaced entry's key: one item, overwritten.
         txPut('e:0', K.entry(ns, stream, partition, swap.start), entryItem(entry), (e) =>
-          `${e.a('path')} = ${e.v(first!.path)} AND ${e.a('end')} = ${e.v(first!.end)}`),
+          `${e.a('path')} = ${e.v(first.path)} AND ${e.a('end')} = ${e.v(first.end)}`),
         ...rows.slice(1).map((r, i) =>
           txDelete(`e:${i + 1}`, K.entry(ns, stream, partition, r.start), (e) => `${e.a('path')} = ${e.v(r.path)} AND ${e.a('end')} = ${e.v(r.end)}`),
         ),
@@ -113,15 +89,14 @@ export async function trimPartition(
   const what = `log start of partition ${partition}`;
   return cx.write('trimPartition', opts, async (ctx) => {
     const s = toStream(await cx.liveStreamItem(ns, stream));
-    if (partition >= s.partitions) throw errors.invalid('partition', `stream ${stream} has ${s.partitions} partitions`);
+    checkPartition(s, partition);
     // 1. Move logStart forward (one conditional write): readers stop at once at the new start.
     //    The call's result is the head as that write left it: the trim's linearization point.
     const head = await cx.attempts(ctx.op, async () => {
       const [hItem, l] = await cx.sdk.batchGet([K.head(ns, stream, partition), ...(fence ? [K.lease(fence.scope, fence.key)] : [])]);
       if (fence) checkFence(fence, l, what);
       const h = toHead(partition, hItem);
-      if (logStart > h.next) throw errors.invalid('logStart', `${logStart} is past the partition's head (${h.next})`);
-      if (logStart <= h.logStart) return h; // never backward; a repeat is a no-op
+      if (!planTrim(h, logStart)) return h; // never backward; a repeat is a no-op
       if (fence) {
         // Fenced: the move and the lease check in one transaction.
         const out = await cx.sdk.transact(ctx.op, [

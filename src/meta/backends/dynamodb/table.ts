@@ -1,17 +1,31 @@
 // The table itself: CreateTable with the item layout's keys (pk, sk), the sparse `retired`
-// global secondary index on (rs, rk) and TTL on `ttl`; DeleteTable for tests. Operators may
+// global secondary index on (rs, rk), the sparse `expiry` index on (xs, xk) (added to a table
+// made before it, by UpdateTable) and TTL on `ttl`; DeleteTable for tests. Operators may
 // create the table themselves (README.md, *The table*); every other module assumes it exists.
 // A table of the first layout (object references under 8 partition keys with a local
 // secondary index) is refused with an error that says how to move on (README.md, *Layout
 // versions*): reading it with this layout would miss every existing reference.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoContext } from './context.js';
-import { RETIRED_INDEX, TABLE_LAYOUT } from './keys.js';
+import { EXPIRY_INDEX, RETIRED_INDEX, TABLE_LAYOUT } from './keys.js';
 import { mapError } from './sdk.js';
 
+/** How long createTable waits for the table (and an index it adds) to become ACTIVE. */
+const TABLE_ACTIVE_WAIT_MS = 120_000;
+
+/** The expiry listing (keys.ts EXPIRY_INDEX): keys only, every listed item is deleted by its key. */
+const EXPIRY_INDEX_SPEC = {
+  IndexName: EXPIRY_INDEX,
+  KeySchema: [
+    { AttributeName: 'xs', KeyType: 'HASH' as const },
+    { AttributeName: 'xk', KeyType: 'RANGE' as const },
+  ],
+  Projection: { ProjectionType: 'KEYS_ONLY' as const },
+};
+
 /**
- * Creates the table (pk, sk; the sparse `retired` global secondary index; TTL on `ttl`) if it does
+ * Creates the table (pk, sk; the sparse `retired` and `expiry` global secondary indexes; TTL on `ttl`) if it does
  * not exist, and waits until it is active. Operators may create it themselves instead.
  */
 export async function createTable(cx: DynamoContext): Promise<void> {
@@ -26,6 +40,8 @@ export async function createTable(cx: DynamoContext): Promise<void> {
           { AttributeName: 'sk', AttributeType: 'S' },
           { AttributeName: 'rs', AttributeType: 'S' },
           { AttributeName: 'rk', AttributeType: 'S' },
+          { AttributeName: 'xs', AttributeType: 'S' },
+          { AttributeName: 'xk', AttributeType: 'S' },
         ],
         KeySchema: [
           { AttributeName: 'pk', KeyType: 'HASH' },
@@ -41,13 +57,15 @@ export async function createTable(cx: DynamoContext): Promise<void> {
             // The paths only: every listed path is read again from the base table.
             Projection: { ProjectionType: 'KEYS_ONLY' },
           },
+          EXPIRY_INDEX_SPEC,
         ],
       }),
     );
   } catch (e) {
     if ((e as { name?: string }).name !== 'ResourceInUseException') throw mapError(e, 'write');
   }
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + TABLE_ACTIVE_WAIT_MS;
+  let added = false;
   for (;;) {
     const d = await c.send(new DescribeTableCommand({ TableName: cx.table }));
     if ((d.Table?.LocalSecondaryIndexes ?? []).some((i) => i.IndexName === RETIRED_INDEX)) {
@@ -57,14 +75,31 @@ export async function createTable(cx: DynamoContext): Promise<void> {
           `(it is created with layout ${TABLE_LAYOUT}) and move the data as the backend's README describes (Layout versions).`,
       );
     }
-    if (d.Table?.TableStatus === 'ACTIVE') break;
-    if (Date.now() > deadline) throw new Error(`dynamodb: table ${cx.table} did not become ACTIVE within 60 s`);
+    const expiry = (d.Table?.GlobalSecondaryIndexes ?? []).find((i) => i.IndexName === EXPIRY_INDEX);
+    if (d.Table?.TableStatus === 'ACTIVE' && !expiry && !added) {
+      // A table made before the expiry index: add it (online; items written before it carry
+      // no listing attributes and are left to TTL).
+      await c.send(
+        new UpdateTableCommand({
+          TableName: cx.table,
+          AttributeDefinitions: [
+            { AttributeName: 'xs', AttributeType: 'S' },
+            { AttributeName: 'xk', AttributeType: 'S' },
+          ],
+          GlobalSecondaryIndexUpdates: [{ Create: EXPIRY_INDEX_SPEC }],
+        }),
+      );
+      added = true;
+    } else if (d.Table?.TableStatus === 'ACTIVE' && (!expiry || expiry.IndexStatus === 'ACTIVE' || expiry.IndexStatus === undefined)) {
+      break;
+    }
+    if (Date.now() > deadline) throw new Error(`dynamodb: table ${cx.table} and its indexes did not become ACTIVE within ${TABLE_ACTIVE_WAIT_MS / 1000} s`);
     await sleep(200);
   }
   try {
     await c.send(new UpdateTimeToLiveCommand({ TableName: cx.table, TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true } }));
   } catch (e) {
-    // Already enabled is fine; TTL only prunes expired commit records and tokens (best effort).
+    // Already enabled is fine; TTL is a backstop (best effort): prune passes delete expired items.
     if (!/already enabled|TimeToLive is already/i.test((e as Error).message ?? '')) throw mapError(e, 'write');
   }
 }

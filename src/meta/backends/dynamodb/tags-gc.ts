@@ -1,15 +1,18 @@
 // Tags and GC claims (spec §3.2.3, §3.3): createTag checks, in its transaction, the collection
 // (live) and the pointer-history item of the version (still retained at the stamp) and takes a
 // reference on the manifest; a GC claim is the object's reference item itself, set only while
-// nothing references it, so a claim and a new reference serialise in one item.
+// nothing references it, so a claim and a new reference serialise in one item. The core decides
+// (core/pointers.ts checkRetained, claimDecision, releaseDecision); this module maps the reads
+// and the conditions that keep the decision true onto items.
 import { linkPointerKey } from '../../contract.js';
-import { claimTakenOver } from '../../core/pointers.js';
+import { checkRetained, claimDecision, historyCutoff, releaseDecision, type ClaimState } from '../../core/pointers.js';
 import { errors } from '../../errors.js';
-import { WAL_COMMIT_RECORD_TTL_MS } from '../../limits.js';
+import { prunableAt } from '../../core/tokens.js';
 import type { ClaimResult, Fence, ObjectRef, Page, PageRequest, Tag, WriteContext } from '../../types.js';
+import type { Item } from './codec.js';
 import type { DynamoContext } from './context.js';
-import { txCheck, txDelete, txPut, txUpdate } from './expr.js';
-import { AGAIN, LIVE, MAX_KEY_PATH_BYTES, checkFence, fenceCheck, keyPath, lost, toCollection, toTag, ttlAt, unexpected } from './items.js';
+import { txCheck, txDelete, txPut, txUpdate, type Expr } from './expr.js';
+import { AGAIN, LIVE, MAX_KEY_PATH_BYTES, checkFence, fenceCheck, keyPath, lost, toCollection, toTag, unexpected } from './items.js';
 import { K, retiredShard } from './keys.js';
 import { listNames } from './catalog.js';
 import { pageArgs, paged } from '../../core/paging.js';
@@ -21,12 +24,16 @@ export async function createTag(cx: DynamoContext, ns: number, collection: numbe
       const c = toCollection(await cx.liveCollectionItem(ns, collection));
       const key = linkPointerKey(c.linkId);
       const hist = await cx.sdk.get(K.ptrHist(ns, key, manifestVersion));
-      const cutoff = ctx.stamp - c.manifestRetentionMs;
-      // Retained: the current manifest, or one superseded less than manifestRetentionMs ago (judged on the stamp).
-      if (!hist || (hist.superseded !== undefined && Number(hist.superseded) < cutoff)) {
-        throw errors.notFound(`retained manifest version ${manifestVersion} of collection ${collection}`);
-      }
-      const tag: Tag = { ns, collection, name, manifestVersion, manifestPath: String(hist.value), created: ctx.stamp, rewrittenBy: null };
+      const path = checkRetained(
+        collection,
+        manifestVersion,
+        hist ? { value: String(hist.value), superseded: hist.superseded === undefined ? null : Number(hist.superseded) } : null,
+        c.manifestRetentionMs,
+        ctx.stamp,
+      );
+      // The transaction keeps the rule's inputs as read: still retained at this cutoff.
+      const cutoff = historyCutoff(ctx.stamp, c.manifestRetentionMs);
+      const tag: Tag = { ns, collection, name, manifestVersion, manifestPath: path, created: ctx.stamp, rewrittenBy: null };
       const out = await cx.submit(ctx, [
         txCheck('coll', K.coll(ns, collection), (e) => `${e.a('state')} = ${e.v(LIVE)}`),
         txCheck('hist', K.ptrHist(ns, key, manifestVersion), (e) =>
@@ -78,17 +85,14 @@ export async function claimObject(cx: DynamoContext, path: string, owner: string
   cx.needTx('claimObject');
   return cx.write('claimObject', opts, async (ctx) =>
     cx.attempts(ctx.op, async () => {
-      // A fenced claim may take over a live claim: judged on the item read here, and the
-      // write's condition pins that claim, so a change in between makes it read again.
-      let held: { owner: string; epoch: number | null } | null = null;
-      if (fence) {
-        const [cur, l] = await cx.sdk.batchGet([K.obj(path), K.lease(fence.scope, fence.key)]);
-        checkFence(fence, l, `claim on ${path}`);
-        if (cur?.claimOwner !== undefined && cur.deleted === undefined) {
-          const epoch = cur.claimEpoch === undefined ? null : Number(cur.claimEpoch);
-          if (claimTakenOver(String(cur.claimOwner), epoch, owner, fence)) held = { owner: String(cur.claimOwner), epoch };
-        }
-      }
+      // The rule judges the item read here (core/pointers.ts claimDecision), and the write's
+      // condition pins what it read, so a change in between makes it judge again.
+      const [cur, l] = await cx.sdk.batchGet([K.obj(path), ...(fence ? [K.lease(fence.scope, fence.key)] : [])]);
+      if (fence) checkFence(fence, l, `claim on ${path}`);
+      const ref = claimState(cur);
+      const d = claimDecision(path, owner, fence, ref);
+      if ('claimed' in d) return cx.refusedUnlessApplied(ctx, d);
+      const held = d.takeover ? { owner: ref!.claimOwner!, epoch: ref!.claimEpoch } : null;
       const result: ClaimResult = { claimed: true, path, owner, stamp: ctx.stamp, ...(held ? { takeover: true } : {}) };
       // The claim is the object's reference item itself: set only while nothing references it,
       // and every reference addition requires it absent, so the two serialise (spec §3.2.3).
@@ -110,12 +114,10 @@ export async function claimObject(cx: DynamoContext, path: string, owner: string
       const out = await cx.submit(ctx, fence ? [claim, fenceCheck(fence)] : [claim], result);
       if ('result' in out) return out.result;
       if (out.failed.has('lease')) checkFence(fence!, out.failed.get('lease'), `claim on ${path}`);
-      if (held && out.failed.has('obj')) return AGAIN; // the claim we meant to take over moved: judge again
       if (out.failed.has('obj')) {
-        const old = out.failed.get('obj');
-        const refs = Number(old?.refs ?? 0);
-        if (refs > 0) return { claimed: false, path, reason: 'referenced', refs } satisfies ClaimResult;
-        return { claimed: false, path, reason: 'claimed', refs: 0 } satisfies ClaimResult;
+        // The item moved since the read: a refusal on what it is now, else judge again.
+        const again = claimDecision(path, owner, fence, claimState(out.failed.get('obj')));
+        return 'claimed' in again ? again : AGAIN; // a token of an applied attempt would have failed 'req'
       }
       if (out.conflict) return AGAIN;
       throw unexpected(ctx.op, out);
@@ -124,23 +126,23 @@ export async function claimObject(cx: DynamoContext, path: string, owner: string
 }
 
 export async function releaseClaim(cx: DynamoContext, path: string, owner: string, opts: { deleted: boolean }, w?: WriteContext): Promise<void> {
-  if (typeof opts?.deleted !== 'boolean') throw errors.invalid('deleted', 'must be true or false');
   keyPath('path', path);
   cx.needTx('releaseClaim');
   return cx.write('releaseClaim', w, (ctx) =>
     cx.attempts(ctx.op, async () => {
       const r = await cx.sdk.get(K.obj(path));
-      if (r && r.deleted !== undefined && opts.deleted) return undefined; // a repeat
-      if (!r || r.claimOwner !== owner) throw errors.notFound(`claim by ${owner} on ${path}`);
-      const relist = !opts.deleted && r.kind === 'wal' && r.retired !== undefined && Number(r.refs ?? 0) === 0;
+      if (releaseDecision(path, owner, opts.deleted, claimState(r)) === 'repeat') return undefined;
+      const tomb = opts.deleted ? cx.expiring(K.obj(path), prunableAt('record', ctx.stamp)) : null;
+      const relist = !opts.deleted && r!.kind === 'wal' && r!.retired !== undefined && Number(r!.refs ?? 0) === 0; // release: the item exists
       const out = await cx.submit(ctx, [
         txUpdate(
           'obj',
           K.obj(path),
           (e) =>
             opts.deleted
-              ? // A tombstone: the path stays unreferenceable until TTL removes it (after the commit-record TTL).
-                `SET ${e.a('deleted')} = ${e.v(true)}, ${e.a('claimStamp')} = ${e.v(ctx.stamp)}, ${e.a('ttl')} = ${e.v(ttlAt(ctx.stamp + WAL_COMMIT_RECORD_TTL_MS))} REMOVE ${e.a('claimOwner')}, ${e.a('rk')}, ${e.a('retired')}`
+              ? // A tombstone: the path stays unreferenceable until a prune pass removes it (after
+                // the commit-record margin, spec §3.2.2), never changed before that.
+                `SET ${e.a('deleted')} = ${e.v(true)}, ${e.a('claimStamp')} = ${e.v(ctx.stamp)}, ${setExpiring(e, tomb)} REMOVE ${e.a('claimOwner')}, ${e.a('rk')}, ${e.a('retired')}`
               : `REMOVE ${e.a('claimOwner')}, ${e.a('claimStamp')}, ${e.a('claimEpoch')}` + (relist ? ` SET ${e.a('rk')} = ${e.v(path)}, ${e.a('rs')} = ${e.v(retiredShard(path))}` : ''),
           (e) => `${e.a('claimOwner')} = ${e.v(owner)}`,
         ),
@@ -150,6 +152,23 @@ export async function releaseClaim(cx: DynamoContext, path: string, owner: strin
       throw unexpected(ctx.op, out);
     }),
   ) as Promise<void>;
+}
+
+/** SET clauses for an item's expiry attributes (context.ts expiring). */
+function setExpiring(e: Expr, x: { ttl: number; xs: string; xk: string } | null): string {
+  if (!x) return '';
+  return `${e.a('ttl')} = ${e.v(x.ttl)}, ${e.a('xs')} = ${e.v(x.xs)}, ${e.a('xk')} = ${e.v(x.xk)}`;
+}
+
+/** An object's reference item as the core's claim rules see it (null: no item). */
+function claimState(r: Item | null | undefined): ClaimState | null {
+  if (!r) return null;
+  return {
+    refs: Number(r.refs ?? 0),
+    claimOwner: r.claimOwner === undefined ? null : String(r.claimOwner),
+    claimEpoch: r.claimEpoch === undefined ? null : Number(r.claimEpoch),
+    deleted: r.deleted !== undefined,
+  };
 }
 
 export async function objectRef(cx: DynamoContext, path: string): Promise<ObjectRef | null> {

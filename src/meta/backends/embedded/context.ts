@@ -16,7 +16,7 @@ import { errors, isMetaError } from '../../errors.js';
 import type { FaultHook } from '../../faults.js';
 import { checkFence } from '../../core/leases.js';
 import { checkReferenceable, type ClaimState } from '../../core/pointers.js';
-import { PRUNE_BATCH, PRUNE_EVERY_WRITES, pruneCutoffs, tokenFor } from '../../core/tokens.js';
+import { PRUNE_BATCH, PRUNE_EVERY_WRITES, checkOpenHandle, checkTokenOp, pruneCutoffs, tokenFor } from '../../core/tokens.js';
 import { feedPruneBounds, type FeedRetention } from '../../core/feed.js';
 import { checkWritable, namespaceOfPath, type FenceRow } from '../../core/moves.js';
 import type { ChangeKind, Collection, Fence, Namespace, PartitionHead, Stamp, Stream, WriteContext } from '../../types.js';
@@ -92,7 +92,7 @@ export class SqliteContext {
   }
 
   checkOpen(): void {
-    if (this.closed) throw errors.invalid('store', 'this metastore handle is closed');
+    checkOpenHandle(this.closed);
   }
 
   // ------------------------------------------------------------ transactions
@@ -117,7 +117,7 @@ export class SqliteContext {
     try {
       const prior = token ? this.get<{ op: string; result: string }>('SELECT op, result FROM request_tokens WHERE id = ?', token) : undefined;
       if (prior) {
-        if (prior.op !== op) throw errors.invalid('requestId', `was already used for ${prior.op}; use a fresh requestId per call`);
+        checkTokenOp(prior.op, op);
         result = JSON.parse(prior.result) as T;
       } else {
         result = fn(stamp);

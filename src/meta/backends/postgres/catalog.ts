@@ -9,11 +9,20 @@
 // waits or is seen. Drops lock their row FOR UPDATE and mark it 'dropping' (the janitor,
 // tags-gc.ts, deletes it later).
 import { pageArgs } from '../../core/paging.js';
-import { collectionLogRetentionOrDefault, copySchema, retentionOrDefault, manifestRetentionOrDefault } from '../../core/catalog.js';
+import {
+  aliasesWithout,
+  applyAliases,
+  checkDropStream,
+  checkNamespaceEmpty,
+  collectionLogRetentionOrDefault,
+  copySchema,
+  manifestRetentionOrDefault,
+  retentionOrDefault,
+  schemaUpdate,
+} from '../../core/catalog.js';
 import type { CreateCollection, CreateNamespace, CreateStream, ReadOptions } from '../../contract.js';
 import { implicitStreamName, linkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
-import { MAX_ALIASES } from '../../limits.js';
 import type {
   AliasAction,
   Aliases,
@@ -75,9 +84,7 @@ export async function dropNamespace(ctx: PgContext, ns: number, w?: WriteContext
               (SELECT count(*) FROM streams WHERE ns = $1 AND state = 'live') AS s`,
       [ns],
     ))!;
-    if (n.c > 0 || n.s > 0) {
-      throw errors.invalid('ns', `namespace ${ns} still has ${n.c} collection(s) and ${n.s} stream(s); drop them first`);
-    }
+    checkNamespaceEmpty(ns, Number(n.c), Number(n.s));
     await tx.q("UPDATE namespaces SET state = 'dropping' WHERE id = $1", [ns]);
     await recordChange(tx, ns, 'namespace.dropped', null);
   });
@@ -183,12 +190,8 @@ export async function dropCollection(ctx: PgContext, ns: number, collection: num
     const p = await tx.one<{ value: string }>('DELETE FROM pointers WHERE ns = $1 AND key = $2 RETURNING value', [ns, linkPointerKey(c.linkId)]);
     if (p) await adjustRefs(tx, [{ path: p.value, kind: 'manifest', delta: -1 }]);
     const a = await tx.one<{ version: number; map: Record<string, number> }>('SELECT version, map FROM aliases WHERE ns = $1 FOR UPDATE', [ns]);
-    if (a) {
-      const kept = Object.fromEntries(Object.entries(a.map).filter(([, cid]) => cid !== collection));
-      if (Object.keys(kept).length !== Object.keys(a.map).length) {
-        await tx.q('UPDATE aliases SET version = $1, map = $2 WHERE ns = $3', [a.version + 1, JSON.stringify(kept), ns]);
-      }
-    }
+    const kept = a ? aliasesWithout(a.map, collection) : null;
+    if (kept) await tx.q('UPDATE aliases SET version = $1, map = $2 WHERE ns = $3', [a!.version + 1, JSON.stringify(kept), ns]);
     await recordChange(tx, ns, 'collection.dropped', collection);
   });
 }
@@ -238,16 +241,9 @@ export async function updateCollectionSchema(
     await writable(tx, ns);
     const check = (r: Row | undefined): Collection => {
       if (!r || r.state !== 'live') throw errors.notFound(`collection ${collection} in namespace ${ns}`);
-      const c = toCollection(r);
-      if (c.schemaVersion !== expectedVersion) {
-        throw errors.versionMismatch(`schema of collection ${collection}`, expectedVersion, c.schemaVersion);
-      }
-      if (s.primaryKey !== c.schema.primaryKey) {
-        throw errors.invalid('schema.primaryKey', `cannot change from ${c.schema.primaryKey} to ${s.primaryKey}`);
-      }
-      return c;
+      return schemaUpdate(toCollection(r), expectedVersion, s);
     };
-    const c = check(await tx.one('SELECT * FROM collections WHERE ns = $1 AND id = $2', [ns, collection]));
+    const next = check(await tx.one('SELECT * FROM collections WHERE ns = $1 AND id = $2', [ns, collection]));
     await tx.beforeWrite();
     const up = await tx.one(
       `UPDATE collections SET schema = $1, schema_version = schema_version + 1
@@ -256,7 +252,7 @@ export async function updateCollectionSchema(
     );
     if (!up) check(await tx.one('SELECT * FROM collections WHERE ns = $1 AND id = $2', [ns, collection])); // throws the current reason
     await recordChange(tx, ns, 'collection.schema', collection);
-    return { ...c, schema: s, schemaVersion: c.schemaVersion + 1 };
+    return next;
   });
 }
 
@@ -264,39 +260,29 @@ export async function updateAliases(ctx: PgContext, ns: number, actions: AliasAc
   return ctx.write('updateAliases', w, async (tx) => {
     await writable(tx, ns);
     await liveNamespace(tx, ns);
-    const cur = await tx.one<{ version: number }>('SELECT version FROM aliases WHERE ns = $1', [ns]);
-    if (expectedVersion !== undefined && expectedVersion !== (cur?.version ?? 0)) {
-      throw errors.versionMismatch(`aliases of namespace ${ns}`, expectedVersion, cur?.version ?? 0);
-    }
+    // An early VersionMismatch before any lock; the rule runs again on the locked row below.
+    const cur = await tx.one<{ version: number; map: Record<string, number> }>('SELECT version, map FROM aliases WHERE ns = $1', [ns]);
+    applyAliases(ns, cur?.version ?? 0, cur?.map ?? {}, [], expectedVersion, () => {});
     await tx.beforeWrite();
     // Targets of 'set' are locked FOR SHARE: a concurrent dropCollection (which also removes
     // the collection from the aliases) waits for this call, or this call sees it dropped.
     const targets = [...new Set(actions.flatMap((a) => (a.op === 'set' ? [a.collection] : [])))].sort((x, y) => x - y);
+    const live = new Set<number>();
     if (targets.length > 0) {
-      const live = await tx.q<{ id: number }>(
+      const rows = await tx.q<{ id: number }>(
         "SELECT id FROM collections WHERE ns = $1 AND id = ANY($2::bigint[]) AND state = 'live' ORDER BY id FOR SHARE",
         [ns, targets],
       );
-      const ok = new Set(live.map((r) => r.id));
-      for (const act of actions) {
-        if (act.op === 'set' && !ok.has(act.collection)) throw errors.notFound(`collection ${act.collection} in namespace ${ns}`);
-      }
+      for (const r of rows) live.add(Number(r.id));
     }
     await tx.q("INSERT INTO aliases (ns, version, map) VALUES ($1, 0, '{}') ON CONFLICT (ns) DO NOTHING", [ns]);
     const a = (await tx.one<{ version: number; map: Record<string, number> }>('SELECT version, map FROM aliases WHERE ns = $1 FOR UPDATE', [ns]))!;
-    if (expectedVersion !== undefined && expectedVersion !== a.version) {
-      throw errors.versionMismatch(`aliases of namespace ${ns}`, expectedVersion, a.version);
-    }
-    const map = { ...a.map };
-    for (const act of actions) {
-      if (act.op === 'set') map[act.alias] = act.collection;
-      else delete map[act.alias]; // removing an absent alias is a no-op, like deleting a missing key
-    }
-    const n = Object.keys(map).length;
-    if (n > MAX_ALIASES) throw errors.limitExceeded('MAX_ALIASES per namespace', MAX_ALIASES, n);
-    await tx.q('UPDATE aliases SET version = $1, map = $2 WHERE ns = $3', [a.version + 1, JSON.stringify(map), ns]);
+    const next = applyAliases(ns, a.version, a.map, actions, expectedVersion, (c) => {
+      if (!live.has(c)) throw errors.notFound(`collection ${c} in namespace ${ns}`);
+    });
+    await tx.q('UPDATE aliases SET version = $1, map = $2 WHERE ns = $3', [next.version, JSON.stringify(next.aliases), ns]);
     await recordChange(tx, ns, 'aliases', null);
-    return { ns, version: a.version + 1, aliases: map };
+    return { ns, version: next.version, aliases: next.aliases };
   });
 }
 
@@ -348,7 +334,7 @@ export async function dropStream(ctx: PgContext, ns: number, stream: number, w?:
     await tx.beforeWrite();
     const r = await tx.one('SELECT * FROM streams WHERE ns = $1 AND id = $2 FOR UPDATE', [ns, stream]);
     if (!r || r.state !== 'live') throw errors.notFound(`stream ${stream} in namespace ${ns}`);
-    if (r.implicit) throw errors.invalid('stream', `stream ${stream} belongs to a collection; drop the collection instead`);
+    checkDropStream(toStream(r));
     await tx.q("UPDATE streams SET state = 'dropping' WHERE ns = $1 AND id = $2", [ns, stream]);
     await recordChange(tx, ns, 'stream.dropped', stream);
   });

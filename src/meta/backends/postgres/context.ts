@@ -15,7 +15,7 @@ import pg from 'pg';
 import { errors } from '../../errors.js';
 import type { FaultHook } from '../../faults.js';
 import { feedPruneBounds, feedRetention, type FeedRetention } from '../../core/feed.js';
-import { PRUNE_BATCH, PRUNE_EVERY_WRITES, pruneCutoffs, requestTokenTtl, tokenFor } from '../../core/tokens.js';
+import { PRUNE_BATCH, PRUNE_EVERY_WRITES, checkOpenHandle, checkTokenOp, pruneCutoffs, requestTokenTtl, tokenFor } from '../../core/tokens.js';
 import type { Capabilities, Fence, WriteContext } from '../../types.js';
 import type { Row } from '../sql/rows.js';
 import { tryAdvisoryXactLock } from './advisory.js';
@@ -163,7 +163,7 @@ export class PgContext {
   }
 
   checkOpen(): void {
-    if (this.closed) throw errors.invalid('store', 'this metastore handle is closed');
+    checkOpenHandle(this.closed);
   }
 
   /**
@@ -244,7 +244,7 @@ export class PgContext {
   }
 
   private priorResult<T>(prior: { op: string; result: unknown }, op: string): T {
-    if (prior.op !== op) throw errors.invalid('requestId', `was already used for ${prior.op}; use a fresh requestId per call`);
+    checkTokenOp(prior.op, op);
     return prior.result as T;
   }
 

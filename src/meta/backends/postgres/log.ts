@@ -144,7 +144,6 @@ async function commitGroup(tx: WriteTx, commit: WalCommit, g: number, chunks: Wa
 export async function partitionIndex(ctx: PgContext, ns: number, stream: number, partition: number, opts?: { from?: number; limit?: number }): Promise<PartitionIndex> {
   const from = opts?.from ?? 0;
   const limit = opts?.limit ?? MAX_INDEX_PAGE;
-  if (limit < 1) throw errors.invalid('limit', `must be in 1..${MAX_INDEX_PAGE}`);
   // One statement, one snapshot (spec §3.3): the head, then the entries from the one
   // covering max(from, logStart) up to the head.
   const r = await ctx.readOne<{ partitions: number | null; next: number; log_start: number; entries: Row[] | null }>(

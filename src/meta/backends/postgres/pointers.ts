@@ -5,9 +5,13 @@
 // createTag). casPointer: one plain read of the namespace, link, collection, fence lease and
 // pointer (early typed errors), then FOR SHARE on the collection and the fence's lease, then
 // the compare-and-swap as one conditional UPDATE … WHERE version = $n (or INSERT … ON
-// CONFLICT DO NOTHING for a create) and its row count, then the manifests' references.
+// CONFLICT DO NOTHING for a create) and its row count, then the manifests' references. The
+// core decides (core/pointers.ts: checkPointerVersion, historyCutoff; core/leases.ts:
+// checkFence); this module maps the reads and writes onto SQL.
 import { parseLinkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
+import { checkFence } from '../../core/leases.js';
+import { checkPointerVersion, historyCutoff } from '../../core/pointers.js';
 import { DEFAULT_MANIFEST_RETENTION_MS } from '../../limits.js';
 import type { Fence, Pointer, PointerVersion, WriteContext } from '../../types.js';
 import { scopeKey, toPointer } from '../sql/rows.js';
@@ -16,7 +20,7 @@ import { adjustRefs, writable } from './shared.js';
 import { SQL } from './sql.js';
 
 export async function casPointer(
-    ctx: PgContext,
+  ctx: PgContext,
   ns: number,
   key: string,
   expectedVersion: number | null,
@@ -24,8 +28,6 @@ export async function casPointer(
   opts?: { fence?: Fence } & WriteContext,
 ): Promise<Pointer> {
   const fence = opts?.fence;
-  if (fence) {
-  }
   const link = parseLinkPointerKey(key);
   return ctx.write('casPointer', opts, async (tx) => {
     await writable(tx, ns);
@@ -44,10 +46,8 @@ export async function casPointer(
     if (link !== null && (pre.link_state !== 'live' || pre.coll_state !== 'live')) {
       throw errors.notFound(`collection of link ${link} in namespace ${ns}`);
     }
-    if (fence && pre.lease_epoch !== fence.epoch) {
-      throw errors.fenceMismatch(`pointer ${key}`, fence.epoch, pre.lease_epoch ?? 0, pre.lease_owner ?? null);
-    }
-    if (pre.version !== expectedVersion) throw errors.versionMismatch(`pointer ${key}`, expectedVersion, pre.version);
+    if (fence) checkFence(`pointer ${key}`, pre.lease_epoch === null ? null : { epoch: pre.lease_epoch, owner: pre.lease_owner }, fence.epoch);
+    const version = checkPointerVersion(key, pre.version, expectedVersion);
     await tx.beforeWrite();
     // Locks that make the checks hold until COMMIT: the collection (FOR SHARE: a drop waits,
     // or is seen) and the fence's lease (FOR SHARE: a takeover waits, or is seen).
@@ -64,17 +64,18 @@ export async function casPointer(
         if (l.coll_state !== 'live') throw errors.notFound(`collection of link ${link} in namespace ${ns}`);
         retentionMs = l.retention!;
       }
-      if (fence && l.epoch !== fence.epoch) throw errors.fenceMismatch(`pointer ${key}`, fence.epoch, l.epoch ?? 0, l.owner ?? null);
+      if (fence) checkFence(`pointer ${key}`, l.epoch === null ? null : { epoch: l.epoch, owner: l.owner }, fence.epoch);
     }
     // The compare-and-swap: one conditional statement and its row count.
-    const version = (expectedVersion ?? 0) + 1;
     const cas =
       expectedVersion === null
         ? await tx.one(SQL.CAS_CREATE, [ns, key, value, tx.stamp])
         : await tx.one(SQL.CAS_UPDATE, [value, tx.stamp, ns, key, expectedVersion]);
     if (!cas) {
+      // Moved since the plain read: the rule gives the refusal with the version now stored.
       const cur = await tx.one<{ version: number }>('SELECT version FROM pointers WHERE ns = $1 AND key = $2', [ns, key]);
-      throw errors.versionMismatch(`pointer ${key}`, expectedVersion, cur?.version ?? null);
+      checkPointerVersion(key, cur?.version ?? null, expectedVersion);
+      throw errors.retryable('conflict', `pointer ${key} changed under the compare-and-swap`);
     }
     // (ns, key, version) names one value forever (versions are dense and never reused), so
     // the value the plain read saw at expectedVersion is the one replaced.
@@ -82,7 +83,7 @@ export async function casPointer(
       { path: value, kind: 'manifest', delta: 1 },
       ...(pre.value !== null ? [{ path: pre.value, kind: 'manifest', delta: -1 }] : []),
     ]);
-    await tx.q(SQL.POINTER_HISTORY, [ns, key, version, value, tx.stamp, tx.stamp - retentionMs]);
+    await tx.q(SQL.POINTER_HISTORY, [ns, key, version, value, tx.stamp, historyCutoff(tx.stamp, retentionMs)]);
     return { ns, key, version, value, stamp: tx.stamp } satisfies Pointer;
   });
 }

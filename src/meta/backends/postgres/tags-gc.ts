@@ -7,16 +7,19 @@
 // and a tombstone (deleted) once GC removed it; a claim is one upsert on the row, conditional
 // on refs = 0, so a concurrent reference either committed first or sees the claim. The
 // janitor deletes the rows of dropped streams and collections in bounded batches
-// (JANITOR_BATCH_ENTRIES index entries per call), releasing their references.
+// (JANITOR_BATCH_ENTRIES index entries per call), releasing their references. The core
+// decides (core/pointers.ts: checkRetained, claimDecision, releaseDecision); this module
+// reads the rows under the locks that keep the decision true until COMMIT, and writes.
 import { pageArgs } from '../../core/paging.js';
 import { linkPointerKey } from '../../contract.js';
-import { claimTakenOver } from '../../core/pointers.js';
+import { checkRetained, claimDecision, releaseDecision, type ClaimState } from '../../core/pointers.js';
 import { errors } from '../../errors.js';
 import { JANITOR_BATCH_ENTRIES } from '../../limits.js';
 import type { ClaimResult, Fence, ObjectRef, Page, PageRequest, Stamp, Tag, WriteContext } from '../../types.js';
 import { paged, toCollection, toTag, type Row } from '../sql/rows.js';
 import type { PgContext } from './context.js';
 import { adjustRefs, checkFence, writable, writablePath } from './shared.js';
+import type { WriteTx } from './tx.js';
 
 export async function janitor(ctx: PgContext, ns: number, w?: WriteContext): Promise<{ collections: number; streams: number; done: boolean }> {
   return ctx.write('janitor', w, async (tx) => {
@@ -97,21 +100,18 @@ export async function createTag(ctx: PgContext, ns: number, collection: number, 
          AND EXISTS (SELECT 1 FROM pointers p WHERE p.ns = $1 AND p.key = $2 FOR SHARE)`,
       [ns, key, manifestVersion],
     );
-    // Retained: the current manifest, or one superseded less than manifestRetentionMs ago (spec §3.3).
-    if (!hRow || (hRow.superseded !== null && hRow.superseded + coll.manifestRetentionMs < tx.stamp)) {
-      throw errors.notFound(`retained manifest version ${manifestVersion} of collection ${collection}`);
-    }
+    const path = checkRetained(collection, manifestVersion, hRow ?? null, coll.manifestRetentionMs, tx.stamp);
     const ins = await tx.one(
       `INSERT INTO tags (ns, collection, name, version, path, created, rewritten_by) VALUES ($1, $2, $3, $4, $5, $6, NULL)
        ON CONFLICT (ns, collection, name) DO NOTHING RETURNING 1`,
-      [ns, collection, name, manifestVersion, hRow.value, tx.stamp],
+      [ns, collection, name, manifestVersion, path, tx.stamp],
     );
     if (!ins) {
       const existing = await tx.one<{ version: number }>('SELECT version FROM tags WHERE ns = $1 AND collection = $2 AND name = $3', [ns, collection, name]);
       throw errors.alreadyExists(`tag ${name} of collection ${collection}`, existing?.version ?? 0);
     }
-    await adjustRefs(tx, [{ path: hRow.value, kind: 'manifest', delta: 1 }]);
-    return { ns, collection, name, manifestVersion, manifestPath: hRow.value, created: tx.stamp, rewrittenBy: null } satisfies Tag;
+    await adjustRefs(tx, [{ path, kind: 'manifest', delta: 1 }]);
+    return { ns, collection, name, manifestVersion, manifestPath: path, created: tx.stamp, rewrittenBy: null } satisfies Tag;
   });
 }
 
@@ -145,45 +145,45 @@ export async function listTags(ctx: PgContext, ns: number, collection: number, p
 }
 
 
+/** The path's reference row, locked FOR UPDATE (a row that does not exist yet locks nothing: the upsert's condition covers it). */
+async function lockRef(tx: WriteTx, path: string): Promise<ClaimState | null> {
+  const r = await tx.one<{ refs: number; claim_owner: string | null; claim_epoch: number | null; deleted: boolean }>(
+    'SELECT refs, claim_owner, claim_epoch, deleted FROM object_refs WHERE path = $1 FOR UPDATE',
+    [path],
+  );
+  return r ? { refs: Number(r.refs), claimOwner: r.claim_owner, claimEpoch: r.claim_epoch === null ? null : Number(r.claim_epoch), deleted: r.deleted } : null;
+}
+
 export async function claimObject(ctx: PgContext, path: string, owner: string, opts?: { fence?: Fence } & WriteContext): Promise<ClaimResult> {
   const fence = opts?.fence;
   return ctx.write('claimObject', opts, async (tx) => {
     await writablePath(tx, path);
     await tx.beforeWrite();
     await checkFence(tx, fence, `claim on ${path}`);
-    // A live claim this fenced claim may take over (the row lock holds it until COMMIT).
-    let takeover = false;
-    if (fence) {
-      const cur = await tx.one<{ claim_owner: string | null; claim_epoch: number | null; deleted: boolean }>(
-        'SELECT claim_owner, claim_epoch, deleted FROM object_refs WHERE path = $1 FOR UPDATE',
-        [path],
-      );
-      takeover = !!cur && cur.claim_owner !== null && !cur.deleted && claimTakenOver(cur.claim_owner, cur.claim_epoch, owner, fence);
-    }
-    // Atomic with "still unreferenced": the upsert locks the row, and its condition is
-    // evaluated on the newest version. A reference added concurrently either committed
-    // first (refs > 0 here) or waits and then sees the claim (Claimed).
+    const d = claimDecision(path, owner, fence, await lockRef(tx, path));
+    if ('claimed' in d) return d;
+    // Atomic with "still unreferenced": the upsert's condition is evaluated on the newest
+    // version of the row. A row inserted since the read (a first reference, or another
+    // claim) either committed first (the condition fails: decide again on it, now locked)
+    // or waits and then sees the claim (Claimed).
     const ok = await tx.one(
       `INSERT INTO object_refs AS o (path, kind, refs, claim_owner, claim_stamp, claim_epoch) VALUES ($1, 'unknown', 0, $2, $3, $4::bigint)
        ON CONFLICT (path) DO UPDATE SET claim_owner = excluded.claim_owner, claim_stamp = excluded.claim_stamp, claim_epoch = excluded.claim_epoch
        WHERE o.refs = 0 AND (o.claim_owner IS NULL OR $5::boolean) AND NOT o.deleted RETURNING 1`,
-      [path, owner, tx.stamp, fence?.epoch ?? null, takeover],
+      [path, owner, tx.stamp, fence?.epoch ?? null, d.takeover],
     );
-    if (ok) return { claimed: true, path, owner, stamp: tx.stamp, ...(takeover ? { takeover: true } : {}) } satisfies ClaimResult;
-    const r = (await tx.one<{ refs: number }>('SELECT refs FROM object_refs WHERE path = $1', [path]))!;
-    if (r.refs > 0) return { claimed: false, path, reason: 'referenced', refs: r.refs } satisfies ClaimResult;
-    return { claimed: false, path, reason: 'claimed', refs: 0 } satisfies ClaimResult;
+    if (ok) return { claimed: true, path, owner, stamp: tx.stamp, ...(d.takeover ? { takeover: true } : {}) } satisfies ClaimResult;
+    const again = claimDecision(path, owner, fence, await lockRef(tx, path));
+    if ('claimed' in again) return again;
+    throw errors.retryable('conflict', `claim on ${path}: the reference row changed under the claim`);
   });
 }
 
 export async function releaseClaim(ctx: PgContext, path: string, owner: string, opts: { deleted: boolean }, w?: WriteContext): Promise<void> {
-  if (typeof opts?.deleted !== 'boolean') throw errors.invalid('deleted', 'must be true or false');
   return ctx.write('releaseClaim', w, async (tx) => {
     await writablePath(tx, path);
     await tx.beforeWrite();
-    const r = await tx.one<{ claim_owner: string | null; deleted: boolean }>('SELECT claim_owner, deleted FROM object_refs WHERE path = $1 FOR UPDATE', [path]);
-    if (r && r.deleted && opts.deleted) return; // a repeat
-    if (!r || r.claim_owner !== owner) throw errors.notFound(`claim by ${owner} on ${path}`);
+    if (releaseDecision(path, owner, opts.deleted, await lockRef(tx, path)) === 'repeat') return;
     if (opts.deleted) {
       // A tombstone: the path stays unreferenceable until it is pruned (after the commit-record TTL).
       await tx.q('UPDATE object_refs SET claim_owner = NULL, claim_stamp = $1, deleted = true, retired = NULL WHERE path = $2', [tx.stamp, path]);
