@@ -11,6 +11,7 @@
 //   pk ctl#chg          sk <version, 16 digits>          kind, org, id, at
 //   pk ctl#ctr          sk outbox                        v (the outbox's counter, ADD 1)
 //   pk ctl#outbox       sk <seq, 16 digits>              org, subject, relation, target, at (opened with outbox: true)
+//   pk ctl#job          sk <job>                         position, at (where a background job stopped)
 //
 // A change takes its version from the counter (one atomic ADD), then the dynamodb profile
 // writes the entity and its feed entry in one TransactWriteItems; the alternator profile
@@ -59,7 +60,7 @@ import {
   type UsageDelta,
   type UsageRollup,
 } from './types.js';
-import { checkBinding, checkHeartbeat, checkKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
+import { checkBinding, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
 
 /** Query pages followed per call, at most (every loop over input has a bound). */
 export const MAX_CONTROL_QUERY_PAGES = 100;
@@ -175,6 +176,19 @@ export class DynamoControlStore implements ControlStore {
     for (let i = 0; i < seqs.length; i += TOUCH_PARALLEL) {
       await Promise.all(seqs.slice(i, i + TOUCH_PARALLEL).map((seq) => this.one({ Delete: { TableName: this.table, Key: enc({ pk: 'ctl#outbox', sk: P16(seq) }) } })));
     }
+  }
+
+  async jobPosition(job: string): Promise<string | null> {
+    checkJob(job);
+    const it = await this.get('ctl#job', job);
+    return it ? String(it.position) : null;
+  }
+
+  async saveJobPosition(job: string, position: string | null, at = Date.now()): Promise<void> {
+    checkJob(job);
+    checkJobPosition(position);
+    if (position === null) await this.one({ Delete: { TableName: this.table, Key: enc({ pk: 'ctl#job', sk: job }) } });
+    else await this.one({ Put: { TableName: this.table, Item: enc({ pk: 'ctl#job', sk: job, position, at }) } });
   }
 
   private async write(

@@ -30,7 +30,7 @@ import {
   type UsageDelta,
   type UsageRollup,
 } from './types.js';
-import { checkBinding, checkHeartbeat, checkKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
+import { checkBinding, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
 
 /** Change-feed rows kept; a watcher further behind reloads its caches whole. */
 export const MAX_RETAINED_CHANGES = 10_000;
@@ -70,6 +70,8 @@ export const CONTROL_DDL: readonly string[] = [
   `INSERT INTO control_version (id, v) VALUES (2, 0) ON CONFLICT (id) DO NOTHING`,
   `CREATE TABLE IF NOT EXISTS control_outbox (seq BIGINT PRIMARY KEY, org TEXT NOT NULL, subject TEXT NOT NULL, relation TEXT NOT NULL,
      target TEXT NOT NULL, at BIGINT NOT NULL)`,
+  // Positions of cluster-wide background jobs (the OpenFGA reconcile's, spec §7).
+  `CREATE TABLE IF NOT EXISTS control_jobs (job TEXT PRIMARY KEY, position TEXT NOT NULL, at BIGINT NOT NULL)`,
 ];
 
 const n = (v: unknown): number => Number(v);
@@ -132,6 +134,26 @@ export class SqlControlStore implements ControlStore {
     if (seqs.length === 0) return;
     await this.d.tx(async (q) => {
       for (const seq of seqs) await q(`DELETE FROM control_outbox WHERE seq = $1`, [seq]);
+    });
+  }
+
+  async jobPosition(job: string): Promise<string | null> {
+    checkJob(job);
+    const [r] = await this.d.query(`SELECT position FROM control_jobs WHERE job = $1`, [job]);
+    return r ? String(r.position) : null;
+  }
+
+  async saveJobPosition(job: string, position: string | null, at = Date.now()): Promise<void> {
+    checkJob(job);
+    checkJobPosition(position);
+    await this.d.tx(async (q) => {
+      if (position === null) await q(`DELETE FROM control_jobs WHERE job = $1`, [job]);
+      else {
+        await q(
+          `INSERT INTO control_jobs (job, position, at) VALUES ($1, $2, $3) ON CONFLICT (job) DO UPDATE SET position = excluded.position, at = excluded.at`,
+          [job, position, at],
+        );
+      }
     });
   }
 

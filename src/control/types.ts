@@ -189,6 +189,10 @@ export interface ControlOptions {
 
 /** Outbox entries per outbox() answer, at most. */
 export const MAX_OUTBOX_PAGE = 100;
+/** Names of background jobs whose position the ControlStore keeps (jobPosition). */
+export const JOB_NAME_PATTERN = /^[a-z][a-z0-9-]{0,62}$/;
+/** A job's saved position, at most this many characters (an OpenFGA continuation token fits). */
+export const MAX_JOB_POSITION_LENGTH = 4_096;
 
 export interface ControlStore {
   capabilities(): ControlCapabilities;
@@ -250,6 +254,15 @@ export interface ControlStore {
   outbox(limit?: number): Promise<OutboxEntry[]>;
   /** Removes delivered entries (idempotent; unknown seqs are ignored). */
   ackOutbox(seqs: number[]): Promise<void>;
+
+  /**
+   * Where a cluster-wide background job (one holder, under a lease) stopped, as it saved it;
+   * null if it never saved one. A restarted or new holder resumes there (the OpenFGA
+   * reconcile's position, spec §7).
+   */
+  jobPosition(job: string): Promise<string | null>;
+  /** Saves (or, with null, clears) a job's position; the last save wins. */
+  saveJobPosition(job: string, position: string | null, at?: number): Promise<void>;
 
   /** The latest change-feed version (0 before any change). */
   controlVersion(): Promise<number>;

@@ -1,7 +1,7 @@
 // Argument checks of the ControlStore, the same on every backend (InvalidArgument naming the field).
 import { errors } from '../meta/errors.js';
 import { NAME_PATTERN, MAX_NAME_LENGTH, NAME_RULE } from '../meta/limits.js';
-import { MAX_MEMBER_TTL_MS, MAX_SCOPES, NODE_ID_PATTERN, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type QuotaName, type RoleBinding, type UsageDelta } from './types.js';
+import { JOB_NAME_PATTERN, MAX_JOB_POSITION_LENGTH, MAX_MEMBER_TTL_MS, MAX_SCOPES, NODE_ID_PATTERN, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type QuotaName, type RoleBinding, type UsageDelta } from './types.js';
 
 /** Largest usage increment (a safe integer: counters and bytes). */
 export const MAX_USAGE_DELTA = Number.MAX_SAFE_INTEGER;
@@ -76,4 +76,15 @@ export function checkUsageDelta(u: UsageDelta): void {
   if (typeof u.metric !== 'string' || !USAGE_METRIC_PATTERN.test(u.metric)) throw errors.invalid('metric', 'must be 1-63 characters of a-z 0-9 _, starting with a letter');
   if (!Number.isSafeInteger(u.window) || u.window < 0) throw errors.invalid('window', 'must be epoch ms');
   if (!(typeof u.delta === 'number' && Number.isFinite(u.delta) && u.delta >= 0 && u.delta <= MAX_USAGE_DELTA)) throw errors.invalid('delta', 'must be a number ≥ 0');
+}
+
+export function checkJob(job: string): void {
+  if (typeof job !== 'string' || !JOB_NAME_PATTERN.test(job)) throw errors.invalid('job', 'must be 1-63 of a-z 0-9 -, starting with a letter');
+}
+
+export function checkJobPosition(position: string | null): void {
+  if (position === null) return;
+  if (typeof position !== 'string' || position.length === 0 || position.length > MAX_JOB_POSITION_LENGTH) {
+    throw errors.invalid('position', `must be null or 1..${MAX_JOB_POSITION_LENGTH} characters`);
+  }
 }

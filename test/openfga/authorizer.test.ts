@@ -23,6 +23,7 @@ import { parseKey, newKey } from '../../src/control/keys.js';
 import { OpenFgaAuthorizer } from '../../src/authz/openfga/authorizer.js';
 import { MODEL_RECORD_OBJECT, MODEL_VERSION, modelRequest } from '../../src/authz/openfga/model.js';
 import { isBookkeeping, tupleId } from '../../src/authz/openfga/tuples.js';
+import { OutboxDrainer, RECONCILE_JOB, TupleSync } from '../../src/authz/openfga/outbox.js';
 import type { ControlStore, RoleBinding } from '../../src/control/types.js';
 import type { MetaStore } from '../../src/meta/contract.js';
 
@@ -242,6 +243,43 @@ describe('the outbox', () => {
     stuck(new Error('killed'));
     await first.close();
     await second.close();
+  });
+
+  test('reconcile keeps its position in the ControlStore: a new or restarted lease holder resumes a round where the last one stopped; each pass is bounded', async () => {
+    const LIMIT = 100;
+    const MAX_PASSES = 100;
+    // The authorizer only for its store and client; the drainers below are driven pass by pass.
+    const fgaOnly = new OpenFgaAuthorizer({ url, store: storeName('resume'), control: cs, meta, logger: silent, owner: 'node-0', drainer: false });
+    await fgaOnly.start();
+    const fga = fgaOnly.store.client;
+    /** A lease holder as a new process has it: nothing in memory, only what the stores keep. */
+    const holder = (owner: string) =>
+      new OutboxDrainer({ sync: new TupleSync(() => fga, cs, meta), control: cs, meta, client: () => fga, owner, now: Date.now, hooks: { failed: () => undefined } });
+    const round = async (d: OutboxDrainer): Promise<number> => {
+      for (let n = 1; n <= MAX_PASSES; n++) if (await d.reconcilePass(LIMIT)) return n;
+      return assert.fail(`no round finished in ${MAX_PASSES} passes`);
+    };
+    await cs.saveJobPosition(RECONCILE_JOB, null);
+    // The store starts empty: a first round writes every tuple the ControlStore holds.
+    const first = holder('node-1');
+    await round(first);
+    assert.deepEqual(await allTuples(fga), await desiredTuples(cs, orgs));
+    assert.equal(await cs.jobPosition(RECONCILE_JOB), null, 'a finished round leaves no position: the next starts from the beginning');
+    // A whole round from the start on one holder takes n passes of at most LIMIT items each.
+    const n = await round(first);
+    assert.ok(n >= 3, `a pass is bounded: a round of ${(await allTuples(fga)).size} tuples and as many ControlStore rows took ${n} passes`);
+    await first.close();
+    // One pass, then the holder stops (killed or restarted): its position is in the ControlStore.
+    const stopped = holder('node-2');
+    assert.equal(await stopped.reconcilePass(LIMIT), false);
+    const saved = await cs.jobPosition(RECONCILE_JOB);
+    assert.ok(saved !== null, 'the position of an unfinished round is saved');
+    await stopped.close();
+    // A new holder, fresh from start, goes on from there: the round ends one pass sooner.
+    const next = holder('node-3');
+    assert.equal(await round(next), n - 1, 'the new holder resumed where the last stopped (starting over would take a whole round)');
+    await next.close();
+    await fgaOnly.close();
   });
 
   test('OpenFGA unreachable for a while: 503 meanwhile (never an allow); after, nothing lost and nothing orphaned', async () => {

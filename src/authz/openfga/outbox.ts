@@ -5,8 +5,10 @@
 // idempotent write (duplicates and missing deletes ignored), and only then removes the
 // entries: a drainer killed mid-batch leaves them for the next, which writes the same again.
 // Failures are retried with backoff. Between drains, reconcile compares the whole store both
-// ways, a bounded slice per pass, resuming where the last pass stopped.
-import { ClientWriteRequestOnDuplicateWrites, ClientWriteRequestOnMissingDeletes, type OpenFgaClient, type TupleKey } from '@openfga/sdk';
+// ways, a bounded slice per pass, resuming where the last pass stopped: its position is kept
+// in the ControlStore (job RECONCILE_JOB), so a restarted or new lease holder goes on from
+// there instead of starting the round again.
+import { ClientWriteRequestOnDuplicateWrites, ClientWriteRequestOnMissingDeletes, FgaApiValidationError, type OpenFgaClient, type TupleKey } from '@openfga/sdk';
 import type { MetaStore } from '../../meta/contract.js';
 import { isMetaError } from '../../meta/errors.js';
 import { MAX_OUTBOX_PAGE, type ControlStore } from '../../control/types.js';
@@ -26,6 +28,8 @@ export const MAX_TUPLES_PER_WRITE = 100;
 /** How often reconcile runs a pass, and the tuples or ControlStore rows one pass looks at, at most. */
 export const RECONCILE_INTERVAL_MS = 60_000;
 export const RECONCILE_ITEMS_PER_PASS = 1_000;
+/** The ControlStore job under which reconcile keeps its position (ControlStore.jobPosition). */
+export const RECONCILE_JOB = 'authz-openfga-reconcile';
 /** Any OpenFGA or ControlStore call of the drainer has this long. */
 export const DELIVERY_DEADLINE_MS = 5_000;
 
@@ -95,10 +99,26 @@ export interface DrainerHooks {
 }
 
 /** Where reconcile stopped: in OpenFGA's tuples (a continuation token), or in the ControlStore's orgs, keys and bindings. */
-type ReconcileCursor =
+export type ReconcileCursor =
   | { phase: 'tuples'; token?: string }
   /** org undefined: the org after prevOrg is next. */
   | { phase: 'control'; org?: string; prevOrg?: string; stage: 'keys' | 'bindings'; after?: string };
+
+const START: ReconcileCursor = { phase: 'tuples' };
+
+/** A saved position as reconcile reads it back; anything it cannot read starts the round again. */
+export function parseCursor(saved: string | null): ReconcileCursor {
+  if (saved === null) return START;
+  try {
+    const c = JSON.parse(saved) as Record<string, unknown>;
+    const str = (v: unknown) => v === undefined || typeof v === 'string';
+    if (c.phase === 'tuples' && str(c.token)) return c as ReconcileCursor;
+    if (c.phase === 'control' && (c.stage === 'keys' || c.stage === 'bindings') && str(c.org) && str(c.prevOrg) && str(c.after)) return c as ReconcileCursor;
+  } catch {
+    // not JSON: start over
+  }
+  return START;
+}
 
 export class OutboxDrainer {
   private epoch: number | null = null;
@@ -108,7 +128,7 @@ export class OutboxDrainer {
   private retryAt = 0;
   private backoff = OUTBOX_BACKOFF_MIN_MS;
   private lastReconcile = 0;
-  private cursor: ReconcileCursor = { phase: 'tuples' };
+  private cursor: ReconcileCursor = START;
   private closed = false;
 
   constructor(
@@ -204,10 +224,23 @@ export class OutboxDrainer {
     let seen = 0;
     let written = 0;
     let deleted = 0;
+    // Where the last pass stopped, on this node or another (the lease may have moved).
+    this.cursor = parseCursor(await withDeadline(this.d.control.jobPosition(RECONCILE_JOB), DELIVERY_DEADLINE_MS, 'reading the reconcile position'));
     while (seen < limit && !this.closed) {
       const c = this.cursor;
       if (c.phase === 'tuples') {
-        const r = await withDeadline(this.d.client().read({}, { pageSize: 100, ...(c.token ? { continuationToken: c.token } : {}) }), DELIVERY_DEADLINE_MS, 'an OpenFGA read');
+        let r;
+        try {
+          r = await withDeadline(this.d.client().read({}, { pageSize: 100, ...(c.token ? { continuationToken: c.token } : {}) }), DELIVERY_DEADLINE_MS, 'an OpenFGA read');
+        } catch (e) {
+          // A continuation token the server no longer takes (another server, a new store):
+          // the round starts again rather than stopping for good.
+          if (c.token && e instanceof FgaApiValidationError) {
+            await this.advance(START);
+            continue;
+          }
+          throw e;
+        }
         const orphans: TupleKey[] = [];
         const check: KeyRelation[] = [];
         for (const t of r.tuples) {
@@ -220,18 +253,18 @@ export class OutboxDrainer {
         await this.d.sync.apply([], orphans);
         deleted += orphans.length;
         seen += r.tuples.length;
-        this.cursor = r.continuation_token ? { phase: 'tuples', token: r.continuation_token } : { phase: 'control', stage: 'keys' };
+        await this.advance(r.continuation_token ? { phase: 'tuples', token: r.continuation_token } : { phase: 'control', stage: 'keys' });
         continue;
       }
       if (c.org === undefined) {
         const orgs = await this.d.control.listOrgs({ limit: 1, ...(c.prevOrg !== undefined ? { after: c.prevOrg } : {}) });
         const next = orgs.items[0]?.id;
         if (next === undefined) {
-          this.cursor = { phase: 'tuples' };
+          await this.advance(START);
           this.d.hooks.repaired?.(written, deleted);
           return true;
         }
-        this.cursor = { phase: 'control', org: next, stage: 'keys' };
+        await this.advance({ phase: 'control', org: next, stage: 'keys' });
         continue;
       }
       const org = c.org;
@@ -239,20 +272,38 @@ export class OutboxDrainer {
       if (c.stage === 'keys') {
         const p = await this.d.control.listKeys(org, { limit: 100, ...(c.after ? { after: c.after } : {}) });
         for (const k of p.items) if (k.revoked === null) rels.push({ org, subject: `key:${k.keyId}`, relation: 'member', target: 'org' });
-        this.cursor = p.next ? { phase: 'control', org, stage: 'keys', after: p.next } : { phase: 'control', org, stage: 'bindings' };
         seen += p.items.length;
+        await this.repair(rels, (r) => ((written += r.writes), (deleted += r.deletes)));
+        await this.advance(p.next ? { phase: 'control', org, stage: 'keys', after: p.next } : { phase: 'control', org, stage: 'bindings' });
       } else {
         const p = await this.d.control.listBindings(org, { limit: 100, ...(c.after ? { after: c.after } : {}) });
         for (const b of p.items) rels.push({ org, subject: b.subject, relation: b.role, target: b.target.kind === 'org' ? 'org' : `ns:${b.target.ns}` });
-        this.cursor = p.next ? { phase: 'control', org, stage: 'bindings', after: p.next } : { phase: 'control', prevOrg: org, stage: 'keys' };
         seen += p.items.length;
+        await this.repair(rels, (r) => ((written += r.writes), (deleted += r.deletes)));
+        await this.advance(p.next ? { phase: 'control', org, stage: 'bindings', after: p.next } : { phase: 'control', prevOrg: org, stage: 'keys' });
       }
-      const r = await this.d.sync.sync(rels);
-      written += r.writes;
-      deleted += r.deletes;
     }
     this.d.hooks.repaired?.(written, deleted);
     return false;
+  }
+
+  /** Writes or deletes a page's tuples as the ControlStore says now (before the position moves past them). */
+  private async repair(rels: KeyRelation[], count: (r: { writes: number; deletes: number }) => void): Promise<void> {
+    count(await this.d.sync.sync(rels));
+  }
+
+  /**
+   * Moves reconcile's position past a page whose repairs are written, and saves it, so a
+   * holder killed after this resumes behind the page and one killed before redoes it (the
+   * repairs are idempotent).
+   */
+  private async advance(next: ReconcileCursor): Promise<void> {
+    await withDeadline(
+      this.d.control.saveJobPosition(RECONCILE_JOB, next.phase === 'tuples' && next.token === undefined ? null : JSON.stringify(next)),
+      DELIVERY_DEADLINE_MS,
+      'saving the reconcile position',
+    );
+    this.cursor = next;
   }
 
   async close(): Promise<void> {
