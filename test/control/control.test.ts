@@ -196,6 +196,19 @@ describe(`ControlStore on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () =>
     if (caps.feedOrder === 'ordered') assert.deepEqual(ch.map((c) => c.version), [v0 + 1, v0 + 2, v0 + 3, v0 + 4]);
   });
 
+  test('a background job\'s position: saved by one handle, read by another (a new lease holder), cleared with null; bad names and positions are InvalidArgument', async () => {
+    assert.equal(await cs.jobPosition('reconcile-test'), null, 'no position before the first save');
+    await cs.saveJobPosition('reconcile-test', '{"phase":"tuples","token":"abc"}');
+    assert.equal(await cs2.jobPosition('reconcile-test'), '{"phase":"tuples","token":"abc"}', 'another handle reads it');
+    await cs2.saveJobPosition('reconcile-test', 'next');
+    assert.equal(await cs.jobPosition('reconcile-test'), 'next', 'the last save wins');
+    await cs.saveJobPosition('reconcile-test', null);
+    assert.equal(await cs2.jobPosition('reconcile-test'), null, 'cleared');
+    await assert.rejects(cs.saveJobPosition('Bad Job', 'x'), (e) => isMetaError(e, 'InvalidArgument') && e.details.field === 'job');
+    await assert.rejects(cs.saveJobPosition('ok', 'x'.repeat(5_000)), (e) => isMetaError(e, 'InvalidArgument') && e.details.field === 'position');
+    await assert.rejects(cs.saveJobPosition('ok', ''), (e) => isMetaError(e, 'InvalidArgument') && e.details.field === 'position');
+  });
+
   test('the authorization outbox: one entry per key and binding change, in the change\'s transaction, only when opened with outbox', async () => {
     const ob = await controlStoreFor(meta, { outbox: true });
     try {
