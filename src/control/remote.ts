@@ -90,6 +90,10 @@ export function remoteControlStore(ch: RemoteChannel): ControlStore {
     },
 
     outbox: async (limit) => (await ch.callControl('Outbox', R, { ...c.some('limit', limit) })).items.map(c.outboxFromWire),
+    jobPosition: async (job) => (await ch.callControl('JobPosition', R, { job })).position ?? null,
+    async saveJobPosition(job, position, at) {
+      await ch.callControl('SaveJobPosition', W, { job, ...c.some('position', position ?? undefined), ...c.some('at', at), requestId: id() });
+    },
     async ackOutbox(seqs) {
       await ch.callControl('AckOutbox', W, { seqs, requestId: id() });
     },

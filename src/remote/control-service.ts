@@ -103,6 +103,8 @@ export function controlHandlers(core: ServerCore): ControlStoreHandlers {
 
     Outbox: u('Outbox', async (ctx, r) => ({ items: (await cs(ctx).outbox(r.limit)).map(c.outboxToWire) })),
     AckOutbox: u('AckOutbox', async (ctx, r) => cs(ctx).ackOutbox([...r.seqs]).then(empty), key),
+    JobPosition: u('JobPosition', async (ctx, r) => ({ ...c.some('position', (await cs(ctx).jobPosition(r.job)) ?? undefined) })),
+    SaveJobPosition: u('SaveJobPosition', async (ctx, r) => cs(ctx).saveJobPosition(r.job, r.position ?? null, at(r.at)).then(empty), key),
 
     ControlVersion: u('ControlVersion', async (ctx) => ({ version: await cs(ctx).controlVersion() })),
     ChangesSince: u('ChangesSince', async (ctx, r) => ({ items: (await cs(ctx).changesSince(r.after, r.limit)).map(c.controlChangeToWire) })),

@@ -62,6 +62,8 @@ import type { HeartbeatRequest as _loam_remote_v1_HeartbeatRequest, HeartbeatReq
 import type { IndexEntry as _loam_remote_v1_IndexEntry, IndexEntry__Output as _loam_remote_v1_IndexEntry__Output } from './loam/remote/v1/IndexEntry.js';
 import type { JanitorRequest as _loam_remote_v1_JanitorRequest, JanitorRequest__Output as _loam_remote_v1_JanitorRequest__Output } from './loam/remote/v1/JanitorRequest.js';
 import type { JanitorResult as _loam_remote_v1_JanitorResult, JanitorResult__Output as _loam_remote_v1_JanitorResult__Output } from './loam/remote/v1/JanitorResult.js';
+import type { JobPositionRequest as _loam_remote_v1_JobPositionRequest, JobPositionRequest__Output as _loam_remote_v1_JobPositionRequest__Output } from './loam/remote/v1/JobPositionRequest.js';
+import type { JobPositionValue as _loam_remote_v1_JobPositionValue, JobPositionValue__Output as _loam_remote_v1_JobPositionValue__Output } from './loam/remote/v1/JobPositionValue.js';
 import type { KeyTouch as _loam_remote_v1_KeyTouch, KeyTouch__Output as _loam_remote_v1_KeyTouch__Output } from './loam/remote/v1/KeyTouch.js';
 import type { Lease as _loam_remote_v1_Lease, Lease__Output as _loam_remote_v1_Lease__Output } from './loam/remote/v1/Lease.js';
 import type { LeaseScope as _loam_remote_v1_LeaseScope, LeaseScope__Output as _loam_remote_v1_LeaseScope__Output } from './loam/remote/v1/LeaseScope.js';
@@ -115,6 +117,7 @@ import type { RevokeKeyRequest as _loam_remote_v1_RevokeKeyRequest, RevokeKeyReq
 import type { RoleBinding as _loam_remote_v1_RoleBinding, RoleBinding__Output as _loam_remote_v1_RoleBinding__Output } from './loam/remote/v1/RoleBinding.js';
 import type { RoleBindingList as _loam_remote_v1_RoleBindingList, RoleBindingList__Output as _loam_remote_v1_RoleBindingList__Output } from './loam/remote/v1/RoleBindingList.js';
 import type { RoleBindingPage as _loam_remote_v1_RoleBindingPage, RoleBindingPage__Output as _loam_remote_v1_RoleBindingPage__Output } from './loam/remote/v1/RoleBindingPage.js';
+import type { SaveJobPositionRequest as _loam_remote_v1_SaveJobPositionRequest, SaveJobPositionRequest__Output as _loam_remote_v1_SaveJobPositionRequest__Output } from './loam/remote/v1/SaveJobPositionRequest.js';
 import type { SegmentReferencedRequest as _loam_remote_v1_SegmentReferencedRequest, SegmentReferencedRequest__Output as _loam_remote_v1_SegmentReferencedRequest__Output } from './loam/remote/v1/SegmentReferencedRequest.js';
 import type { SegmentSwap as _loam_remote_v1_SegmentSwap, SegmentSwap__Output as _loam_remote_v1_SegmentSwap__Output } from './loam/remote/v1/SegmentSwap.js';
 import type { SetQuotaRequest as _loam_remote_v1_SetQuotaRequest, SetQuotaRequest__Output as _loam_remote_v1_SetQuotaRequest__Output } from './loam/remote/v1/SetQuotaRequest.js';
@@ -220,6 +223,8 @@ export interface ProtoGrpcType {
         IndexEntryKind: EnumTypeDefinition
         JanitorRequest: MessageTypeDefinition<_loam_remote_v1_JanitorRequest, _loam_remote_v1_JanitorRequest__Output>
         JanitorResult: MessageTypeDefinition<_loam_remote_v1_JanitorResult, _loam_remote_v1_JanitorResult__Output>
+        JobPositionRequest: MessageTypeDefinition<_loam_remote_v1_JobPositionRequest, _loam_remote_v1_JobPositionRequest__Output>
+        JobPositionValue: MessageTypeDefinition<_loam_remote_v1_JobPositionValue, _loam_remote_v1_JobPositionValue__Output>
         KeyTouch: MessageTypeDefinition<_loam_remote_v1_KeyTouch, _loam_remote_v1_KeyTouch__Output>
         Lease: MessageTypeDefinition<_loam_remote_v1_Lease, _loam_remote_v1_Lease__Output>
         LeaseScope: MessageTypeDefinition<_loam_remote_v1_LeaseScope, _loam_remote_v1_LeaseScope__Output>
@@ -276,6 +281,7 @@ export interface ProtoGrpcType {
         RoleBinding: MessageTypeDefinition<_loam_remote_v1_RoleBinding, _loam_remote_v1_RoleBinding__Output>
         RoleBindingList: MessageTypeDefinition<_loam_remote_v1_RoleBindingList, _loam_remote_v1_RoleBindingList__Output>
         RoleBindingPage: MessageTypeDefinition<_loam_remote_v1_RoleBindingPage, _loam_remote_v1_RoleBindingPage__Output>
+        SaveJobPositionRequest: MessageTypeDefinition<_loam_remote_v1_SaveJobPositionRequest, _loam_remote_v1_SaveJobPositionRequest__Output>
         SegmentReferencedRequest: MessageTypeDefinition<_loam_remote_v1_SegmentReferencedRequest, _loam_remote_v1_SegmentReferencedRequest__Output>
         SegmentSwap: MessageTypeDefinition<_loam_remote_v1_SegmentSwap, _loam_remote_v1_SegmentSwap__Output>
         SetQuotaRequest: MessageTypeDefinition<_loam_remote_v1_SetQuotaRequest, _loam_remote_v1_SetQuotaRequest__Output>

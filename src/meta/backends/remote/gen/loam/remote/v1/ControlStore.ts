@@ -19,6 +19,8 @@ import type { Empty as _loam_remote_v1_Empty, Empty__Output as _loam_remote_v1_E
 import type { GetKeyRequest as _loam_remote_v1_GetKeyRequest, GetKeyRequest__Output as _loam_remote_v1_GetKeyRequest__Output } from '../../../loam/remote/v1/GetKeyRequest.js';
 import type { GetOrgRequest as _loam_remote_v1_GetOrgRequest, GetOrgRequest__Output as _loam_remote_v1_GetOrgRequest__Output } from '../../../loam/remote/v1/GetOrgRequest.js';
 import type { HeartbeatRequest as _loam_remote_v1_HeartbeatRequest, HeartbeatRequest__Output as _loam_remote_v1_HeartbeatRequest__Output } from '../../../loam/remote/v1/HeartbeatRequest.js';
+import type { JobPositionRequest as _loam_remote_v1_JobPositionRequest, JobPositionRequest__Output as _loam_remote_v1_JobPositionRequest__Output } from '../../../loam/remote/v1/JobPositionRequest.js';
+import type { JobPositionValue as _loam_remote_v1_JobPositionValue, JobPositionValue__Output as _loam_remote_v1_JobPositionValue__Output } from '../../../loam/remote/v1/JobPositionValue.js';
 import type { LeaveRequest as _loam_remote_v1_LeaveRequest, LeaveRequest__Output as _loam_remote_v1_LeaveRequest__Output } from '../../../loam/remote/v1/LeaveRequest.js';
 import type { ListBindingsRequest as _loam_remote_v1_ListBindingsRequest, ListBindingsRequest__Output as _loam_remote_v1_ListBindingsRequest__Output } from '../../../loam/remote/v1/ListBindingsRequest.js';
 import type { ListKeysRequest as _loam_remote_v1_ListKeysRequest, ListKeysRequest__Output as _loam_remote_v1_ListKeysRequest__Output } from '../../../loam/remote/v1/ListKeysRequest.js';
@@ -36,6 +38,7 @@ import type { RevokeKeyRequest as _loam_remote_v1_RevokeKeyRequest, RevokeKeyReq
 import type { RoleBinding as _loam_remote_v1_RoleBinding, RoleBinding__Output as _loam_remote_v1_RoleBinding__Output } from '../../../loam/remote/v1/RoleBinding.js';
 import type { RoleBindingList as _loam_remote_v1_RoleBindingList, RoleBindingList__Output as _loam_remote_v1_RoleBindingList__Output } from '../../../loam/remote/v1/RoleBindingList.js';
 import type { RoleBindingPage as _loam_remote_v1_RoleBindingPage, RoleBindingPage__Output as _loam_remote_v1_RoleBindingPage__Output } from '../../../loam/remote/v1/RoleBindingPage.js';
+import type { SaveJobPositionRequest as _loam_remote_v1_SaveJobPositionRequest, SaveJobPositionRequest__Output as _loam_remote_v1_SaveJobPositionRequest__Output } from '../../../loam/remote/v1/SaveJobPositionRequest.js';
 import type { SetQuotaRequest as _loam_remote_v1_SetQuotaRequest, SetQuotaRequest__Output as _loam_remote_v1_SetQuotaRequest__Output } from '../../../loam/remote/v1/SetQuotaRequest.js';
 import type { TouchKeysRequest as _loam_remote_v1_TouchKeysRequest, TouchKeysRequest__Output as _loam_remote_v1_TouchKeysRequest__Output } from '../../../loam/remote/v1/TouchKeysRequest.js';
 import type { UsageRequest as _loam_remote_v1_UsageRequest, UsageRequest__Output as _loam_remote_v1_UsageRequest__Output } from '../../../loam/remote/v1/UsageRequest.js';
@@ -169,6 +172,15 @@ export interface ControlStoreClient extends grpc.Client {
   init(argument: _loam_remote_v1_Empty, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   init(argument: _loam_remote_v1_Empty, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   
+  JobPosition(argument: _loam_remote_v1_JobPositionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_JobPositionValue__Output>): grpc.ClientUnaryCall;
+  JobPosition(argument: _loam_remote_v1_JobPositionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_JobPositionValue__Output>): grpc.ClientUnaryCall;
+  JobPosition(argument: _loam_remote_v1_JobPositionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_JobPositionValue__Output>): grpc.ClientUnaryCall;
+  JobPosition(argument: _loam_remote_v1_JobPositionRequest, callback: grpc.requestCallback<_loam_remote_v1_JobPositionValue__Output>): grpc.ClientUnaryCall;
+  jobPosition(argument: _loam_remote_v1_JobPositionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_JobPositionValue__Output>): grpc.ClientUnaryCall;
+  jobPosition(argument: _loam_remote_v1_JobPositionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_JobPositionValue__Output>): grpc.ClientUnaryCall;
+  jobPosition(argument: _loam_remote_v1_JobPositionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_JobPositionValue__Output>): grpc.ClientUnaryCall;
+  jobPosition(argument: _loam_remote_v1_JobPositionRequest, callback: grpc.requestCallback<_loam_remote_v1_JobPositionValue__Output>): grpc.ClientUnaryCall;
+  
   Leave(argument: _loam_remote_v1_LeaveRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   Leave(argument: _loam_remote_v1_LeaveRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   Leave(argument: _loam_remote_v1_LeaveRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
@@ -259,6 +271,15 @@ export interface ControlStoreClient extends grpc.Client {
   revokeKey(argument: _loam_remote_v1_RevokeKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   revokeKey(argument: _loam_remote_v1_RevokeKeyRequest, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   
+  SaveJobPosition(argument: _loam_remote_v1_SaveJobPositionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  SaveJobPosition(argument: _loam_remote_v1_SaveJobPositionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  SaveJobPosition(argument: _loam_remote_v1_SaveJobPositionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  SaveJobPosition(argument: _loam_remote_v1_SaveJobPositionRequest, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  saveJobPosition(argument: _loam_remote_v1_SaveJobPositionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  saveJobPosition(argument: _loam_remote_v1_SaveJobPositionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  saveJobPosition(argument: _loam_remote_v1_SaveJobPositionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  saveJobPosition(argument: _loam_remote_v1_SaveJobPositionRequest, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  
   SetQuota(argument: _loam_remote_v1_SetQuotaRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   SetQuota(argument: _loam_remote_v1_SetQuotaRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   SetQuota(argument: _loam_remote_v1_SetQuotaRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
@@ -317,6 +338,8 @@ export interface ControlStoreHandlers extends grpc.UntypedServiceImplementation 
   
   Init: grpc.handleUnaryCall<_loam_remote_v1_Empty__Output, _loam_remote_v1_Empty>;
   
+  JobPosition: grpc.handleUnaryCall<_loam_remote_v1_JobPositionRequest__Output, _loam_remote_v1_JobPositionValue>;
+  
   Leave: grpc.handleUnaryCall<_loam_remote_v1_LeaveRequest__Output, _loam_remote_v1_Empty>;
   
   ListBindings: grpc.handleUnaryCall<_loam_remote_v1_ListBindingsRequest__Output, _loam_remote_v1_RoleBindingPage>;
@@ -336,6 +359,8 @@ export interface ControlStoreHandlers extends grpc.UntypedServiceImplementation 
   RevokeGrant: grpc.handleUnaryCall<_loam_remote_v1_BindingRequest__Output, _loam_remote_v1_Empty>;
   
   RevokeKey: grpc.handleUnaryCall<_loam_remote_v1_RevokeKeyRequest__Output, _loam_remote_v1_Empty>;
+  
+  SaveJobPosition: grpc.handleUnaryCall<_loam_remote_v1_SaveJobPositionRequest__Output, _loam_remote_v1_Empty>;
   
   SetQuota: grpc.handleUnaryCall<_loam_remote_v1_SetQuotaRequest__Output, _loam_remote_v1_Empty>;
   
@@ -360,6 +385,7 @@ export interface ControlStoreDefinition extends grpc.ServiceDefinition {
   Grant: MethodDefinition<_loam_remote_v1_BindingRequest, _loam_remote_v1_RoleBinding, _loam_remote_v1_BindingRequest__Output, _loam_remote_v1_RoleBinding__Output>
   Heartbeat: MethodDefinition<_loam_remote_v1_HeartbeatRequest, _loam_remote_v1_Empty, _loam_remote_v1_HeartbeatRequest__Output, _loam_remote_v1_Empty__Output>
   Init: MethodDefinition<_loam_remote_v1_Empty, _loam_remote_v1_Empty, _loam_remote_v1_Empty__Output, _loam_remote_v1_Empty__Output>
+  JobPosition: MethodDefinition<_loam_remote_v1_JobPositionRequest, _loam_remote_v1_JobPositionValue, _loam_remote_v1_JobPositionRequest__Output, _loam_remote_v1_JobPositionValue__Output>
   Leave: MethodDefinition<_loam_remote_v1_LeaveRequest, _loam_remote_v1_Empty, _loam_remote_v1_LeaveRequest__Output, _loam_remote_v1_Empty__Output>
   ListBindings: MethodDefinition<_loam_remote_v1_ListBindingsRequest, _loam_remote_v1_RoleBindingPage, _loam_remote_v1_ListBindingsRequest__Output, _loam_remote_v1_RoleBindingPage__Output>
   ListKeys: MethodDefinition<_loam_remote_v1_ListKeysRequest, _loam_remote_v1_ApiKeyPage, _loam_remote_v1_ListKeysRequest__Output, _loam_remote_v1_ApiKeyPage__Output>
@@ -370,6 +396,7 @@ export interface ControlStoreDefinition extends grpc.ServiceDefinition {
   Quotas: MethodDefinition<_loam_remote_v1_QuotasRequest, _loam_remote_v1_QuotaOverrideList, _loam_remote_v1_QuotasRequest__Output, _loam_remote_v1_QuotaOverrideList__Output>
   RevokeGrant: MethodDefinition<_loam_remote_v1_BindingRequest, _loam_remote_v1_Empty, _loam_remote_v1_BindingRequest__Output, _loam_remote_v1_Empty__Output>
   RevokeKey: MethodDefinition<_loam_remote_v1_RevokeKeyRequest, _loam_remote_v1_Empty, _loam_remote_v1_RevokeKeyRequest__Output, _loam_remote_v1_Empty__Output>
+  SaveJobPosition: MethodDefinition<_loam_remote_v1_SaveJobPositionRequest, _loam_remote_v1_Empty, _loam_remote_v1_SaveJobPositionRequest__Output, _loam_remote_v1_Empty__Output>
   SetQuota: MethodDefinition<_loam_remote_v1_SetQuotaRequest, _loam_remote_v1_Empty, _loam_remote_v1_SetQuotaRequest__Output, _loam_remote_v1_Empty__Output>
   TouchKeys: MethodDefinition<_loam_remote_v1_TouchKeysRequest, _loam_remote_v1_Empty, _loam_remote_v1_TouchKeysRequest__Output, _loam_remote_v1_Empty__Output>
   Usage: MethodDefinition<_loam_remote_v1_UsageRequest, _loam_remote_v1_UsageRollupList, _loam_remote_v1_UsageRequest__Output, _loam_remote_v1_UsageRollupList__Output>
