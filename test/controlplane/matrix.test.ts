@@ -101,6 +101,8 @@ function rows(betaKeyId: string): Record<string, unknown> {
     'ControlStore.Leave': { node: 'node-a', ...rid('lv') },
     'ControlStore.Outbox': { limit: 100 },
     'ControlStore.AckOutbox': { seqs: [1], ...rid('ao') },
+    'ControlStore.JobPosition': { job: 'authz-openfga-reconcile' },
+    'ControlStore.SaveJobPosition': { job: 'authz-openfga-reconcile', position: 'p', ...rid('jp') },
     'ControlStore.ControlVersion': {},
     'ControlStore.ChangesSince': { after: 0, limit: 100 },
   };
