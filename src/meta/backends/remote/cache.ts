@@ -30,10 +30,16 @@ export class NamespaceCache {
     private readonly metrics: RemoteClientMetrics,
     private readonly subscribe: (since: number, on: (ev: ChangeStreamEvent) => void) => ChangeStream,
     private readonly catalogVersion: () => Promise<number>,
+    private readonly limits = { namespaces: MAX_CACHED_NAMESPACES, entries: MAX_CACHED_ENTRIES_PER_NAMESPACE },
   ) {}
 
   get size(): number {
     return this.spaces.size;
+  }
+
+  /** Entries cached for a namespace (tests, the bound). */
+  entries(ns: number): number {
+    return this.spaces.get(ns)?.size ?? 0;
   }
 
   get isLive(): boolean {
@@ -82,13 +88,13 @@ export class NamespaceCache {
       space = new Map();
       this.spaces.set(ns, space);
       for (const old of this.spaces.keys()) {
-        if (this.spaces.size <= MAX_CACHED_NAMESPACES) break;
+        if (this.spaces.size <= this.limits.namespaces) break;
         this.spaces.delete(old);
       }
     }
     space.set(key, v);
     for (const old of space.keys()) {
-      if (space.size <= MAX_CACHED_ENTRIES_PER_NAMESPACE) break;
+      if (space.size <= this.limits.entries) break;
       space.delete(old);
     }
   }

@@ -37,6 +37,8 @@ const withNext = <T, R>(p: { items: R[]; next?: string }, f: (r: R) => T) => ({ 
 export interface RemoteMetaStore extends MetaStore {
   /** The channel (the ControlStore client opens on it; tests and metrics read it). */
   readonly channel: RemoteChannel;
+  /** The per-namespace cache, when opened with `cache: true`. */
+  readonly cache: NamespaceCache | null;
   /**
    * Catalog changes in `scope` after `since`, as a stream that reconnects by itself after a
    * cut and resumes from its last version, so no change is missed (spec §8).
@@ -97,6 +99,7 @@ function remoteMetaStore(ch: RemoteChannel, capabilities: () => Capabilities, ca
 
   const store: RemoteMetaStore = {
     channel: ch,
+    cache,
     changes,
     capabilities: () => ({ ...capabilities() }),
     async close() {
