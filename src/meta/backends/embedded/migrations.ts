@@ -115,10 +115,18 @@ export function migrate(db: Database.Database): void {
       `metastore schema version ${current} is newer than this Loam understands (${SCHEMA_VERSION}); upgrade Loam`,
     );
   }
-  for (let v = current; v < SCHEMA_VERSION; v++) {
-    db.transaction(() => {
+  // Several processes may open one fresh file at once (nodes of one host starting together):
+  // the version read above is only a hint, so each step reads it again under the write lock
+  // (BEGIN IMMEDIATE) and applies only what nobody applied meanwhile. Bounded: each round
+  // applies one migration or finds the file up to date.
+  for (let round = current; round < SCHEMA_VERSION; round++) {
+    const done = db.transaction(() => {
+      const v = db.pragma('user_version', { simple: true }) as number;
+      if (v >= SCHEMA_VERSION) return true;
       db.exec(MIGRATIONS[v]!);
       db.pragma(`user_version = ${v + 1}`);
+      return false;
     }).immediate();
+    if (done) return;
   }
 }
