@@ -228,6 +228,24 @@ describe('the cross-cluster matrix over every RPC', () => {
     assert.match(text, /loam_cp_rpcs_total\{cluster="alpha",method="MetaStore\.GetNamespace"\} 1/);
   });
 
+  test("an idempotency key alpha used is beta's own: beta's write applies in beta, no replay of alpha's answer", async () => {
+    const rpc = allRpcs().find((r) => r.name === 'MetaStore.CreateNamespace')!;
+    const req = (name: string) => ({ org: 'acme', name, w: { requestId: 'shared-request-id' } });
+    const a = await callRaw(client, rpc, req('from-alpha'), metadataOf(alphaKey, 'alpha'));
+    assert.equal(a.code, grpc.status.OK, a.details);
+    // The same key with other arguments would be refused as a reuse within one cluster; in another it is new.
+    const b = await callRaw(client, rpc, req(`from-beta-${BETA_MARK}`), metadataOf(betaKey, 'beta'));
+    assert.equal(b.code, grpc.status.OK, b.details);
+    assert.equal((b.messages[0] as { name: string }).name, `from-beta-${BETA_MARK}`);
+    const beta = await t.cp.stores.stores('beta');
+    assert.equal((await beta.meta.namespaceByName('acme', `from-beta-${BETA_MARK}`)).name, `from-beta-${BETA_MARK}`);
+    const alpha = await t.cp.stores.stores('alpha');
+    assert.equal((await alpha.meta.namespaceByName('acme', 'from-alpha')).name, 'from-alpha');
+    // Within alpha, the key still answers alpha's first call.
+    const again = await callRaw(client, rpc, req('from-alpha'), metadataOf(alphaKey, 'alpha'));
+    assert.deepEqual(again.messages, a.messages);
+  });
+
   test("a watch with alpha's key sees alpha's changes and never beta's", async () => {
     const rpc = allRpcs().find((r) => r.name === 'MetaStore.WatchChanges')!;
     const beta = await t.cp.stores.stores('beta');
