@@ -53,6 +53,13 @@ export function backendName(): string {
   return process.env.LOAM_TEST_BACKEND ?? 'embedded';
 }
 
+/**
+ * The sharded configurations' shards (CI size): not fsynced (the embedded run tests
+ * durability) and small partition groups, so the multi-group cases run quickly and a WAL
+ * object's part on each shard still spans several groups.
+ */
+const SHARD_TEST_OPTIONS = { synchronous: 'NORMAL', maxChunksPerGroup: 8 } as const;
+
 export function backendFactory(name = backendName(), extra: Partial<EmbeddedOptions> = {}): BackendFactory {
   switch (name) {
     case 'embedded': {
@@ -107,13 +114,13 @@ export function backendFactory(name = backendName(), extra: Partial<EmbeddedOpti
     case 'sharded': {
       // 3 embedded shards; the directory beside a 4th embedded database. Not fsynced: the
       // suites test the router here (the embedded backend's own run tests its durability).
-      const shards = backendFactory('embedded', { synchronous: 'NORMAL', ...extra });
+      const shards = backendFactory('embedded', { ...SHARD_TEST_OPTIONS, ...extra });
       return shardedFactory(name, { shards: [shards, shards, shards], directory: backendFactory('embedded', { synchronous: 'NORMAL' }) });
     }
     case 'sharded-mixed': {
-      // 2 Postgres databases and 1 embedded shard; the directory beside a Postgres database.
-      const pg = backendFactory('postgres', extra);
-      return shardedFactory(name, { shards: [pg, pg, backendFactory('embedded', { synchronous: 'NORMAL', ...extra })], directory: backendFactory('postgres') });
+      // 2 Postgres databases and 1 embedded shard; the directory beside the first Postgres shard.
+      const pg = backendFactory('postgres', { maxChunksPerGroup: SHARD_TEST_OPTIONS.maxChunksPerGroup, ...extra });
+      return shardedFactory(name, { shards: [pg, pg, backendFactory('embedded', { ...SHARD_TEST_OPTIONS, ...extra })], directory: 0 });
     }
     case 'remote':
     case 'remote-postgres':

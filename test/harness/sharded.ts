@@ -1,7 +1,7 @@
 // Sharded backend factories for the shared suites (spec §5.2): a ShardedMetaStore over
 //   sharded        3 embedded shards (files), the directory beside a 4th embedded file
 //   sharded-mixed  2 Postgres databases and 1 embedded shard, the directory beside the
-//                  first Postgres database's ControlStore
+//                  first Postgres shard (in its database, as a config may put it)
 // Each store is a fresh set of shards. connect() opens every shard and the directory again,
 // as another node would; location() carries every shard's location, so a worker thread opens
 // the same sharded store.
@@ -19,8 +19,8 @@ export const SPREAD_NAMES = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxt
 export interface ShardedLayout {
   /** The factory of each shard's backend, in shard order. */
   shards: BackendFactory[];
-  /** Which shard's database the directory lives beside: an index into `shards`, or its own factory. */
-  directory: BackendFactory;
+  /** Where the directory lives: beside shard `n`'s database (an index), or in a database of its own factory. */
+  directory: BackendFactory | number;
 }
 
 interface Opened {
@@ -58,7 +58,7 @@ export function shardedFactory(name: string, layout: ShardedLayout, faultsOnAll 
       const faults: OpenOptions = faultsOnAll && opts?.faults ? { faults: opts.faults } : {};
       const shards: MetaStore[] = [];
       for (const f of layout.shards) shards.push(await f.open(faults));
-      const dir = await layout.directory.open();
+      const dir = typeof layout.directory === 'number' ? shards[layout.directory]! : await layout.directory.open();
       return assemble({ shards, dir });
     },
     async connect(store, opts?: OpenOptions) {
@@ -67,7 +67,7 @@ export function shardedFactory(name: string, layout: ShardedLayout, faultsOnAll 
       const faults: OpenOptions = opts?.faults ? { faults: opts.faults } : {};
       const shards: MetaStore[] = [];
       for (const [i, s] of o.shards.entries()) shards.push(await layout.shards[i]!.connect(s, faults));
-      const dir = await layout.directory.connect(o.dir);
+      const dir = typeof layout.directory === 'number' ? shards[layout.directory]! : await layout.directory.connect(o.dir);
       return assemble({ shards, dir });
     },
     location(store) {
@@ -77,14 +77,14 @@ export function shardedFactory(name: string, layout: ShardedLayout, faultsOnAll 
         backend: name,
         path: JSON.stringify({
           shards: o.shards.map((s, i) => layout.shards[i]!.location(s)),
-          directory: layout.directory.location(o.dir),
+          directory: typeof layout.directory === 'number' ? layout.shards[layout.directory]!.location(o.dir) : layout.directory.location(o.dir),
         }),
       };
     },
     async cleanup() {
       for (const s of parts.keys()) await s.close();
       parts.clear();
-      for (const f of new Set([...layout.shards, layout.directory])) await f.cleanup();
+      for (const f of new Set([...layout.shards, ...(typeof layout.directory === 'number' ? [] : [layout.directory])])) await f.cleanup();
     },
   };
 }
