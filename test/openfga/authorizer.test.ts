@@ -169,6 +169,25 @@ describe('the tenant fence and reconcile', () => {
     assert.deepEqual(await allTuples(fga), await desiredTuples(node.control!, ['_operator', 'default', 'borg']));
   });
 
+  test('a hostile structure tuple (org B as the parent of org A\'s namespace) grants B\'s keys nothing over HTTP, and reconcile deletes it', async () => {
+    const admin = node.bootstrapKey!;
+    assert.equal((await call(node, 'POST', '/v1/namespaces', admin, { name: 'gamma' })).status, 201);
+    const gamma = (await call(node, 'GET', '/v1/namespaces/gamma', admin)).body.id as number;
+    await node.tenancy!.createOrg('corg');
+    const cKey = (await node.tenancy!.createKey({ org: 'corg', role: 'org_admin', createdBy: 'test' })).token;
+    const az = node.authorizer as OpenFgaAuthorizer;
+    // Structure is contextual, never stored: a stored one is not of Loam's shape.
+    const hostile: TupleKey = { user: 'org:corg', relation: 'org', object: `namespace:default/${gamma}` };
+    await az.store.client.write({ writes: [hostile] });
+    // The principal's org comes from its key record: C's admin is refused org default's namespace.
+    assert.equal((await call(node, 'GET', '/v1/namespaces/gamma', cKey)).status, 404);
+    assert.equal((await call(node, 'GET', '/v1/namespaces/gamma/collections', cKey)).status, 404);
+    assert.equal((await call(node, 'DELETE', '/v1/namespaces/gamma', cKey)).status, 404);
+    assert.deepEqual((await call(node, 'GET', '/v1/namespaces', cKey)).body.items, []);
+    for (let i = 0; i < 20 && !(await az.drainer!.reconcilePass(50)); i++);
+    assert.equal((await az.store.client.read(hostile)).tuples.length, 0, 'reconcile deleted the stored structure tuple');
+  });
+
   test('reconcile writes a missing tuple back, and access returns', async () => {
     const admin = node.bootstrapKey!;
     const r = await call(node, 'POST', '/v1/keys', admin, { role: 'reader', namespace: 'alpha' });
