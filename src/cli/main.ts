@@ -18,6 +18,7 @@ import { Tenancy } from '../authz/tenancy.js';
 import { USAGE_METRICS } from '../quota/usage.js';
 import { dataCommands } from './data.js';
 import { shardCommands } from './shards.js';
+import { moveCommands } from './moves.js';
 import { addExamples } from './examples.js';
 import { clusterCommands, controlPlaneCommand } from './control-plane.js';
 
@@ -208,6 +209,7 @@ export function program(): Command {
 
   dataCommands(p);
   shardCommands(p);
+  moveCommands(p);
   tenancyCommands(p);
   controlPlaneCommand(p);
   clusterCommands(p);
