@@ -18,6 +18,7 @@ import { CollectionWriter } from '../collection/writer.js';
 import { Workers } from '../workers/scheduler.js';
 import { canRunInThread, WorkerThread } from './worker-thread.js';
 import { buildApp, type Admit } from '../gateway/server.js';
+import { MoveHold, type MoveSignals } from '../gateway/move-buffer.js';
 import { listenMetrics, type MetricsListener } from '../gateway/metrics-listener.js';
 import { openMetastore } from './backends.js';
 import type { NodeConfig } from './config.js';
@@ -276,9 +277,12 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     await tenancy.start();
   }
 
+  // A sharded metastore moves namespaces between shards: writes to a moving one are held (spec §5.5).
+  const moves = (raw as { moveSignals?: () => MoveSignals }).moveSignals?.();
   const app = buildApp({
     meta,
     catalog,
+    ...(moves ? { moveHold: new MoveHold(moves) } : {}),
     ...(authorizer ? { authorizer } : {}),
     ...(tenancy && control
       ? {

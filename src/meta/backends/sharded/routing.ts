@@ -158,15 +158,25 @@ export class Router {
   async awaitMove(ns: NamespaceId, from: string): Promise<Shard | null> {
     const deadline = Date.now() + MOVE_WAIT_MAX_MS;
     for (;;) {
-      const e = await this.reload(ns);
-      if (e.shard !== from || e.state !== 'moving') {
-        // Flipped: the target may still be fenced for a moment (it takes writes right after
-        // the source's copy is removed); a refusal there waits again.
-        return this.shard(e.shard);
-      }
+      const s = await this.settledOn(ns, from);
+      if (s) return s;
       if (Date.now() + MOVE_WAIT_POLL_MS > deadline) return null;
       await new Promise((r) => setTimeout(r, MOVE_WAIT_POLL_MS));
     }
+  }
+
+  /**
+   * Where a write to `ns`, refused (or held) on shard `from`, can go now: the entry's new shard
+   * once the move flipped (the target may still be fenced a moment: a refusal there waits
+   * again), `from` itself once the move is undone or `from` takes writes again (the target
+   * after its unfence, before the entry says done); null while `from` is still fenced.
+   */
+  private async settledOn(ns: NamespaceId, from: string): Promise<Shard | null> {
+    const e = await this.reload(ns);
+    if (e.shard !== from || e.state !== 'moving') return this.shard(e.shard);
+    const s = this.shard(from);
+    const m = hasMoveStorage(s.store) ? await s.store.moveState(ns) : null;
+    return m && m.state === 'fenced' ? null : s;
   }
 
   /** The shard a namespace is moving away from, as this node's directory view shows it (no round trip). */
@@ -175,10 +185,9 @@ export class Router {
     return e && e.state === 'moving' ? e.shard : null;
   }
 
-  /** Whether a move of `ns` off `from` has flipped or been undone, read fresh from the directory. */
+  /** Whether a write held for a move of `ns` seen on `from` can go now (settledOn), read fresh. */
   async moveSettled(ns: NamespaceId, from: string): Promise<boolean> {
-    const e = await this.reload(ns);
-    return e.shard !== from || e.state !== 'moving';
+    return (await this.settledOn(ns, from)) !== null;
   }
 
   /** The shards a path-only call goes to. */
