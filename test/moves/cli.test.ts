@@ -12,6 +12,7 @@ import { envOverrides, resolveConfig } from '../../src/node/config.js';
 import { openMetastore } from '../../src/node/backends.js';
 import { ShardedMetaStore } from '../../src/meta/backends/sharded/index.js';
 import { MOVE_PHASES } from '../../src/meta/backends/sharded/move.js';
+import { program } from '../../src/cli/main.js';
 
 const LOAM = fileURLToPath(new URL('../../src/cli/loam.mjs', import.meta.url));
 // The command's own config (two sqlite shards): it runs once, in the all-embedded stage.
@@ -48,10 +49,6 @@ describe('loam namespaces move', { skip }, () => {
     const bad = await loam(['namespaces', 'move', 'prod', '--org', 'acme', '--to', 'nowhere', '--config', config]);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /^loam: to: unknown shard "nowhere"; the shards are s0, s1\n$/);
-    const none = await loam(['namespaces', 'move', 'staging', '--org', 'acme', '--to', to, '--config', config]);
-    assert.equal(none.code, 1);
-    assert.match(none.stderr, /no namespace acme\/staging in the directory/);
-
     const ok = await loam(['namespaces', 'move', 'prod', '--org', 'acme', '--to', to, '--config', config]);
     assert.equal(ok.code, 0, ok.stderr);
     const lines = ok.stdout.trim().split('\n');
@@ -60,13 +57,17 @@ describe('loam namespaces move', { skip }, () => {
     assert.match(lines.find((l) => l.startsWith('copied'))!, /\d+ rows: 3 collections, 3 streams, 0 index entries/);
     assert.match(lines[lines.length - 1]!, new RegExp(`^acme/prod is on shard ${to} \\(\\d+ ms\\)$`));
 
-    const where = await loam(['namespaces', 'where', 'prod', '--org', 'acme', '--config', config]);
-    assert.match(where.stdout, new RegExp(`is on shard ${to} .*state live`));
-    const again = await loam(['namespaces', 'move', 'prod', '--org', 'acme', '--to', to, '--config', config]);
-    assert.equal(again.code, 1);
-    assert.match(again.stderr, new RegExp(`already on shard ${to}`));
-    const help = await loam(['namespaces', 'move', '--help']);
-    assert.match(help.stdout, /checked marked fenced copied flipped removed unfenced done/);
-    assert.match(help.stdout, /Example:\n {2}loam namespaces move prod --to eu/);
+    const { meta: after } = await openMetastore(resolveConfig({ metastore, store: 'memory://' }, envOverrides()).metastore);
+    assert.ok(after instanceof ShardedMetaStore);
+    const e = await after.router.reload(ns.id);
+    await after.close();
+    assert.deepEqual([e.shard, e.state], [to, 'live']);
+    // The help text, in process (the every-command help test runs it as a user types it).
+    const move = program().commands.find((c) => c.name() === 'namespaces')!.commands.find((c) => c.name() === 'move')!;
+    let help = '';
+    move.configureOutput({ writeOut: (s) => (help += s) });
+    move.outputHelp();
+    assert.match(help, /checked marked fenced copied flipped removed unfenced done/);
+    assert.match(help, /Example:\n {2}loam namespaces move prod --to eu/);
   });
 });

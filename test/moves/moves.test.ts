@@ -159,33 +159,35 @@ describe(`namespace moves (${backend})`, () => {
     console.log(`# ${backend}: ${acked.length} writes across the move, the longest took ${longest.toFixed(1)} ms`);
   });
 
-  for (const phase of KILL_PHASES) {
-    test(`a mover ${realKills ? 'killed (SIGKILL)' : 'frozen'} right after "${phase}" is finished by running the move again`, async () => {
-      const { store, ns, coll, obj, from, to } = await populated();
-      const before = await view(store, ns.id, coll);
-      const owner = `mover-${phase}`;
-      if (realKills) {
-        const code = await new Promise<number | null>((resolve, reject) => {
-          const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(factory.location(store)), String(ns.id), to, phase, owner], { stdio: ['ignore', 'ignore', 'inherit'] });
-          child.on('error', reject);
-          child.on('exit', (c, sig) => resolve(sig === 'SIGKILL' ? null : c));
-        });
-        assert.equal(code, null, 'the mover died by SIGKILL at the phase');
-      } else {
-        let reached!: () => void;
-        const at = new Promise<void>((r) => (reached = r));
-        void store
-          .moveNamespace(ns.id, to, { owner, onProgress: (p) => (p.phase === phase ? (reached(), new Promise<never>(() => {})) : undefined) })
-          .catch(() => undefined);
-        await at;
-      }
+  test(`a mover ${realKills ? 'killed (SIGKILL)' : 'frozen'} right after each phase is finished by running the move again`, async () => {
+    // One namespace per phase, their movers side by side (each in its own process when killed).
+    const cases = await Promise.all(KILL_PHASES.map(async (phase) => ({ phase, owner: `mover-${phase}`, ...(await populated()) })));
+    const befores = await Promise.all(cases.map((c) => view(c.store, c.ns.id, c.coll)));
+    await Promise.all(
+      cases.map(async ({ phase, owner, store, ns, to }) => {
+        if (realKills) {
+          const code = await new Promise<number | null>((resolve, reject) => {
+            const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(factory.location(store)), String(ns.id), to, phase, owner], { stdio: ['ignore', 'ignore', 'inherit'] });
+            child.on('error', reject);
+            child.on('exit', (c, sig) => resolve(sig === 'SIGKILL' ? null : c));
+          });
+          assert.equal(code, null, `the mover died by SIGKILL after "${phase}"`);
+        } else {
+          let reached!: () => void;
+          const at = new Promise<void>((r) => (reached = r));
+          void store.moveNamespace(ns.id, to, { owner, onProgress: (p) => (p.phase === phase ? (reached(), new Promise<never>(() => {})) : undefined) }).catch(() => undefined);
+          await at;
+        }
+      }),
+    );
+    for (const [i, { phase, owner, store, ns, coll, obj, from, to }] of cases.entries()) {
       // Whatever the phase, the namespace is readable meanwhile.
       assert.equal((await store.collection(ns.id, coll.id)).name, 'docs');
       const again = await store.moveNamespace(ns.id, to, { owner });
-      assert.equal(again.resumed, phase !== 'checked', 'an entry left moving is resumed');
-      await assertMoved(store, ns.id, coll, obj, from, to, before);
-    });
-  }
+      assert.equal(again.resumed, phase !== 'checked', `after "${phase}": an entry left moving is resumed`);
+      await assertMoved(store, ns.id, coll, obj, from, to, befores[i]);
+    }
+  });
 
   test('a second mover cannot take over a live move; after the first finishes the namespace can move on', async () => {
     const { store, ns, to } = await populated();
