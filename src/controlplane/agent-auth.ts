@@ -13,13 +13,14 @@
 import { parseAgentKey, CLUSTER_ID_PATTERN, type AgentKeyRecord, type ClusterRegistry } from '../control/clusters.js';
 import { verifySecret } from '../control/keys.js';
 import { isMetaError } from '../meta/errors.js';
+import { CLUSTER_METADATA_KEY } from '../meta/backends/remote/proto.js';
 
 /** Agent key records are trusted this long: a key revoked by `loam clusters keys revoke` (another process) is refused within it. */
 export const AGENT_KEY_CACHE_MS = 5_000;
 /** Records (and unknown ids) remembered, at most; past it the cache starts over. */
 export const AGENT_KEY_CACHE_ENTRIES = 10_000;
 /** The request metadata a data plane names its cluster in (the remote client sends it). */
-export const CLUSTER_HEADER = 'loam-cluster';
+export const CLUSTER_HEADER = CLUSTER_METADATA_KEY;
 
 /** gRPC status codes of refusals (grpc/status.h; the same numbers in every gRPC library). */
 export const GRPC_UNAUTHENTICATED = 16;

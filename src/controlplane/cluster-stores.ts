@@ -16,7 +16,7 @@
 // are per database, so clusters in schemas of one database would share them, and no
 // connection to one database can read another. The cluster id comes only from the verified
 // agent key (./agent-auth.ts), never from a request's arguments.
-import { descriptorFor, DESCRIPTORS, type Connection } from '../meta/backends/registry.js';
+import { descriptorFor, DESCRIPTORS } from '../meta/backends/registry.js';
 import type { MetaStore } from '../meta/contract.js';
 import { errors } from '../meta/errors.js';
 import { controlStoreOn } from '../control/index.js';
@@ -110,7 +110,6 @@ export interface ClusterHandles {
 
 interface Open {
   handles: ClusterHandles;
-  connection: Connection;
   controls: Map<string, Promise<ControlStore>>;
 }
 
@@ -184,7 +183,7 @@ export class ClusterStores {
         return c;
       },
     };
-    return { handles, connection: opened.connection, controls };
+    return { handles, controls };
   }
 
   async close(): Promise<void> {

@@ -1,8 +1,9 @@
 // Prometheus metrics of the control plane, on its own listener (config metrics_host,
 // metrics_port), beside the remote server's (loam_remote_server_*: calls by method and
-// status, latency, replays, watch streams). Calls are counted per cluster only once the agent key is verified, so the
-// cluster label takes only registered ids (at most max_open_clusters series per method); a
-// refused credential is counted by reason alone, so nobody can mint series by guessing.
+// status, latency, replays, watch streams). Calls are counted per cluster only once the
+// agent key is verified, so the cluster label takes only registered ids (one series per
+// cluster and method); a refused credential is counted by reason alone, so nobody can mint
+// series by guessing.
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AuthFailure } from './agent-auth.js';
 
