@@ -18,7 +18,7 @@ export { connectionOf, registerConnection, type Connection } from './connections
 export type { BackendDescriptor, BackendOpenOptions, OpenedBackend } from './descriptor.js';
 
 /** The backends a shard of a sharded metastore may be (any but sharded itself). */
-const SHARD_DESCRIPTORS: readonly BackendDescriptor[] = [embeddedDescriptor, postgresDescriptor, dynamoDescriptor];
+const SHARD_DESCRIPTORS: readonly BackendDescriptor[] = [embeddedDescriptor, postgresDescriptor, dynamoDescriptor, remoteDescriptor];
 
 /** The sharded backend opens its shards through the registry (it cannot import it: a cycle). */
 const sharded: BackendDescriptor = {
@@ -42,7 +42,7 @@ const sharded: BackendDescriptor = {
   },
 };
 
-export const DESCRIPTORS: readonly BackendDescriptor[] = [...SHARD_DESCRIPTORS, sharded, remoteDescriptor];
+export const DESCRIPTORS: readonly BackendDescriptor[] = [...SHARD_DESCRIPTORS, sharded];
 
 export const METASTORE_SCHEMES: readonly string[] = DESCRIPTORS.flatMap((d) => d.schemes);
 
