@@ -72,6 +72,7 @@ const SUITES: Record<string, string> = {
   histories: 'test/histories',
   'control-plane': 'test/controlplane',
   moves: 'test/moves',
+  crypto: 'test/crypto',
 };
 /** Services a suite needs besides its backend's (started once for its stage). */
 const NEEDS: Record<string, string[]> = { openfga: ['openfga'] };

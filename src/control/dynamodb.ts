@@ -12,6 +12,7 @@
 //   pk ctl#ctr          sk outbox                        v (the outbox's counter, ADD 1)
 //   pk ctl#outbox       sk <seq, 16 digits>              org, subject, relation, target, at (opened with outbox: true)
 //   pk ctl#job          sk <job>                         position, at (where a background job stopped)
+//   pk ctl#nskey#<ns>   sk <version, 16 digits>          provider, keyRef, wrapped, state, created, destroyed (spec §9.8)
 //
 // A change takes its version from the counter (one atomic ADD), then the dynamodb profile
 // writes the entity and its feed entry in one TransactWriteItems; the alternator profile
@@ -38,6 +39,7 @@ import { keyInfo, parseTarget, targetKey } from './sql.js';
 import {
   MAX_CHANGES_PAGE,
   MAX_MEMBERS,
+  MAX_NAMESPACE_KEY_VERSIONS,
   MAX_OUTBOX_PAGE,
   MAX_TOUCH_BATCH,
   MAX_USAGE_ROWS,
@@ -49,6 +51,7 @@ import {
   type ControlOptions,
   type ControlStore,
   type Member,
+  type NamespaceKeyRecord,
   type Org,
   type OutboxEntry,
   type Page,
@@ -60,7 +63,7 @@ import {
   type UsageDelta,
   type UsageRollup,
 } from './types.js';
-import { checkBinding, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
+import { checkBinding, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNamespaceKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
 
 /** Query pages followed per call, at most (every loop over input has a bound). */
 export const MAX_CONTROL_QUERY_PAGES = 100;
@@ -520,6 +523,49 @@ export class DynamoControlStore implements ControlStore {
   async leave(node: string): Promise<void> {
     checkNode(node);
     await this.one({ Delete: { TableName: this.table, Key: enc({ pk: 'ctl#member', sk: node }) } });
+  }
+
+  async createNamespaceKey(rec: Omit<NamespaceKeyRecord, 'state' | 'destroyed'>): Promise<NamespaceKeyRecord> {
+    checkNamespaceKey(rec);
+    const item = { pk: `ctl#nskey#${rec.ns}`, sk: P16(rec.version), ns: rec.ns, version: rec.version, provider: rec.provider, keyRef: rec.keyRef, wrapped: rec.wrapped, state: 'active', created: rec.created };
+    try {
+      await this.one({ Put: { TableName: this.table, Item: enc(item), ConditionExpression: 'attribute_not_exists(pk)' } });
+    } catch (e) {
+      if (e instanceof ConditionalCheckFailedException) throw errors.alreadyExists(`key version ${rec.version} of namespace ${rec.ns}`, rec.ns);
+      throw e;
+    }
+    return { ...rec, state: 'active', destroyed: null };
+  }
+
+  async namespaceKeys(ns: number): Promise<NamespaceKeyRecord[]> {
+    const items = await this.query(`ctl#nskey#${ns}`, { max: MAX_NAMESPACE_KEY_VERSIONS });
+    return items.map((it) => ({
+      ns: Number(it.ns),
+      version: Number(it.version),
+      provider: String(it.provider) as NamespaceKeyRecord['provider'],
+      keyRef: String(it.keyRef),
+      wrapped: String(it.wrapped ?? ''),
+      state: String(it.state) as NamespaceKeyRecord['state'],
+      created: Number(it.created),
+      destroyed: it.destroyed === undefined || it.destroyed === null ? null : Number(it.destroyed),
+    }));
+  }
+
+  async destroyNamespaceKeys(ns: number, at = Date.now()): Promise<void> {
+    // Each version on its own (a namespace may have more than a transaction holds), then the
+    // feed entry: a crash between them leaves the keys destroyed and nodes notice at their refresh.
+    for (const it of await this.query(`ctl#nskey#${ns}`, { max: MAX_NAMESPACE_KEY_VERSIONS })) {
+      await this.one({
+        Update: {
+          TableName: this.table,
+          Key: enc({ pk: String(it.pk), sk: String(it.sk) }),
+          UpdateExpression: 'SET wrapped = :e, #s = :d, destroyed = if_not_exists(destroyed, :at)',
+          ExpressionAttributeNames: { '#s': 'state' },
+          ExpressionAttributeValues: enc({ ':e': '', ':d': 'destroyed', ':at': at }),
+        },
+      });
+    }
+    await this.write([], { kind: 'nskey', org: '', id: String(ns), at });
   }
 
   async controlVersion(): Promise<number> {

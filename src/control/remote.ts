@@ -4,7 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import type { RemoteChannel } from '../meta/backends/remote/channel.js';
 import * as c from './remote-codec.js';
+import { MetaError } from '../meta/errors.js';
 import type { ControlCapabilities, ControlStore } from './types.js';
+
+/** Namespace keys never cross the wire (spec §9.8): a node keeps its key provider next to its own ControlStore. */
+const noRemoteKeys = () => Promise.reject(new MetaError('InvalidArgument', 'namespace keys: a remote ControlStore does not serve them; configure encryption on the nodes that hold the ControlStore'));
 
 export function remoteControlStore(ch: RemoteChannel): ControlStore {
   const id = () => randomUUID();
@@ -98,6 +102,9 @@ export function remoteControlStore(ch: RemoteChannel): ControlStore {
       await ch.callControl('AckOutbox', W, { seqs, requestId: id() });
     },
 
+    createNamespaceKey: noRemoteKeys,
+    namespaceKeys: noRemoteKeys,
+    destroyNamespaceKeys: noRemoteKeys,
     controlVersion: async () => (await ch.callControl('ControlVersion', R, {})).version,
     changesSince: async (after, limit) => (await ch.callControl('ChangesSince', R, { after, ...c.some('limit', limit) })).items.map(c.controlChangeFromWire),
   };

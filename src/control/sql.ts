@@ -7,6 +7,7 @@ import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../meta/limits.js';
 import {
   MAX_CHANGES_PAGE,
   MAX_MEMBERS,
+  MAX_NAMESPACE_KEY_VERSIONS,
   MAX_OUTBOX_PAGE,
   MAX_TOUCH_BATCH,
   MAX_USAGE_ROWS,
@@ -19,6 +20,7 @@ import {
   type ControlOptions,
   type ControlStore,
   type Member,
+  type NamespaceKeyRecord,
   type Org,
   type OutboxEntry,
   type Page,
@@ -30,7 +32,7 @@ import {
   type UsageDelta,
   type UsageRollup,
 } from './types.js';
-import { checkBinding, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
+import { checkBinding, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNamespaceKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
 
 /** Change-feed rows kept; a watcher further behind reloads its caches whole. */
 export const MAX_RETAINED_CHANGES = 10_000;
@@ -68,6 +70,9 @@ export const CONTROL_DDL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS control_changes (version BIGINT PRIMARY KEY, kind TEXT NOT NULL, org TEXT NOT NULL, id TEXT NOT NULL, at BIGINT NOT NULL)`,
   // The authorization outbox (spec §7); its sequence is row 2 of control_version.
   `INSERT INTO control_version (id, v) VALUES (2, 0) ON CONFLICT (id) DO NOTHING`,
+  // Namespace key-encryption keys, wrapped (spec §9.8); a destroyed version keeps its row with wrapped = ''.
+  `CREATE TABLE IF NOT EXISTS control_ns_keys (ns BIGINT NOT NULL, version BIGINT NOT NULL, provider TEXT NOT NULL, key_ref TEXT NOT NULL,
+     wrapped TEXT NOT NULL, state TEXT NOT NULL, created BIGINT NOT NULL, destroyed BIGINT, PRIMARY KEY (ns, version))`,
   `CREATE TABLE IF NOT EXISTS control_outbox (seq BIGINT PRIMARY KEY, org TEXT NOT NULL, subject TEXT NOT NULL, relation TEXT NOT NULL,
      target TEXT NOT NULL, at BIGINT NOT NULL)`,
   // Positions of cluster-wide background jobs (the OpenFGA reconcile's, spec §7).
@@ -411,6 +416,45 @@ export class SqlControlStore implements ControlStore {
     checkNode(node);
     await this.d.tx(async (q) => {
       await q(`DELETE FROM control_members WHERE node = $1`, [node]);
+    });
+  }
+
+  async createNamespaceKey(rec: Omit<NamespaceKeyRecord, 'state' | 'destroyed'>): Promise<NamespaceKeyRecord> {
+    checkNamespaceKey(rec);
+    try {
+      await this.d.query(`INSERT INTO control_ns_keys (ns, version, provider, key_ref, wrapped, state, created) VALUES ($1, $2, $3, $4, $5, 'active', $6)`, [
+        rec.ns,
+        rec.version,
+        rec.provider,
+        rec.keyRef,
+        rec.wrapped,
+        rec.created,
+      ]);
+    } catch (e) {
+      if (this.d.isUniqueViolation(e)) throw errors.alreadyExists(`key version ${rec.version} of namespace ${rec.ns}`, rec.ns);
+      throw e;
+    }
+    return { ...rec, state: 'active', destroyed: null };
+  }
+
+  async namespaceKeys(ns: number): Promise<NamespaceKeyRecord[]> {
+    const rows = await this.d.query(`SELECT * FROM control_ns_keys WHERE ns = $1 ORDER BY version LIMIT $2`, [ns, MAX_NAMESPACE_KEY_VERSIONS]);
+    return rows.map((r) => ({
+      ns: n(r.ns),
+      version: n(r.version),
+      provider: String(r.provider) as NamespaceKeyRecord['provider'],
+      keyRef: String(r.key_ref),
+      wrapped: String(r.wrapped),
+      state: String(r.state) as NamespaceKeyRecord['state'],
+      created: n(r.created),
+      destroyed: nn(r.destroyed),
+    }));
+  }
+
+  async destroyNamespaceKeys(ns: number, at = Date.now()): Promise<void> {
+    await this.d.tx(async (q) => {
+      await q(`UPDATE control_ns_keys SET wrapped = '', state = 'destroyed', destroyed = COALESCE(destroyed, $2) WHERE ns = $1`, [ns, at]);
+      await this.change(q, 'nskey', '', String(ns), at);
     });
   }
 

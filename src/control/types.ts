@@ -133,7 +133,10 @@ export interface UsageDelta {
   delta: number;
 }
 
-export type ControlChangeKind = 'org' | 'key' | 'binding' | 'quota';
+export type ControlChangeKind = 'org' | 'key' | 'binding' | 'quota' | 'nskey';
+
+export { MAX_NAMESPACE_KEY_VERSIONS, type NamespaceKeyRecord } from '../crypto/types.js';
+import type { NamespaceKeyRecord } from '../crypto/types.js';
 
 /** One change-feed entry: what changed, so caches drop exactly that (spec §6: revocations pushed). */
 export interface ControlChange {
@@ -263,6 +266,16 @@ export interface ControlStore {
   jobPosition(job: string): Promise<string | null>;
   /** Saves (or, with null, clears) a job's position; the last save wins. */
   saveJobPosition(job: string, position: string | null, at?: number): Promise<void>;
+
+  /** Stores a new KEK version of a namespace (create-only: AlreadyExists if that version exists). */
+  createNamespaceKey(rec: Omit<NamespaceKeyRecord, 'state' | 'destroyed'>): Promise<NamespaceKeyRecord>;
+  /** A namespace's KEK versions, oldest first (empty: the namespace is not encrypted). */
+  namespaceKeys(ns: number): Promise<NamespaceKeyRecord[]>;
+  /**
+   * Crypto-shredding (spec §9.8): marks every version destroyed and clears its wrapped KEK,
+   * with a change-feed entry (kind 'nskey', id the namespace) so nodes drop their copies. Idempotent.
+   */
+  destroyNamespaceKeys(ns: number, at?: number): Promise<void>;
 
   /** The latest change-feed version (0 before any change). */
   controlVersion(): Promise<number>;

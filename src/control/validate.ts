@@ -1,7 +1,7 @@
 // Argument checks of the ControlStore, the same on every backend (InvalidArgument naming the field).
 import { errors } from '../meta/errors.js';
 import { NAME_PATTERN, MAX_NAME_LENGTH, NAME_RULE } from '../meta/limits.js';
-import { JOB_NAME_PATTERN, MAX_JOB_POSITION_LENGTH, MAX_MEMBER_TTL_MS, MAX_SCOPES, NODE_ID_PATTERN, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type QuotaName, type RoleBinding, type UsageDelta } from './types.js';
+import { JOB_NAME_PATTERN, MAX_JOB_POSITION_LENGTH, MAX_MEMBER_TTL_MS, MAX_NAMESPACE_KEY_VERSIONS, MAX_SCOPES, NODE_ID_PATTERN, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type NamespaceKeyRecord, type QuotaName, type RoleBinding, type UsageDelta } from './types.js';
 
 /** Largest usage increment (a safe integer: counters and bytes). */
 export const MAX_USAGE_DELTA = Number.MAX_SAFE_INTEGER;
@@ -86,5 +86,18 @@ export function checkJobPosition(position: string | null): void {
   if (position === null) return;
   if (typeof position !== 'string' || position.length === 0 || position.length > MAX_JOB_POSITION_LENGTH) {
     throw errors.invalid('position', `must be null or 1..${MAX_JOB_POSITION_LENGTH} characters`);
+  }
+}
+
+/** Wrapped KEKs are a few hundred bytes (a KMS ciphertext blob); this bounds a stored row. */
+export const MAX_WRAPPED_KEY_CHARS = 8_192;
+
+export function checkNamespaceKey(rec: Omit<NamespaceKeyRecord, 'state' | 'destroyed'>): void {
+  if (!Number.isSafeInteger(rec.ns) || rec.ns < 0) throw errors.invalid('ns', 'must be a namespace id');
+  if (!Number.isSafeInteger(rec.version) || rec.version < 1 || rec.version > MAX_NAMESPACE_KEY_VERSIONS) throw errors.invalid('version', `must be 1..${MAX_NAMESPACE_KEY_VERSIONS}`);
+  if (rec.provider !== 'local' && rec.provider !== 'kms') throw errors.invalid('provider', 'must be local or kms');
+  if (typeof rec.keyRef !== 'string' || rec.keyRef.length === 0 || rec.keyRef.length > 2048) throw errors.invalid('keyRef', 'must be 1..2048 characters');
+  if (typeof rec.wrapped !== 'string' || rec.wrapped.length === 0 || rec.wrapped.length > MAX_WRAPPED_KEY_CHARS || !/^[A-Za-z0-9+/=]+$/.test(rec.wrapped)) {
+    throw errors.invalid('wrapped', `must be base64, 1..${MAX_WRAPPED_KEY_CHARS} characters`);
   }
 }

@@ -12,7 +12,9 @@ import { isHoldRefusal, MOVE_HOLD_RETRY_AFTER_S, type MoveHold } from './move-bu
 import type { Collection, Namespace, Retention } from '../meta/types.js';
 import { collectionLogRetentionOrDefault } from '../meta/core/catalog.js';
 import { isStoreError } from '../store/index.js';
-import { DataError, isDataError } from '../log/errors.js';
+import { DataError, isDataError, keyError } from '../log/errors.js';
+import { DecryptFailed } from '../crypto/envelope.js';
+import { KeyDestroyedError, KeyUnavailableError } from '../crypto/provider.js';
 import { canonicalKey } from '../log/keys.js';
 import type { Catalog } from '../collection/catalog.js';
 import { DEFAULT_ORG } from '../collection/catalog.js';
@@ -118,6 +120,9 @@ function toHttp(e: unknown): HttpError {
   if (isAuthzError(e)) return new HttpError(e.status, e.code, e.message, e.details.retryAfterS, e.details.reason);
   if (isDataError(e)) return fromData(e);
   if (isMetaError(e)) return fromMeta(e);
+  if (e instanceof KeyDestroyedError || e instanceof KeyUnavailableError || e instanceof DecryptFailed) {
+    return fromData(keyError(e, e instanceof KeyDestroyedError ? e.ns : -1, 'the data') as DataError);
+  }
   if (isStoreError(e)) {
     if (e.code === 'Retryable') return new HttpError(503, 'unavailable', `the object store is unavailable: ${e.message}`, UNAVAILABLE_RETRY_AFTER_S);
     return new HttpError(500, 'internal', 'object store error');
@@ -145,6 +150,8 @@ function fromData(e: DataError): HttpError {
       return new HttpError(409, 'conflict', e.message);
     case 'TooLarge':
       return new HttpError(413, 'too_large', e.message);
+    case 'KeyDestroyed':
+      return new HttpError(410, 'key_destroyed', e.message);
     case 'Backpressure':
       return new HttpError(429, 'backpressure', e.message, retry ?? 1);
     case 'QuotaExceeded':

@@ -1,5 +1,7 @@
 // Errors of the data plane (log, collections, workers), mapped to HTTP by the gateway.
 // Callers match on `code`, never on message text.
+import { DecryptFailed } from '../crypto/envelope.js';
+import { KeyDestroyedError, KeyUnavailableError } from '../crypto/provider.js';
 
 export type DataErrorCode =
   /** Bad input: the message names the field to fix (HTTP 400). */
@@ -17,7 +19,9 @@ export type DataErrorCode =
   /** A deadline passed (a token read whose offsets never appeared, HTTP 503). */
   | 'Timeout'
   /** A payload or request over a named limit (HTTP 413). */
-  | 'TooLarge';
+  | 'TooLarge'
+  /** The namespace's key was destroyed (crypto-shredded, spec §9.8): its bytes can never be read again (HTTP 410). */
+  | 'KeyDestroyed';
 
 export class DataError extends Error {
   constructor(
@@ -43,4 +47,13 @@ export const dataErrors = {
   unavailable: (message: string, retryAfterMs = 1_000) => new DataError('Unavailable', message, { retryAfterMs }),
   timeout: (message: string) => new DataError('Timeout', message, { retryAfterMs: 1_000 }),
   tooLarge: (field: string, why: string) => new DataError('TooLarge', `${field}: ${why}`, { field }),
+  keyDestroyed: (ns: number, what: string) => new DataError('KeyDestroyed', `namespace ${ns}'s key was destroyed (crypto-shredded): ${what} can no longer be decrypted`),
 };
+
+/** A key ring's failure as the data plane reports it: shredded (410), provider down (503), or altered bytes (503). */
+export function keyError(e: unknown, ns: number, what: string): unknown {
+  if (e instanceof KeyDestroyedError) return dataErrors.keyDestroyed(ns, what);
+  if (e instanceof KeyUnavailableError) return dataErrors.unavailable(`${what}: ${e.message}`);
+  if (e instanceof DecryptFailed) return dataErrors.unavailable(`${what}: ${e.message}`);
+  return e;
+}

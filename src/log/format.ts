@@ -14,8 +14,9 @@
 //     | chunkVersion u8 (1) | codec u8 | ns u64 | stream u64 | partition u32 | records u32
 //     | storedLen u32 (payload bytes as stored) | rawLen u32 (payload bytes before the codec)
 //     | payloadCrc u32 (CRC32C of the stored payload)
-//     | keyMetaLen u16 | keyMeta bytes — room for the per-chunk wrapped data key and key id
-//       that envelope encryption adds (spec §9.8); empty until then
+//     | keyMetaLen u16 | keyMeta bytes — empty for a plaintext chunk; for an encrypted one the
+//       wrapped data key, KEK version and IV (src/crypto/chunk.ts, spec §9.8); the payload
+//       is then sealed after the codec, and the CRC covers the sealed bytes
 //     | headerCrc u32 (CRC32C of every header byte before it)
 //   payload (after the codec) := record*
 //   record := op u8 (1 upsert, 2 delete) | keyLen uvarint | key UTF-8 | bodyLen uvarint | body UTF-8 (JSON; empty for delete)
@@ -168,18 +169,27 @@ export interface ChunkInput {
   records: Buffer[];
   codec?: Codec;
   keyMeta?: Buffer;
+  /**
+   * Envelope encryption of the stored payload (spec §9.8), applied after the codec: returns
+   * the key metadata for the chunk header and the sealed payload.
+   */
+  seal?: (stored: Buffer) => { keyMeta: Buffer; sealed: Buffer };
 }
+
+/** Opens an encrypted chunk's stored payload with its key metadata (see ChunkInput.seal). */
+export type ChunkOpener = (keyMeta: Buffer, sealed: Buffer) => Buffer;
 
 /** Encodes one chunk (header + payload) as a list of buffers (no copy of record bytes). */
 export function encodeChunk(c: ChunkInput): Buffer[] {
   const codec = c.codec ?? CODEC_NONE;
-  const keyMeta = c.keyMeta ?? Buffer.alloc(0);
-  if (keyMeta.length > MAX_KEY_META_BYTES) throw new RangeError(`key metadata over ${MAX_KEY_META_BYTES} bytes`);
+  let keyMeta = c.keyMeta ?? Buffer.alloc(0);
   let raw = Buffer.concat(c.records);
   const rawLen = raw.length;
   // Level 1: most of gzip's saving on JSON for a fraction of its CPU (segments are cold data).
-  const stored = codec === CODEC_GZIP ? gzipSync(raw, { level: 1 }) : raw;
+  let stored: Buffer = codec === CODEC_GZIP ? gzipSync(raw, { level: 1 }) : raw;
   raw = Buffer.alloc(0);
+  if (c.seal) ({ keyMeta, sealed: stored } = c.seal(stored));
+  if (keyMeta.length > MAX_KEY_META_BYTES) throw new RangeError(`key metadata over ${MAX_KEY_META_BYTES} bytes`);
   if (stored.length > MAX_CHUNK_PAYLOAD_BYTES) throw new RangeError(`chunk payload over ${MAX_CHUNK_PAYLOAD_BYTES} bytes`);
   const headerLen = CHUNK_FIXED_HEADER_BYTES + keyMeta.length + 4;
   const h = Buffer.alloc(headerLen);
@@ -205,7 +215,8 @@ export interface DecodedChunk extends ChunkHeader {
   /** Bytes the chunk occupies (header + payload). */
   size: number;
   records: number;
-  decode(): WalRecord[];
+  /** The records; an encrypted chunk (key metadata present) needs its opener. */
+  decode(opener?: ChunkOpener): WalRecord[];
 }
 
 /** Decodes the chunk at the start of `buf` (an index entry's byte range, or an offset into an object). */
@@ -251,9 +262,14 @@ export function readChunk(buf: Buffer, path: string): DecodedChunk {
     codec: codec as Codec,
     keyMeta,
     size: headerLen + storedLen,
-    decode() {
+    decode(opener?: ChunkOpener) {
       if (crc32c(stored) !== pcrc) throw new CorruptObject(path, 'chunk payload CRC32C mismatch');
-      const raw = codec === CODEC_GZIP ? gunzipSync(stored) : stored;
+      let plain = stored;
+      if (keyMeta.length > 0) {
+        if (!opener) throw new CorruptObject(path, 'the chunk is encrypted and no key ring is configured to open it');
+        plain = opener(keyMeta, stored);
+      }
+      const raw = codec === CODEC_GZIP ? gunzipSync(plain) : plain;
       if (raw.length !== rawLen) throw new CorruptObject(path, 'chunk payload length mismatch after decoding');
       return decodeRecords(raw, records, path);
     },

@@ -6,8 +6,10 @@ import type { MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
 import type { IndexEntry } from '../meta/types.js';
 import { isStoreError, type ByteRange, type GetResult, type Store } from '../store/index.js';
-import { dataErrors } from './errors.js';
+import { dataErrors, keyError } from './errors.js';
 import { readChunk, type WalRecord } from './format.js';
+import { chunkOpener } from '../crypto/chunk.js';
+import type { KeyRing } from '../crypto/keyring.js';
 
 /** Decoded chunk cache: bounded by the bytes of the decoded records it holds. */
 export const DEFAULT_CHUNK_CACHE_BYTES = 64 * 1024 * 1024;
@@ -37,7 +39,7 @@ export interface LogRecord extends WalRecord {
 
 /** A small LRU keyed by string, bounded by a size function. */
 export class Lru<V> {
-  private readonly m = new Map<string, { v: V; size: number }>();
+  private readonly m = new Map<string, { v: V; size: number; tag?: number }>();
   private total = 0;
   constructor(private readonly maxSize: number) {}
   get(k: string): V | undefined {
@@ -47,14 +49,15 @@ export class Lru<V> {
     this.m.set(k, e);
     return e.v;
   }
-  set(k: string, v: V, size: number): void {
+  /** `tag`: the namespace the value belongs to, for deleteWhere (a shredded namespace's entries). */
+  set(k: string, v: V, size: number, tag?: number): void {
     const old = this.m.get(k);
     if (old) {
       this.total -= old.size;
       this.m.delete(k);
     }
     if (size > this.maxSize) return;
-    this.m.set(k, { v, size });
+    this.m.set(k, tag === undefined ? { v, size } : { v, size, tag });
     this.total += size;
     for (const [key, e] of this.m) {
       if (this.total <= this.maxSize) break;
@@ -67,6 +70,15 @@ export class Lru<V> {
     return (function* (m) {
       for (const e of m.values()) yield e.v;
     })(this.m);
+  }
+  /** Drops every entry whose tag matches (bounded by the cache's size). */
+  deleteWhere(match: (tag: number | undefined) => boolean): void {
+    for (const [k, e] of [...this.m]) {
+      if (match(e.tag)) {
+        this.total -= e.size;
+        this.m.delete(k);
+      }
+    }
   }
   delete(k: string): void {
     const e = this.m.get(k);
@@ -120,8 +132,11 @@ export class LogReader {
     private readonly meta: MetaStore,
     private readonly store: Store,
     cacheBytes = DEFAULT_CHUNK_CACHE_BYTES,
+    private readonly keys?: KeyRing,
   ) {
     this.cache = new Lru(cacheBytes);
+    // A shredded namespace's decoded chunks leave the cache at once (spec §9.8).
+    keys?.onShred((ns) => this.cache.deleteWhere((recsNs) => recsNs === ns));
   }
 
   /** The records of one index entry (a WAL chunk or a segment). */
@@ -148,9 +163,17 @@ export class LogReader {
       got = await getWithRetry(this.store, e.path, { start: e.byteStart, end: e.byteEnd });
     }
     const chunk = readChunk(got.bytes, e.path);
-    const recs = chunk.decode();
+    let recs: WalRecord[];
+    if (chunk.keyMeta.length > 0) {
+      if (!this.keys) throw dataErrors.unavailable(`${e.path}: the chunk of namespace ${chunk.ns} is encrypted and this node has no key provider configured`);
+      try {
+        recs = chunk.decode(await chunkOpener(this.keys, chunk.ns, e.path, chunk.stream, chunk.partition, chunk.keyMeta));
+      } catch (err) {
+        throw keyError(err, chunk.ns, `the log of namespace ${chunk.ns}`);
+      }
+    } else recs = chunk.decode();
     if (recs.length !== e.records) throw dataErrors.unavailable(`index entry of ${e.path} says ${e.records} records, the chunk holds ${recs.length}`);
-    this.cache.set(k, recs, decodedBytes(recs));
+    this.cache.set(k, recs, decodedBytes(recs), chunk.ns);
     return recs;
   }
 

@@ -20,8 +20,10 @@ import { MAX_WAL_CHUNKS, WAL_COMMIT_WINDOW_MS } from '../meta/limits.js';
 import type { ConsistencyToken, TokenEntry } from '../meta/token.js';
 import type { AssignedRange, WalChunk } from '../meta/types.js';
 import { isStoreError, type Store } from '../store/index.js';
-import { dataErrors } from './errors.js';
+import { dataErrors, keyError } from './errors.js';
 import { encodeObject, type ChunkInput, type Codec, CODEC_NONE } from './format.js';
+import { chunkSealer } from '../crypto/chunk.js';
+import type { KeyRing, WriteKey } from '../crypto/keyring.js';
 
 /** Defaults of the issue: a WAL object per 10 ms or 8 MiB, whichever comes first. */
 export const DEFAULT_FLUSH_INTERVAL_MS = 10;
@@ -80,6 +82,8 @@ export interface LogWriterOptions {
   flushBytes?: number;
   maxInflightFlushes?: number;
   codec?: Codec;
+  /** Envelope encryption (spec §9.8): each chunk of an encrypted namespace sealed under a fresh data key. */
+  keys?: KeyRing;
   /** Told after every committed object, so local workers can react at once. */
   onCommitted?: (assigned: AssignedRange[]) => void;
   onFlush?: (r: FlushReport) => void;
@@ -222,8 +226,35 @@ export class LogWriter {
   private async flush(b: Batch): Promise<void> {
     const stamp = Date.now();
     const path = `wal/${String(stamp).padStart(14, '0')}-${this.o.nodeId}-${this.incarnation}-${++this.seq}.wal`;
-    const parts = [...b.parts.values()].sort((x, y) => x.ns - y.ns || x.stream - y.stream || x.partition - y.partition);
-    const inputs: ChunkInput[] = parts.map((p) => ({ ns: p.ns, stream: p.stream, partition: p.partition, records: p.records, codec: this.o.codec ?? CODEC_NONE }));
+    let parts = [...b.parts.values()].sort((x, y) => x.ns - y.ns || x.stream - y.stream || x.partition - y.partition);
+    const writeKeys = new Map<number, WriteKey | null>();
+    if (this.o.keys) {
+      // A namespace whose key cannot be had (shredded, or the provider down) fails only its own
+      // writers: every waiter's parts are in one namespace (one collection write).
+      const failed = new Map<number, unknown>();
+      for (const ns of new Set(parts.map((p) => p.ns))) {
+        try {
+          writeKeys.set(ns, await this.o.keys.writeKey(ns));
+        } catch (e) {
+          failed.set(ns, keyError(e, ns, 'the write'));
+        }
+      }
+      if (failed.size > 0) {
+        parts = parts.filter((p) => !failed.has(p.ns));
+        b.waiters = b.waiters.filter((w) => {
+          const ns = Number(w.keys[0]!.split('/')[0]);
+          if (!failed.has(ns)) return true;
+          w.reject(failed.get(ns));
+          return false;
+        });
+        if (b.waiters.length === 0) return;
+        b.records = parts.reduce((n, p) => n + p.records.length, 0);
+      }
+    }
+    const inputs: ChunkInput[] = parts.map((p) => {
+      const k = writeKeys.get(p.ns);
+      return { ns: p.ns, stream: p.stream, partition: p.partition, records: p.records, codec: this.o.codec ?? CODEC_NONE, ...(k ? { seal: chunkSealer(k, path, p.stream, p.partition) } : {}) };
+    });
     const report: FlushReport = { object: path, bytes: 0, chunks: parts.length, records: b.records, writers: b.waiters.length, putMs: 0, commitMs: 0, ok: false };
     try {
       const enc = encodeObject(stamp, inputs);

@@ -21,6 +21,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['remote'],
   // Tenancy and authorization, the data plane, and the checker (a testing tool).
   ['authz', 'quota', 'control', 'workers', 'gc', 'collection', 'log', 'check'],
+  // Envelope encryption and key providers (spec §9.8): the data plane seals with it, the ControlStore holds its records.
+  ['crypto'],
   ['meta', 'store'],
 ];
 
