@@ -135,7 +135,7 @@ export const movePause: RouterFigure = {
         rounds: MOVE_ROUNDS,
         writers: MOVE_WRITERS,
         pauses_ms: pauses.map((p) => round(p, 1)),
-        fenced_ms_median: round(pct(moves.map((m) => m.fencedMs), 50), 1),
+        fence_to_unfence_ms_median: round(pct(moves.map((m) => m.fencedMs), 50), 1),
         move_ms_median: round(pct(moves.map((m) => m.ms), 50), 1),
         baseline: round(pct(base.lat, 99), 3),
         ratio: round(pct(pauses, 99) / pct(base.lat, 99), 3),

@@ -42,6 +42,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const at: Record<string, number> = {};
   const r = await c.store.moveNamespace(Number(ns), to!, { onProgress: (p) => void (at[p.phase] = p.ms) });
   if (process.env.LOAM_BENCH_MOVE_PHASES) console.error(JSON.stringify(at));
+  // From the end of "marked" (the fence starts then) to the end of "unfenced": the window writes wait in.
   console.log(JSON.stringify({ ms: r.ms, fencedMs: (at.unfenced ?? 0) - (at.marked ?? 0), rows: r.counts?.rows ?? 0 }));
   await c.close();
 }
