@@ -75,7 +75,7 @@ const SUITES: Record<string, string> = {
   crypto: 'test/crypto',
 };
 /** Services a suite needs besides its backend's (started once for its stage). */
-const NEEDS: Record<string, string[]> = { openfga: ['openfga'] };
+const NEEDS: Record<string, string[]> = { openfga: ['openfga'], crypto: ['kms'] };
 /** Authorizers the security suites run with (spec §7): once each, with the same outcomes. */
 const AUTHORIZERS = ['builtin', 'openfga'] as const;
 /**

@@ -5,6 +5,7 @@
 
 import { POSTGRES_SERVICE } from './postgres.js';
 import { OPENFGA_SERVICE } from './openfga.js';
+import { KMS_SERVICE } from './kms.js';
 
 import { DYNAMODB_URL_ENV, startDynamoLocal } from './dynamodb.js';
 
@@ -32,4 +33,6 @@ export const SERVICES: Record<string, ServiceSpec> = {
   'remote-postgres': POSTGRES_SERVICE,
   // The OpenFGA server (not a metastore backend: the stages that run the openfga authorizer).
   openfga: OPENFGA_SERVICE,
+  // local-kms (not a metastore backend: the crypto suite's KMS provider, spec §9.8).
+  kms: KMS_SERVICE,
 };

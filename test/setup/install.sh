@@ -73,6 +73,13 @@ toxiproxy_() {
   [ -x "$dir/server" ] || GOBIN="$dir" go install "github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION"
 }
 
+local_kms() {
+  # The crypto suite proves crypto-shredding on a KMS (spec §9.8) against local-kms, started by
+  # test/harness/kms.ts on loopback (moto's KMS keeps decrypting after a key's deletion is scheduled).
+  command -v local-kms >/dev/null || [ -x "$(go_bin local-kms)" ] \
+    || go install github.com/nsmithuk/local-kms@v0.0.0-20260228092603-2a5e92d09ab6
+}
+
 curl_() {
   # test/gateway/readme.test.ts runs the README's curl walk-through literally.
   command -v curl >/dev/null || apt_install curl
@@ -95,5 +102,6 @@ step "java" java
 step "openssl" openssl_
 step "openfga" openfga_
 step "toxiproxy" toxiproxy_
+step "local-kms" local_kms
 step "curl" curl_
 step "chromium" chromium_
