@@ -71,6 +71,11 @@ export interface NodeConfig {
   apply_interval_ms: number;
   segment_min_age_ms: number;
   cache_bytes: number;
+  /**
+   * The worker thread's CPU priority relative to the request path (a nice increment, 0–19;
+   * Linux, per thread): maintenance yields the cores to acknowledgements under load.
+   */
+  worker_nice: number;
   auth: (typeof AUTH_MODES)[number];
   /** The org `loam dev`/`serve` create on first start with auth api_keys (with one admin key). */
   bootstrap_org: string;
@@ -81,6 +86,13 @@ export interface NodeConfig {
   /** The OpenFGA store Loam's tuples and model live in (created on first start). */
   openfga_store: string;
 }
+
+/**
+ * Maintenance (apply, compaction, segmenting, GC) runs at a lower CPU priority than the
+ * request path, as databases run compaction threads: under saturation the cores go to
+ * acknowledging writes, and the backlog quotas bound how far apply may fall behind.
+ */
+export const DEFAULT_WORKER_NICE = 10;
 
 export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   host: DEFAULT_HOST,
@@ -102,6 +114,7 @@ export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   apply_interval_ms: DEFAULT_APPLY_INTERVAL_MS,
   segment_min_age_ms: DEFAULT_SEGMENT_MIN_AGE_MS,
   cache_bytes: DEFAULT_CHUNK_CACHE_BYTES,
+  worker_nice: DEFAULT_WORKER_NICE,
   auth: 'none',
   bootstrap_org: 'default',
   authorizer: 'builtin',
@@ -135,6 +148,7 @@ const INTS: Partial<Record<keyof NodeConfig, IntRange>> = {
   apply_interval_ms: [0, 3_600_000],
   segment_min_age_ms: [0, 86_400_000],
   cache_bytes: [0, 1024 ** 4],
+  worker_nice: [0, 19],
 };
 
 const KEYS = ['metastore', 'store', ...Object.keys(DEFAULTS)] as (keyof NodeConfig)[];

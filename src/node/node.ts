@@ -186,6 +186,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
         metastore: config.metastore,
         store: config.store,
         cacheBytes: cacheShare,
+        nice: config.worker_nice,
         logLevel: config.log_level,
         ...timings,
       },

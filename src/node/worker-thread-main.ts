@@ -1,6 +1,8 @@
 // Entry point of the worker thread (see ./worker-thread.ts): its own metastore client and store,
 // the Workers scheduler, its own metrics (the node asks for them at every scrape), and
 // messages to and from the node's main thread.
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openStore } from '../store/index.js';
 import { LogReader } from '../log/reader.js';
@@ -14,6 +16,7 @@ import type { FromThread, ThreadConfig, ToThread } from './worker-thread.js';
 import { startIdleCollector } from './idle-memory.js';
 
 const cfg = workerData as ThreadConfig;
+lowerPriority(cfg.nice);
 // Its own isolate: it returns its idle memory itself (./idle-memory.ts).
 const idle = startIdleCollector();
 const port = parentPort!;
@@ -67,3 +70,18 @@ port.on('message', (m: ToThread) => {
 
 workers.start();
 send({ kind: 'started' });
+
+/**
+ * Lowers this thread's CPU priority by `nice` (NodeConfig.worker_nice). On Linux a priority
+ * is per thread (setpriority on the thread id), so the main thread keeps its own; elsewhere
+ * it would be the whole process's, so nothing is changed there.
+ */
+function lowerPriority(nice: number): void {
+  if (nice === 0 || process.platform !== 'linux') return;
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    setPriority(tid, nice);
+  } catch {
+    // Not permitted in this sandbox or container: run at the process's priority.
+  }
+}

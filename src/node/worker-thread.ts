@@ -17,6 +17,8 @@ export interface ThreadConfig {
   store: string;
   owner: string;
   cacheBytes: number;
+  /** A nice increment for the thread (Linux; see NodeConfig.worker_nice). */
+  nice: number;
   leaseTtlMs: number;
   applyPollMs: number;
   applyIntervalMs: number;
