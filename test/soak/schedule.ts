@@ -56,8 +56,10 @@ export function makeSchedule(o: { seed: number; durationMs: number; links: Link[
   const faults: FaultEvent[] = [];
   const last = o.durationMs - COOLDOWN_MS;
   let t = WARMUP_MS;
+  // Every kind once (in a seeded order) before any repeats, so a short soak injects each.
+  const firsts = [...FAULT_KINDS].sort(() => rng() - 0.5);
   for (let id = 0; t < last && o.links.length > 0 && id < 100_000; id++) {
-    const kind = pick(FAULT_KINDS);
+    const kind = id < firsts.length ? firsts[id]! : pick(FAULT_KINDS);
     const link = pick(o.links);
     const duration = Math.min(between(kind === 'down' ? DOWN_MS : TOXIC_MS), last - t);
     if (duration < 200) break;
