@@ -73,8 +73,10 @@ describe('remote: the wire definition', () => {
     const svc = root.lookupService('loam.remote.v1.ControlStore');
     const client = remoteControlStore({} as RemoteChannel);
     const NAMES: Record<string, string> = { org: 'GetOrg', key: 'GetKey', changesSince: 'ChangesSince' };
+    // Namespace keys never cross the wire (spec §9.8): the remote ControlStore refuses them locally.
+    const LOCAL_ONLY = new Set(['close', 'createNamespaceKey', 'namespaceKeys', 'destroyNamespaceKeys']);
     const calls = Object.keys(client)
-      .filter((k) => k !== 'close')
+      .filter((k) => !LOCAL_ONLY.has(k))
       .map((k) => NAMES[k] ?? k[0]!.toUpperCase() + k.slice(1));
     assert.deepEqual(calls.sort(), Object.keys(svc.methods).sort());
   });
