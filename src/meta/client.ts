@@ -31,6 +31,7 @@ export const WRITE_CONTEXT_ARG = {
   releaseLease: 4,
   createTag: 4,
   dropTag: 3,
+  rewriteTag: 6,
   claimObject: 2,
   releaseClaim: 3,
 } as const satisfies Partial<Record<keyof MetaStore, number>>;

@@ -328,6 +328,25 @@ export interface MetaStore {
   dropTag(ns: NamespaceId, collection: CollectionId, name: string, w?: WriteContext): Promise<void>;
   listTags(ns: NamespaceId, collection: CollectionId, page?: PageRequest): Promise<Page<Tag>>;
 
+  /**
+   * Repoints a tag onto a rewritten copy of its manifest (spec §9.5: an erasure rewrites a
+   * tagged manifest onto a purged copy; erasure wins over bit-exact reproducibility). Applies
+   * only while the tag names `fromPath` (else VersionMismatch); the tag keeps its
+   * manifestVersion (the version it was taken from) and records `rewrittenBy` (the erasure).
+   * The reference moves from `fromPath` to `toPath` (Claimed if GC claimed `toPath`).
+   * Repeating a rewrite that applied (the tag at `toPath`, by the same erasure) returns the tag.
+   * NotFound if the collection or the tag does not exist.
+   */
+  rewriteTag(
+    ns: NamespaceId,
+    collection: CollectionId,
+    name: string,
+    fromPath: string,
+    toPath: string,
+    rewrittenBy: string,
+    w?: WriteContext,
+  ): Promise<Tag>;
+
   // ---------------------------------------------------------------- GC (spec §3.2.3)
 
   /**

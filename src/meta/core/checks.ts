@@ -239,6 +239,15 @@ export const CHECKS: { [K in CheckedMethod]: Check<K> } = {
     v.name('name', name);
     checkWriteContext(w, now);
   },
+  rewriteTag(now, ns, collection, name, fromPath, toPath, rewrittenBy, w) {
+    v.id('ns', ns);
+    v.id('collection', collection);
+    v.name('name', name);
+    v.path('fromPath', fromPath);
+    v.path('toPath', toPath);
+    v.tokenString('rewrittenBy', rewrittenBy);
+    checkWriteContext(w, now);
+  },
   listTags(_now, ns, collection, page) {
     v.id('ns', ns);
     v.id('collection', collection);

@@ -309,6 +309,10 @@ export class DynamoMetaStore implements MetaStore {
   dropTag(ns: number, collection: number, name: string, w?: WriteContext): Promise<void> {
     return tagsGc.dropTag(this.cx, ns, collection, name, w);
   }
+  rewriteTag(ns: number, collection: number, name: string, fromPath: string, toPath: string, rewrittenBy: string, w?: WriteContext): Promise<Tag> {
+    return tagsGc.rewriteTag(this.cx, ns, collection, name, fromPath, toPath, rewrittenBy, w);
+  }
+
   listTags(ns: number, collection: number, page?: PageRequest): Promise<Page<Tag>> {
     return tagsGc.listTags(this.cx, ns, collection, page);
   }

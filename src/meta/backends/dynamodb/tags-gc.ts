@@ -71,6 +71,40 @@ export async function dropTag(cx: DynamoContext, ns: number, collection: number,
   ) as Promise<void>;
 }
 
+export async function rewriteTag(
+  cx: DynamoContext,
+  ns: number,
+  collection: number,
+  name: string,
+  fromPath: string,
+  toPath: string,
+  rewrittenBy: string,
+  w?: WriteContext,
+): Promise<Tag> {
+  cx.needTx('rewriteTag');
+  return cx.write('rewriteTag', w, (ctx) =>
+    cx.attempts(ctx.op, async () => {
+      await cx.liveCollectionItem(ns, collection);
+      const t = await cx.sdk.get(K.tag(ns, collection, name));
+      if (!t) throw errors.notFound(`tag ${name} of collection ${collection}`);
+      const tag = toTag(t);
+      if (tag.manifestPath === toPath && tag.rewrittenBy === rewrittenBy) return tag;
+      if (tag.manifestPath !== fromPath) throw errors.versionMismatch(`tag ${name} of collection ${collection} no longer names ${fromPath}`, null, null);
+      const next: Tag = { ...tag, manifestPath: toPath, rewrittenBy };
+      const out = await cx.submit(ctx, [
+        txUpdate('tag', K.tag(ns, collection, name), (e) => `SET ${e.a('path')} = ${e.v(toPath)}, ${e.a('rewrittenBy')} = ${e.v(rewrittenBy)}`, (e) => `${e.a('path')} = ${e.v(fromPath)}`),
+        cx.refUp('obj', toPath, 'manifest', 1),
+        txUpdate('old', K.obj(fromPath), (e) => `ADD ${e.a('refs')} ${e.v(-1)}`, (e) => `${e.a('refs')} >= ${e.v(1)}`),
+        txCheck('coll', K.coll(ns, collection), (e) => `${e.a('state')} = ${e.v(LIVE)}`),
+      ], next);
+      if ('result' in out) return out.result;
+      if (out.failed.has('obj')) throw errors.claimed(toPath);
+      if (lost(out, 'tag', 'old', 'coll')) return AGAIN;
+      throw unexpected(ctx.op, out);
+    }),
+  );
+}
+
 export async function listTags(cx: DynamoContext, ns: number, collection: number, page?: PageRequest): Promise<Page<Tag>> {
   const p = pageArgs(page);
   cx.checkOpen();

@@ -13,7 +13,7 @@ import type { ClaimResult, Fence, ObjectRef, PageRequest, Tag, WriteContext } fr
 import { toTag, type Row } from '../sql/rows.js';
 import type { SqliteContext } from './context.js';
 
-export type TagGcCalls = Pick<MetaStore, 'createTag' | 'dropTag' | 'listTags' | 'claimObject' | 'releaseClaim' | 'objectRef'>;
+export type TagGcCalls = Pick<MetaStore, 'createTag' | 'dropTag' | 'rewriteTag' | 'listTags' | 'claimObject' | 'releaseClaim' | 'objectRef'>;
 
 export function tagGcCalls(ctx: SqliteContext): TagGcCalls {
   return {
@@ -51,6 +51,20 @@ export function tagGcCalls(ctx: SqliteContext): TagGcCalls {
         if (!t) throw errors.notFound(`tag ${name} of collection ${collection}`);
         ctx.run('DELETE FROM tags WHERE ns = ? AND collection = ? AND name = ?', ns, collection, name);
         ctx.dropRef(t.path, 1, stamp);
+      }),
+
+    rewriteTag: (ns: number, collection: number, name: string, fromPath: string, toPath: string, rewrittenBy: string, w?: WriteContext) =>
+      ctx.write('rewriteTag', w, (stamp) => {
+        ctx.liveCollection(ns, collection);
+        const t = ctx.get<Row>('SELECT * FROM tags WHERE ns = ? AND collection = ? AND name = ?', ns, collection, name);
+        if (!t) throw errors.notFound(`tag ${name} of collection ${collection}`);
+        const tag = toTag(t);
+        if (tag.manifestPath === toPath && tag.rewrittenBy === rewrittenBy) return tag;
+        if (tag.manifestPath !== fromPath) throw errors.versionMismatch(`tag ${name} of collection ${collection} no longer names ${fromPath}`, null, null);
+        ctx.addRef(toPath, 'manifest', 1);
+        ctx.run('UPDATE tags SET path = ?, rewritten_by = ? WHERE ns = ? AND collection = ? AND name = ?', toPath, rewrittenBy, ns, collection, name);
+        ctx.dropRef(fromPath, 1, stamp);
+        return { ...tag, manifestPath: toPath, rewrittenBy } satisfies Tag;
       }),
 
     listTags: (ns: number, collection: number, page?: PageRequest) => {

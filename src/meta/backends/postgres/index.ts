@@ -383,6 +383,10 @@ export class PostgresMetaStore implements MetaStore, NamespaceMoveStorage {
     return tagsGc.dropTag(this.ctx, ns, collection, name, w);
   }
 
+  rewriteTag(ns: number, collection: number, name: string, fromPath: string, toPath: string, rewrittenBy: string, w?: WriteContext): Promise<Tag> {
+    return tagsGc.rewriteTag(this.ctx, ns, collection, name, fromPath, toPath, rewrittenBy, w);
+  }
+
   listTags(ns: number, collection: number, page?: PageRequest): Promise<Page<Tag>> {
     return tagsGc.listTags(this.ctx, ns, collection, page);
   }

@@ -127,6 +127,34 @@ export async function dropTag(ctx: PgContext, ns: number, collection: number, na
   });
 }
 
+export async function rewriteTag(
+  ctx: PgContext,
+  ns: number,
+  collection: number,
+  name: string,
+  fromPath: string,
+  toPath: string,
+  rewrittenBy: string,
+  w?: WriteContext,
+): Promise<Tag> {
+  return ctx.write('rewriteTag', w, async (tx) => {
+    const c = await tx.one<{ state: string }>('SELECT state FROM collections WHERE ns = $1 AND id = $2 FOR SHARE', [ns, collection]);
+    if (!c || c.state !== 'live') throw errors.notFound(`collection ${collection} in namespace ${ns}`);
+    await tx.beforeWrite();
+    const t = await tx.one<Row>('SELECT * FROM tags WHERE ns = $1 AND collection = $2 AND name = $3 FOR UPDATE', [ns, collection, name]);
+    if (!t) throw errors.notFound(`tag ${name} of collection ${collection}`);
+    const tag = toTag(t);
+    if (tag.manifestPath === toPath && tag.rewrittenBy === rewrittenBy) return tag;
+    if (tag.manifestPath !== fromPath) throw errors.versionMismatch(`tag ${name} of collection ${collection} no longer names ${fromPath}`, null, null);
+    await tx.one('UPDATE tags SET path = $1, rewritten_by = $2 WHERE ns = $3 AND collection = $4 AND name = $5 RETURNING 1', [toPath, rewrittenBy, ns, collection, name]);
+    await adjustRefs(tx, [
+      { path: toPath, kind: 'manifest', delta: 1 },
+      { path: fromPath, kind: 'manifest', delta: -1 },
+    ]);
+    return { ...tag, manifestPath: toPath, rewrittenBy } satisfies Tag;
+  });
+}
+
 export async function listTags(ctx: PgContext, ns: number, collection: number, page?: PageRequest): Promise<Page<Tag>> {
   const p = pageArgs(page);
   const rows = await ctx.read<{ state: string; t: Row | null }>(
