@@ -38,6 +38,7 @@ import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../meta/limits.js';
 import { keyInfo, parseTarget, targetKey } from './sql.js';
 import {
   MAX_CHANGES_PAGE,
+  MAX_ERASURE_PAGE,
   MAX_MEMBERS,
   MAX_NAMESPACE_KEY_VERSIONS,
   MAX_OUTBOX_PAGE,
@@ -50,6 +51,8 @@ import {
   type ControlChangeKind,
   type ControlOptions,
   type ControlStore,
+  type ErasureKeyRecord,
+  type ErasureRow,
   type Member,
   type NamespaceKeyRecord,
   type Org,
@@ -63,7 +66,7 @@ import {
   type UsageDelta,
   type UsageRollup,
 } from './types.js';
-import { checkBinding, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNamespaceKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
+import { checkBinding, checkErasureData, checkErasureKey, checkErasureRow, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNamespaceKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
 
 /** Query pages followed per call, at most (every loop over input has a bound). */
 export const MAX_CONTROL_QUERY_PAGES = 100;
@@ -265,6 +268,108 @@ export class DynamoControlStore implements ControlStore {
     const limit = Math.min(p?.limit ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
     const rows = await this.query('ctl#org', { after: p?.after ?? '', max: limit + 1 });
     const items = rows.slice(0, limit).map((r) => ({ id: String(r.sk), created: Number(r.created) }));
+    return rows.length > limit ? { items, next: items[items.length - 1]!.id } : { items };
+  }
+
+  // Erasure (spec §9.6): pk ctl#ekey#<org> sk <version, 16 digits>; pk ctl#erasure sk <id>.
+  async putErasureKey(k: ErasureKeyRecord): Promise<void> {
+    checkErasureKey(k);
+    try {
+      await this.one({
+        Put: { TableName: this.table, Item: enc({ pk: `ctl#ekey#${k.org}`, sk: P16(k.version), org: k.org, version: k.version, wrapped: k.wrapped, created: k.created, destroyed: null }), ConditionExpression: 'attribute_not_exists(pk)' },
+      });
+    } catch (e) {
+      if (e instanceof ConditionalCheckFailedException) throw errors.alreadyExists(`erasure-log key version ${k.version} of org "${k.org}"`, k.version);
+      throw e;
+    }
+  }
+
+  async erasureKeys(org: string): Promise<ErasureKeyRecord[]> {
+    const rows = await this.query(`ctl#ekey#${org}`, { after: '', max: MAX_PAGE_LIMIT });
+    return rows.map((r) => ({ org, version: Number(r.version), wrapped: String(r.wrapped ?? ''), created: Number(r.created), destroyed: num(r.destroyed) }));
+  }
+
+  async destroyErasureKeys(org: string, at = Date.now()): Promise<number> {
+    let n = 0;
+    for (const k of await this.erasureKeys(org)) {
+      if (k.destroyed !== null) continue;
+      await this.one({
+        Update: {
+          TableName: this.table,
+          Key: enc({ pk: `ctl#ekey#${org}`, sk: P16(k.version) }),
+          UpdateExpression: 'SET wrapped = :e, destroyed = :at',
+          ExpressionAttributeValues: enc({ ':e': '', ':at': at }),
+        },
+      });
+      n++;
+    }
+    return n;
+  }
+
+  private erasureOf(it: Obj): ErasureRow {
+    return {
+      id: String(it.sk),
+      org: String(it.org),
+      ns: Number(it.ns),
+      collection: Number(it.collection),
+      phase: String(it.phase),
+      requested: Number(it.requested),
+      completed: num(it.completed),
+      version: Number(it.version),
+      data: String(it.data),
+    };
+  }
+
+  async createErasure(row: Omit<ErasureRow, 'version'>): Promise<ErasureRow> {
+    checkErasureRow(row);
+    const { id, ...rest } = row;
+    try {
+      await this.one({ Put: { TableName: this.table, Item: enc({ pk: 'ctl#erasure', sk: id, ...rest, version: 1 }), ConditionExpression: 'attribute_not_exists(pk)' } });
+    } catch (e) {
+      if (!(e instanceof ConditionalCheckFailedException)) throw e;
+      const had = await this.erasure(row.id);
+      if (had.org !== row.org || had.ns !== row.ns || had.collection !== row.collection) throw errors.alreadyExists(`erasure ${row.id}`, 0);
+      return had;
+    }
+    return { ...row, version: 1 };
+  }
+
+  async erasure(id: string): Promise<ErasureRow> {
+    const it = await this.get('ctl#erasure', id);
+    if (!it) throw errors.notFound(`erasure ${id}`);
+    return this.erasureOf(it);
+  }
+
+  async updateErasure(id: string, expectedVersion: number, next: Pick<ErasureRow, 'phase' | 'completed' | 'data'>): Promise<ErasureRow> {
+    checkErasureData(next.data);
+    const cur = await this.erasure(id);
+    if (cur.version !== expectedVersion) throw errors.versionMismatch(`erasure ${id}`, expectedVersion, cur.version);
+    try {
+      await this.one({
+        Update: {
+          TableName: this.table,
+          Key: enc({ pk: 'ctl#erasure', sk: id }),
+          UpdateExpression: 'SET phase = :p, completed = :c, #d = :d, version = :nv',
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeNames: { '#d': 'data' },
+          ExpressionAttributeValues: enc({ ':p': next.phase, ':c': next.completed, ':d': next.data, ':nv': expectedVersion + 1, ':v': expectedVersion }),
+        },
+      });
+    } catch (e) {
+      if (e instanceof ConditionalCheckFailedException) throw errors.versionMismatch(`erasure ${id}`, expectedVersion, null);
+      throw e;
+    }
+    return { ...cur, ...next, version: expectedVersion + 1 };
+  }
+
+  async listErasures(o: { org?: string; active?: boolean; after?: string; limit?: number }): Promise<Page<ErasureRow>> {
+    const limit = Math.min(Math.max(1, o.limit ?? MAX_ERASURE_PAGE), MAX_ERASURE_PAGE);
+    const rows = await this.query('ctl#erasure', {
+      after: o.after ?? '',
+      max: limit + 1,
+      keep: (it) => (o.org === undefined || String(it.org) === o.org) && (!o.active || num(it.completed) === null),
+    });
+    const items = rows.slice(0, limit).map((r) => this.erasureOf(r));
     return rows.length > limit ? { items, next: items[items.length - 1]!.id } : { items };
   }
 

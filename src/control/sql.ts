@@ -6,6 +6,7 @@ import { errors, isMetaError } from '../meta/errors.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../meta/limits.js';
 import {
   MAX_CHANGES_PAGE,
+  MAX_ERASURE_PAGE,
   MAX_MEMBERS,
   MAX_NAMESPACE_KEY_VERSIONS,
   MAX_OUTBOX_PAGE,
@@ -19,6 +20,8 @@ import {
   type ControlChangeKind,
   type ControlOptions,
   type ControlStore,
+  type ErasureKeyRecord,
+  type ErasureRow,
   type Member,
   type NamespaceKeyRecord,
   type Org,
@@ -32,7 +35,7 @@ import {
   type UsageDelta,
   type UsageRollup,
 } from './types.js';
-import { checkBinding, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNamespaceKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
+import { checkBinding, checkErasureData, checkErasureKey, checkErasureRow, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNamespaceKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
 
 /** Change-feed rows kept; a watcher further behind reloads its caches whole. */
 export const MAX_RETAINED_CHANGES = 10_000;
@@ -73,6 +76,12 @@ export const CONTROL_DDL: readonly string[] = [
   // Namespace key-encryption keys, wrapped (spec §9.8); a destroyed version keeps its row with wrapped = ''.
   `CREATE TABLE IF NOT EXISTS control_ns_keys (ns BIGINT NOT NULL, version BIGINT NOT NULL, provider TEXT NOT NULL, key_ref TEXT NOT NULL,
      wrapped TEXT NOT NULL, state TEXT NOT NULL, created BIGINT NOT NULL, destroyed BIGINT, PRIMARY KEY (ns, version))`,
+  // Erasure (spec §9.6): the per-org erasure-log keys (wrapped) and the erasure requests.
+  `CREATE TABLE IF NOT EXISTS control_erasure_keys (org TEXT NOT NULL, version BIGINT NOT NULL, wrapped TEXT NOT NULL, created BIGINT NOT NULL,
+     destroyed BIGINT, PRIMARY KEY (org, version))`,
+  `CREATE TABLE IF NOT EXISTS control_erasures (id TEXT PRIMARY KEY, org TEXT NOT NULL, ns BIGINT NOT NULL, collection BIGINT NOT NULL,
+     phase TEXT NOT NULL, requested BIGINT NOT NULL, completed BIGINT, version BIGINT NOT NULL, data TEXT NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS control_erasures_org ON control_erasures (org, id)`,
   `CREATE TABLE IF NOT EXISTS control_outbox (seq BIGINT PRIMARY KEY, org TEXT NOT NULL, subject TEXT NOT NULL, relation TEXT NOT NULL,
      target TEXT NOT NULL, at BIGINT NOT NULL)`,
   // Positions of cluster-wide background jobs (the OpenFGA reconcile's, spec §7).
@@ -113,6 +122,20 @@ export function keyInfo(k: ApiKeyRecord): ApiKeyInfo {
 
 function bindingRow(r: Row): RoleBinding {
   return { org: String(r.org), subject: String(r.subject), role: String(r.role) as RoleName, target: parseTarget(String(r.target)), created: n(r.created) };
+}
+
+function erasureRow(r: Row): ErasureRow {
+  return {
+    id: String(r.id),
+    org: String(r.org),
+    ns: n(r.ns),
+    collection: n(r.collection),
+    phase: String(r.phase),
+    requested: n(r.requested),
+    completed: nn(r.completed),
+    version: n(r.version),
+    data: String(r.data),
+  };
 }
 
 export class SqlControlStore implements ControlStore {
@@ -456,6 +479,83 @@ export class SqlControlStore implements ControlStore {
       await q(`UPDATE control_ns_keys SET wrapped = '', state = 'destroyed', destroyed = COALESCE(destroyed, $2) WHERE ns = $1`, [ns, at]);
       await this.change(q, 'nskey', '', String(ns), at);
     });
+  }
+
+  async putErasureKey(k: ErasureKeyRecord): Promise<void> {
+    checkErasureKey(k);
+    try {
+      await this.d.tx(async (q) => {
+        await q(`INSERT INTO control_erasure_keys (org, version, wrapped, created, destroyed) VALUES ($1, $2, $3, $4, NULL)`, [k.org, k.version, k.wrapped, k.created]);
+      });
+    } catch (e) {
+      if (this.d.isUniqueViolation(e)) throw errors.alreadyExists(`erasure-log key version ${k.version} of org "${k.org}"`, k.version);
+      throw e;
+    }
+  }
+
+  async erasureKeys(org: string): Promise<ErasureKeyRecord[]> {
+    const rows = await this.d.query(`SELECT * FROM control_erasure_keys WHERE org = $1 ORDER BY version LIMIT $2`, [org, MAX_PAGE_LIMIT]);
+    return rows.map((r) => ({ org: String(r.org), version: n(r.version), wrapped: String(r.wrapped), created: n(r.created), destroyed: nn(r.destroyed) }));
+  }
+
+  async destroyErasureKeys(org: string, at = Date.now()): Promise<number> {
+    return this.d.tx(async (q) => {
+      const rows = await q(`SELECT version FROM control_erasure_keys WHERE org = $1 AND destroyed IS NULL`, [org]);
+      await q(`UPDATE control_erasure_keys SET wrapped = '', destroyed = $1 WHERE org = $2 AND destroyed IS NULL`, [at, org]);
+      return rows.length;
+    });
+  }
+
+  async createErasure(row: Omit<ErasureRow, 'version'>): Promise<ErasureRow> {
+    checkErasureRow(row);
+    try {
+      await this.d.tx(async (q) => {
+        await q(`INSERT INTO control_erasures (id, org, ns, collection, phase, requested, completed, version, data) VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8)`, [
+          row.id,
+          row.org,
+          row.ns,
+          row.collection,
+          row.phase,
+          row.requested,
+          row.completed,
+          row.data,
+        ]);
+      });
+    } catch (e) {
+      if (!this.d.isUniqueViolation(e)) throw e;
+      const had = await this.erasure(row.id);
+      if (had.org !== row.org || had.ns !== row.ns || had.collection !== row.collection) throw errors.alreadyExists(`erasure ${row.id}`, 0);
+      return had;
+    }
+    return { ...row, version: 1 };
+  }
+
+  async erasure(id: string): Promise<ErasureRow> {
+    const [r] = await this.d.query(`SELECT * FROM control_erasures WHERE id = $1`, [id]);
+    if (!r) throw errors.notFound(`erasure ${id}`);
+    return erasureRow(r);
+  }
+
+  async updateErasure(id: string, expectedVersion: number, next: Pick<ErasureRow, 'phase' | 'completed' | 'data'>): Promise<ErasureRow> {
+    checkErasureData(next.data);
+    return this.d.tx(async (q) => {
+      const [r] = await q(`SELECT * FROM control_erasures WHERE id = $1`, [id]);
+      if (!r) throw errors.notFound(`erasure ${id}`);
+      const cur = erasureRow(r);
+      if (cur.version !== expectedVersion) throw errors.versionMismatch(`erasure ${id}`, expectedVersion, cur.version);
+      await q(`UPDATE control_erasures SET phase = $1, completed = $2, data = $3, version = $4 WHERE id = $5`, [next.phase, next.completed, next.data, cur.version + 1, id]);
+      return { ...cur, ...next, version: cur.version + 1 };
+    });
+  }
+
+  async listErasures(o: { org?: string; active?: boolean; after?: string; limit?: number }): Promise<Page<ErasureRow>> {
+    const limit = Math.min(Math.max(1, o.limit ?? MAX_ERASURE_PAGE), MAX_ERASURE_PAGE);
+    const rows = await this.d.query(
+      `SELECT * FROM control_erasures WHERE ($1 = '' OR org = $1) AND ($2 = 0 OR completed IS NULL) AND id > $3 ORDER BY id LIMIT $4`,
+      [o.org ?? '', o.active ? 1 : 0, o.after ?? '', limit + 1],
+    );
+    const items = rows.slice(0, limit).map(erasureRow);
+    return rows.length > limit ? { items, next: items[items.length - 1]!.id } : { items };
   }
 
   async controlVersion(): Promise<number> {

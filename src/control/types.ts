@@ -276,12 +276,67 @@ export interface ControlStore {
    * with a change-feed entry (kind 'nskey', id the namespace) so nodes drop their copies. Idempotent.
    */
   destroyNamespaceKeys(ns: number, at?: number): Promise<void>;
+  /** Stores a new erasure-log key version (AlreadyExists if the org has that version). */
+  putErasureKey(k: ErasureKeyRecord): Promise<void>;
+  /** Every key version of an org, oldest first. */
+  erasureKeys(org: string): Promise<ErasureKeyRecord[]>;
+  /** Clears every key version of an org (idempotent): the count destroyed now. */
+  destroyErasureKeys(org: string, at?: number): Promise<number>;
+
+  /** Creates an erasure row (version 1); a retry with the same id returns the row as stored. */
+  createErasure(row: Omit<ErasureRow, 'version'>): Promise<ErasureRow>;
+  /** NotFound if unknown. */
+  erasure(id: string): Promise<ErasureRow>;
+  /** Replaces phase, completed and data if the row is at `expectedVersion` (else VersionMismatch). */
+  updateErasure(id: string, expectedVersion: number, next: Pick<ErasureRow, 'phase' | 'completed' | 'data'>): Promise<ErasureRow>;
+  /** Erasures by id, of one org or all; `active`: only those not completed. */
+  listErasures(o: { org?: string; active?: boolean; after?: string; limit?: number }): Promise<Page<ErasureRow>>;
 
   /** The latest change-feed version (0 before any change). */
   controlVersion(): Promise<number>;
   /** Changes with version > `after`, in version order, at most `limit`. */
   changesSince(after: number, limit?: number): Promise<ControlChange[]>;
 }
+
+/**
+ * One version of an org's erasure-log key (spec §9.6): the HMAC key its erasure records'
+ * key hashes are made with, stored only wrapped by the deployment's key-encryption key.
+ * Rotation adds a version; destroying the org's keys clears `wrapped` for good, which makes
+ * every hash made with them unlinkable.
+ */
+export interface ErasureKeyRecord {
+  org: string;
+  version: number;
+  /** The wrapped key (base64); '' once destroyed. */
+  wrapped: string;
+  created: number;
+  destroyed: number | null;
+}
+
+/**
+ * One erasure request and its progress (spec §9.1–§9.7), as the ControlStore keeps it. The
+ * erasure module owns `data` (JSON: key hashes, offsets, counts, objects); the store only
+ * keeps it, and `version` makes every update a compare-and-swap.
+ */
+export interface ErasureRow {
+  id: string;
+  org: string;
+  ns: number;
+  collection: number;
+  phase: string;
+  requested: number;
+  /** Set when the erasure completed. */
+  completed: number | null;
+  version: number;
+  data: string;
+}
+
+/** Erasure rows per listErasures page, at most. */
+export const MAX_ERASURE_PAGE = 100;
+/** Erasure ids: `er_` and hex. */
+export const ERASURE_ID_PATTERN = /^er_[0-9a-f]{8,64}$/;
+/** An erasure row's data: its key hashes (MAX_ERASE_KEYS of 64 hex digits) and object lists; fits a DynamoDB item (400 KB). */
+export const MAX_ERASURE_DATA_BYTES = 350 * 1024;
 
 /** A live node: its id and when its membership ends unless renewed (ms since the epoch). */
 export interface Member {

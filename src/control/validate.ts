@@ -1,7 +1,7 @@
 // Argument checks of the ControlStore, the same on every backend (InvalidArgument naming the field).
 import { errors } from '../meta/errors.js';
 import { NAME_PATTERN, MAX_NAME_LENGTH, NAME_RULE } from '../meta/limits.js';
-import { JOB_NAME_PATTERN, MAX_JOB_POSITION_LENGTH, MAX_MEMBER_TTL_MS, MAX_NAMESPACE_KEY_VERSIONS, MAX_SCOPES, NODE_ID_PATTERN, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type NamespaceKeyRecord, type QuotaName, type RoleBinding, type UsageDelta } from './types.js';
+import { ERASURE_ID_PATTERN, JOB_NAME_PATTERN, MAX_ERASURE_DATA_BYTES, MAX_JOB_POSITION_LENGTH, MAX_MEMBER_TTL_MS, MAX_NAMESPACE_KEY_VERSIONS, MAX_SCOPES, NODE_ID_PATTERN, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type ErasureKeyRecord, type ErasureRow, type NamespaceKeyRecord, type QuotaName, type RoleBinding, type UsageDelta } from './types.js';
 
 /** Largest usage increment (a safe integer: counters and bytes). */
 export const MAX_USAGE_DELTA = Number.MAX_SAFE_INTEGER;
@@ -100,4 +100,23 @@ export function checkNamespaceKey(rec: Omit<NamespaceKeyRecord, 'state' | 'destr
   if (typeof rec.wrapped !== 'string' || rec.wrapped.length === 0 || rec.wrapped.length > MAX_WRAPPED_KEY_CHARS || !/^[A-Za-z0-9+/=]+$/.test(rec.wrapped)) {
     throw errors.invalid('wrapped', `must be base64, 1..${MAX_WRAPPED_KEY_CHARS} characters`);
   }
+}
+
+export function checkErasureKey(k: ErasureKeyRecord): void {
+  checkTenantOrg(k.org);
+  if (!Number.isSafeInteger(k.version) || k.version < 1) throw errors.invalid('version', 'must be an integer >= 1');
+  if (typeof k.wrapped !== 'string' || k.wrapped.length === 0 || k.wrapped.length > 1024) throw errors.invalid('wrapped', 'must be the wrapped key (base64, at most 1024 characters)');
+  if (!Number.isSafeInteger(k.created)) throw errors.invalid('created', 'must be epoch ms');
+}
+
+export function checkErasureData(data: string): void {
+  if (typeof data !== 'string' || Buffer.byteLength(data) > MAX_ERASURE_DATA_BYTES) throw errors.invalid('data', `must be JSON text of at most ${MAX_ERASURE_DATA_BYTES} bytes`);
+}
+
+export function checkErasureRow(r: Omit<ErasureRow, 'version'>): void {
+  if (typeof r.id !== 'string' || !ERASURE_ID_PATTERN.test(r.id)) throw errors.invalid('id', 'must be er_ and 8-64 hex digits');
+  checkTenantOrg(r.org);
+  for (const f of ['ns', 'collection', 'requested'] as const) if (!Number.isSafeInteger(r[f]) || r[f] < 0) throw errors.invalid(f, 'must be a non-negative integer');
+  if (typeof r.phase !== 'string' || r.phase.length === 0 || r.phase.length > 32) throw errors.invalid('phase', 'must be 1-32 characters');
+  checkErasureData(r.data);
 }
