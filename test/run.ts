@@ -73,6 +73,7 @@ const SUITES: Record<string, string> = {
   'control-plane': 'test/controlplane',
   moves: 'test/moves',
   crypto: 'test/crypto',
+  erasure: 'test/erasure',
 };
 /** Services a suite needs besides its backend's (started once for its stage). */
 const NEEDS: Record<string, string[]> = { openfga: ['openfga'], crypto: ['kms'] };

@@ -26,12 +26,15 @@ export const ACTIONS = [
   'collection.retention.set',
   'documents.read',
   'documents.write',
+  'documents.erase',
+  'erasure.read',
   // The operator's (on the deployment: the resource { kind: 'org', org: OPERATOR_ORG }).
   'org.create',
   'org.list',
   'quota.read',
   'quota.set',
   'usage.read',
+  'erasure.audit',
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -83,11 +86,16 @@ export const CLASS: Record<Action, Class> = {
   'collection.retention.set': 'ns_admin',
   'documents.read': 'read',
   'documents.write': 'write',
+  // An erasure releases time travel and rewrites tags (spec §9.2, §9.5): history is given up, a namespace admin's decision.
+  'documents.erase': 'ns_admin',
+  // The erasure log holds pseudonymous hashes (spec §9.6): only the org's admin and the operator's audit read it.
+  'erasure.read': 'org_admin',
   'org.create': 'operator',
   'org.list': 'operator',
   'quota.read': 'operator',
   'quota.set': 'operator',
   'usage.read': 'operator',
+  'erasure.audit': 'operator',
 };
 export const ROLE_CLASSES: Record<RoleName, ReadonlySet<Class>> = {
   reader: new Set(['read']),

@@ -18,7 +18,7 @@ export const DEFAULT_PRINT_LIMIT = 100;
 /** Items a list or query prints at most with --all in a table or json (they are held to be laid out); jsonl streams. */
 export const MAX_BUFFERED_ROWS = 100_000;
 
-interface Remote {
+export interface Remote {
   url: string;
   output: OutputFormat;
 }
@@ -29,7 +29,7 @@ function positiveInt(v: string): number {
   return n;
 }
 
-function jsonObject(v: string): Record<string, unknown> {
+export function jsonObject(v: string): Record<string, unknown> {
   try {
     const x = JSON.parse(v) as unknown;
     if (x === null || typeof x !== 'object' || Array.isArray(x)) throw new Error('not an object');
@@ -40,14 +40,14 @@ function jsonObject(v: string): Record<string, unknown> {
 }
 
 /** The options every data command takes, and its example. */
-function remote(c: Command, example: string): Command {
+export function remote(c: Command, example: string): Command {
   return c
     .addOption(new Option('--url <url>', 'the node').env('LOAM_URL').default(DEFAULT_URL))
     .addOption(new Option('-o, --output <format>', 'how to print the answer').choices([...OUTPUT_FORMATS]).default('table'))
     .addHelpText('after', `\nThe API key is read from LOAM_KEY.\n\nExample:\n  ${example}\n`);
 }
 
-function clientFor(o: Remote): LoamClient {
+export function clientFor(o: Remote): LoamClient {
   const key = process.env.LOAM_KEY;
   return new LoamClient({ url: o.url, ...(key ? { key } : {}) });
 }
@@ -62,7 +62,7 @@ function failed(e: unknown, o: { url?: string }): void {
 }
 
 /** Runs a command's body; the options object is the one commander passes after the arguments. */
-function act<A extends unknown[]>(fn: (...args: A) => Promise<void>) {
+export function act<A extends unknown[]>(fn: (...args: A) => Promise<void>) {
   return async (...args: A): Promise<void> => {
     const o = args.find((a, i) => i >= args.length - 2 && a !== null && typeof a === 'object' && !(a instanceof Command)) as { url?: string } | undefined;
     try {
@@ -73,7 +73,7 @@ function act<A extends unknown[]>(fn: (...args: A) => Promise<void>) {
   };
 }
 
-function print(s: string): void {
+export function print(s: string): void {
   if (s !== '') process.stdout.write(`${s}\n`);
 }
 

@@ -1,6 +1,7 @@
 // The `loam` command. Run through ./loam.mjs (the package's bin), or directly:
 //   node --import tsx src/cli/main.ts <command>
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -19,6 +20,7 @@ import { USAGE_METRICS } from '../quota/usage.js';
 import { dataCommands } from './data.js';
 import { shardCommands } from './shards.js';
 import { moveCommands } from './moves.js';
+import { erasureCommands } from './erasure.js';
 import { addExamples } from './examples.js';
 import { clusterCommands, controlPlaneCommand } from './control-plane.js';
 
@@ -70,6 +72,16 @@ function fail(e: unknown): never {
   else if ((e as { code?: string }).code === 'EADDRINUSE') console.error(`loam: ${(e as Error).message}; pick another --port (0 picks a free one)`);
   else console.error(`loam: ${(e as Error).stack ?? String(e)}`);
   process.exit(1);
+}
+
+/**
+ * loam dev's erasure-log key-encryption key: made once, kept in the data dir (mode 0600), so
+ * erasure works out of the box in development. A deployment sets erasure_kek itself.
+ */
+export function devErasureKek(dir: string): string {
+  const path = resolve(dir, 'erasure.kek');
+  if (!existsSync(path)) writeFileSync(path, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  return readFileSync(path, 'utf8').trim();
 }
 
 export function devBanner(url: string, dataDir: string, key: string | null = null, operatorKey: string | null = null): string {
@@ -131,7 +143,7 @@ export function program(): Command {
         const dir = resolve(o.dataDir);
         mkdirSync(resolve(dir, 'objects'), { recursive: true });
         const config = resolveConfig(
-          { metastore: sqliteUrl(resolve(dir, 'meta.db')), store: pathToFileURL(resolve(dir, 'objects')).href, log_level: o.logLevel, auth: 'api_keys' },
+          { metastore: sqliteUrl(resolve(dir, 'meta.db')), store: pathToFileURL(resolve(dir, 'objects')).href, log_level: o.logLevel, auth: 'api_keys', erasure_kek: devErasureKek(dir) },
           envOverrides(),
           { port: o.port },
         );
@@ -201,7 +213,8 @@ export function program(): Command {
     .action((o: { config: string }) => {
       try {
         const c = resolveConfig(readConfigFile(o.config), envOverrides());
-        console.log(JSON.stringify({ ...c, metastore: c.metastore.replace(/\/\/[^@/]*@/g, '//…@') }, null, 2));
+        // Secrets are masked: the metastore's password and the erasure log's key-encryption key.
+        console.log(JSON.stringify({ ...c, metastore: c.metastore.replace(/\/\/[^@/]*@/g, '//…@'), erasure_kek: c.erasure_kek === null ? null : '(set)' }, null, 2));
       } catch (e) {
         fail(e);
       }
@@ -210,6 +223,7 @@ export function program(): Command {
   dataCommands(p);
   shardCommands(p);
   moveCommands(p);
+  erasureCommands(p);
   tenancyCommands(p);
   controlPlaneCommand(p);
   clusterCommands(p);

@@ -20,6 +20,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The org's erasure log, by id (the org admin's) */
+        get: operations["listErasures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/erasures/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An erasure's record and progress: phase, counts, expected completion */
+        get: operations["getErasure"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/erasures/{id}/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Recomputes a key's HMAC under the erasure's key version and shows the record if it holds it */
+        post: operations["verifyErasure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/keys": {
         parameters: {
             query?: never;
@@ -161,6 +212,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/namespaces/{ns}/collections/{c}/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Erase documents for good (GDPR): deleted at once, then purged from every object, version and cache by the deadline; answers the erasure and the delete's token */
+        post: operations["eraseDocuments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/namespaces/{ns}/collections/{c}/query": {
         parameters: {
             query?: never;
@@ -224,6 +292,23 @@ export interface paths {
         put?: never;
         /** Operator: create an org and its first admin key (the key is in this answer only) */
         post: operations["createOrg"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orgs/{org}/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Operator (audit): an org's erasure log */
+        get: operations["auditErasures"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -715,6 +800,607 @@ export interface operations {
             };
             /** @description Error */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    listErasures: {
+        parameters: {
+            query?: {
+                active?: boolean;
+                cursor?: string;
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items?: {
+                            collection_id?: number;
+                            completed?: number | null;
+                            counts?: {
+                                files_rewritten?: number;
+                                keys?: number;
+                                nodes_evicted?: number;
+                                objects_deleted?: number;
+                                objects_retired?: number;
+                                orphans_deleted?: number;
+                                tags_rewritten?: number;
+                            };
+                            /** @description Completion is due by this time (ms since the epoch) */
+                            deadline?: number;
+                            /** @description requested + the configured bound (purge deadline + segmenter lag + GC grace) */
+                            expected_completion?: number;
+                            id?: string;
+                            /** @description HMAC-SHA256 of each key's canonical encoding under the org's erasure-log key */
+                            key_hashes?: string[];
+                            key_version?: number;
+                            namespace_id?: number;
+                            offsets?: {
+                                offset?: number;
+                                partition?: number;
+                            }[];
+                            org?: string;
+                            /** @enum {string} */
+                            phase?: "requested" | "purging" | "trimming" | "collecting" | "evicting" | "complete";
+                            purged_version?: number | null;
+                            requested?: number;
+                            retired?: string[];
+                            rewritten?: {
+                                from?: string;
+                                to?: string | null;
+                            }[];
+                            tags?: {
+                                from_path?: string;
+                                from_version?: number;
+                                name?: string;
+                                to_path?: string;
+                            }[];
+                            /** @description What the current phase waits for */
+                            waiting?: string | null;
+                        }[];
+                        next_cursor?: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        collection_id?: number;
+                        completed?: number | null;
+                        counts?: {
+                            files_rewritten?: number;
+                            keys?: number;
+                            nodes_evicted?: number;
+                            objects_deleted?: number;
+                            objects_retired?: number;
+                            orphans_deleted?: number;
+                            tags_rewritten?: number;
+                        };
+                        /** @description Completion is due by this time (ms since the epoch) */
+                        deadline?: number;
+                        /** @description requested + the configured bound (purge deadline + segmenter lag + GC grace) */
+                        expected_completion?: number;
+                        id?: string;
+                        /** @description HMAC-SHA256 of each key's canonical encoding under the org's erasure-log key */
+                        key_hashes?: string[];
+                        key_version?: number;
+                        namespace_id?: number;
+                        offsets?: {
+                            offset?: number;
+                            partition?: number;
+                        }[];
+                        org?: string;
+                        /** @enum {string} */
+                        phase?: "requested" | "purging" | "trimming" | "collecting" | "evicting" | "complete";
+                        purged_version?: number | null;
+                        requested?: number;
+                        retired?: string[];
+                        rewritten?: {
+                            from?: string;
+                            to?: string | null;
+                        }[];
+                        tags?: {
+                            from_path?: string;
+                            from_version?: number;
+                            name?: string;
+                            to_path?: string;
+                        }[];
+                        /** @description What the current phase waits for */
+                        waiting?: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    verifyErasure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    key: string | number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        erasure?: {
+                            collection_id?: number;
+                            completed?: number | null;
+                            counts?: {
+                                files_rewritten?: number;
+                                keys?: number;
+                                nodes_evicted?: number;
+                                objects_deleted?: number;
+                                objects_retired?: number;
+                                orphans_deleted?: number;
+                                tags_rewritten?: number;
+                            };
+                            /** @description Completion is due by this time (ms since the epoch) */
+                            deadline?: number;
+                            /** @description requested + the configured bound (purge deadline + segmenter lag + GC grace) */
+                            expected_completion?: number;
+                            id?: string;
+                            /** @description HMAC-SHA256 of each key's canonical encoding under the org's erasure-log key */
+                            key_hashes?: string[];
+                            key_version?: number;
+                            namespace_id?: number;
+                            offsets?: {
+                                offset?: number;
+                                partition?: number;
+                            }[];
+                            org?: string;
+                            /** @enum {string} */
+                            phase?: "requested" | "purging" | "trimming" | "collecting" | "evicting" | "complete";
+                            purged_version?: number | null;
+                            requested?: number;
+                            retired?: string[];
+                            rewritten?: {
+                                from?: string;
+                                to?: string | null;
+                            }[];
+                            tags?: {
+                                from_path?: string;
+                                from_version?: number;
+                                name?: string;
+                                to_path?: string;
+                            }[];
+                            /** @description What the current phase waits for */
+                            waiting?: string | null;
+                        };
+                        key_hash?: string;
+                        key_version?: number;
+                        verified?: boolean;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3028,6 +3714,235 @@ export interface operations {
             };
         };
     };
+    eraseDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                c: string;
+                ns: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A query filter; the documents it matches now (at most 1000) are erased */
+                    filter?: Record<string, unknown>;
+                    /** @description Primary key values, 1..1000 (MAX_ERASE_KEYS) */
+                    keys?: (string | number)[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        erasure?: {
+                            collection_id?: number;
+                            completed?: number | null;
+                            counts?: {
+                                files_rewritten?: number;
+                                keys?: number;
+                                nodes_evicted?: number;
+                                objects_deleted?: number;
+                                objects_retired?: number;
+                                orphans_deleted?: number;
+                                tags_rewritten?: number;
+                            };
+                            /** @description Completion is due by this time (ms since the epoch) */
+                            deadline?: number;
+                            /** @description requested + the configured bound (purge deadline + segmenter lag + GC grace) */
+                            expected_completion?: number;
+                            id?: string;
+                            /** @description HMAC-SHA256 of each key's canonical encoding under the org's erasure-log key */
+                            key_hashes?: string[];
+                            key_version?: number;
+                            namespace_id?: number;
+                            offsets?: {
+                                offset?: number;
+                                partition?: number;
+                            }[];
+                            org?: string;
+                            /** @enum {string} */
+                            phase?: "requested" | "purging" | "trimming" | "collecting" | "evicting" | "complete";
+                            purged_version?: number | null;
+                            requested?: number;
+                            retired?: string[];
+                            rewritten?: {
+                                from?: string;
+                                to?: string | null;
+                            }[];
+                            tags?: {
+                                from_path?: string;
+                                from_version?: number;
+                                name?: string;
+                                to_path?: string;
+                            }[];
+                            /** @description What the current phase waits for */
+                            waiting?: string | null;
+                        };
+                        /** @description A consistency token a write returned: the read sees that write. Writes return tokens of at most 2048 characters. */
+                        token?: string;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
     query: {
         parameters: {
             query?: never;
@@ -3784,6 +4699,197 @@ export interface operations {
             };
             /** @description Error */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    auditErasures: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items?: {
+                            collection_id?: number;
+                            completed?: number | null;
+                            counts?: {
+                                files_rewritten?: number;
+                                keys?: number;
+                                nodes_evicted?: number;
+                                objects_deleted?: number;
+                                objects_retired?: number;
+                                orphans_deleted?: number;
+                                tags_rewritten?: number;
+                            };
+                            /** @description Completion is due by this time (ms since the epoch) */
+                            deadline?: number;
+                            /** @description requested + the configured bound (purge deadline + segmenter lag + GC grace) */
+                            expected_completion?: number;
+                            id?: string;
+                            /** @description HMAC-SHA256 of each key's canonical encoding under the org's erasure-log key */
+                            key_hashes?: string[];
+                            key_version?: number;
+                            namespace_id?: number;
+                            offsets?: {
+                                offset?: number;
+                                partition?: number;
+                            }[];
+                            org?: string;
+                            /** @enum {string} */
+                            phase?: "requested" | "purging" | "trimming" | "collecting" | "evicting" | "complete";
+                            purged_version?: number | null;
+                            requested?: number;
+                            retired?: string[];
+                            rewritten?: {
+                                from?: string;
+                                to?: string | null;
+                            }[];
+                            tags?: {
+                                from_path?: string;
+                                from_version?: number;
+                                name?: string;
+                                to_path?: string;
+                            }[];
+                            /** @description What the current phase waits for */
+                            waiting?: string | null;
+                        }[];
+                        next_cursor?: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

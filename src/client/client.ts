@@ -28,6 +28,12 @@ export type Collection = Answer<'getCollection', 200>;
 export type CollectionSpec = BodyOf<'createCollection'>;
 /** A collection's log retention: `ms` (age) and `bytes` (per partition), each null for no bound. */
 export type LogRetention = BodyOf<'setCollectionRetention'>;
+/** An erasure's record and progress (spec §9): phase, counts, expected completion, keyed hashes. */
+export type Erasure = Answer<'getErasure', 200>;
+export type EraseRequest = BodyOf<'eraseDocuments'>;
+export type EraseResult = Answer<'eraseDocuments', 202>;
+export type ErasureVerification = Answer<'verifyErasure', 200>;
+export type ErasureList = Answer<'listErasures', 200>;
 export type WriteBatch<D extends Doc = Doc> = { upserts?: D[]; deletes?: (string | number)[] };
 export type WriteResult = Answer<'writeDocuments', 200>;
 export type QueryRequest = BodyOf<'query'>;
@@ -274,6 +280,28 @@ export class LoamClient {
     }
   }
 
+  // ------------------------------------------------------------------ erasure (GDPR)
+
+  /**
+   * Erases documents for good, by primary keys or by filter: deleted at once (the answer's
+   * token sees the delete), then purged from every object, object version and cache by the
+   * erasure's deadline. Not retried once it may have reached the server (a repeat erases again).
+   */
+  async erase(ns: string, c: string, req: EraseRequest): Promise<EraseResult> {
+    const r = await this.send<EraseResult>('POST', pathOf('/v1/namespaces/{ns}/collections/{c}/erase', { ns, c }), 'unsafe', { body: req });
+    this.remember(ns, c, r.token);
+    return r;
+  }
+
+  /** The org's erasure log (an org admin's key). */
+  readonly erasures = {
+    list: (o: QueryOf<'listErasures'> = {}): Promise<ErasureList> => this.send('GET', pathOf('/v1/erasures'), 'safe', { query: o }),
+    get: (id: string): Promise<Erasure> => this.send('GET', pathOf('/v1/erasures/{id}', { id }), 'safe'),
+    /** Recomputes the key's HMAC under the erasure's key version: 200 when the record holds it, a LoamError not_found when not. */
+    verify: (id: string, key: string | number): Promise<ErasureVerification> =>
+      this.send('POST', pathOf('/v1/erasures/{id}/verify', { id }), 'safe', { body: { key } satisfies BodyOf<'verifyErasure'> }),
+  };
+
   // ------------------------------------------------------------------ tenancy
 
   readonly org = {
@@ -345,6 +373,11 @@ export class CollectionHandle<D extends Doc = Doc> {
 
   delete(ids: (string | number)[]): Promise<WriteResult> {
     return this.write({ deletes: ids });
+  }
+
+  /** Erases these documents for good (GDPR); see LoamClient.erase. */
+  erase(req: EraseRequest): Promise<EraseResult> {
+    return this.client.erase(this.namespace, this.name, req);
   }
 
   get(id: string | number, o: ReadOptions = {}): Promise<D> {

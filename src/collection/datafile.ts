@@ -237,6 +237,11 @@ export class DataFiles {
     return idx;
   }
 
+  /** Drops the cached blocks and indexes of these files (spec §9.4). */
+  evict(paths: ReadonlySet<string>): number {
+    return this.blocks.evictPaths(paths) + this.indexes.evictPaths(paths);
+  }
+
   /** Body bytes the block cache holds now (its decoded entries), for tests and sizing. */
   cachedBodyBytes(): number {
     let n = 0;

@@ -55,6 +55,11 @@ export class Manifests {
     return m;
   }
 
+  /** Drops these manifests from the cache (spec §9.4). */
+  evict(paths: ReadonlySet<string>): number {
+    return this.cache.evictPaths(paths);
+  }
+
   /** Writes a manifest create-only (its path is unique) and caches it. */
   async write(path: string, m: Manifest): Promise<void> {
     await putCreateOnly(this.store, path, Buffer.from(JSON.stringify(m)));

@@ -79,6 +79,12 @@ export class CollectionReader {
     this.files = new DataFiles(store, opts.cacheBytes);
   }
 
+  /** Drops cached objects an erasure retired, and every cached log tail (they may hold erased records): spec §9.4. */
+  evict(paths: ReadonlySet<string>): number {
+    this.tails.clear();
+    return this.log.evict(paths) + this.manifests.evict(paths) + this.files.evict(paths);
+  }
+
   /** The manifest a pointer names (an empty one before the first). */
   async manifestOf(head: CollectionHead): Promise<Manifest> {
     const c = head.collection;

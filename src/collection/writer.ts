@@ -143,8 +143,8 @@ export class CollectionWriter {
     return { records: e.records + e.addedRecords, bytes: e.bytes + e.addedBytes };
   }
 
-  /** Writes a batch; resolves with its encoded consistency token once committed. */
-  async write(c: Collection, batch: WriteBatch): Promise<{ token: string; records: number }> {
+  /** Writes a batch; resolves with its encoded consistency token once committed, and the offsets it covers per partition of the collection. */
+  async write(c: Collection, batch: WriteBatch): Promise<{ token: string; records: number; offsets: { partition: number; offset: number }[] }> {
     const enc = this.encode(c, batch);
     const [b, max] = await Promise.all([this.backlogOf(c), typeof this.limits === 'function' ? this.limits(c) : this.limits]);
     const over = (quota: string, have: number, adds: number, limit: number, unit: string) =>
@@ -161,6 +161,7 @@ export class CollectionWriter {
       e.addedBytes += enc.bytes;
     }
     const r = await this.log.append(enc.parts);
-    return { token: encodeToken(r.token), records: enc.records };
+    const offsets = r.token.entries.filter((e) => e.ns === c.ns && e.stream === c.streamId).map((e) => ({ partition: e.partition, offset: e.offset }));
+    return { token: encodeToken(r.token), records: enc.records, offsets };
   }
 }

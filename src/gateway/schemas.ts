@@ -6,6 +6,8 @@ import { MAX_LEGACY_TOKEN_LENGTH, MAX_TOKEN_LENGTH } from '../meta/token.js';
 import { MAX_QUERY_LIMIT, DEFAULT_QUERY_LIMIT } from '../collection/reader.js';
 import { MAX_LOG_RETENTION_BYTES, MAX_LOG_RETENTION_MS, MIN_LOG_RETENTION_BYTES, MIN_LOG_RETENTION_MS } from '../collection/retention.js';
 import { DEFAULT_COLLECTION_LOG_RETENTION_MS } from '../meta/limits.js';
+import { MAX_ERASE_KEYS } from '../erasure/record.js';
+import { ERASURE_ID_PATTERN, MAX_ERASURE_PAGE } from '../control/types.js';
 
 /** Partitions of a new collection unless the request says otherwise. */
 export const DEFAULT_COLLECTION_PARTITIONS = 4;
@@ -85,6 +87,47 @@ const token = {
   minLength: 1,
   maxLength: MAX_LEGACY_TOKEN_LENGTH,
   description: `A consistency token a write returned: the read sees that write. Writes return tokens of at most ${MAX_TOKEN_LENGTH} characters.`,
+} as const;
+
+const erasureParams = { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: ERASURE_ID_PATTERN.source } } } as const;
+
+/** An erasure as the API shows it (spec §9.6: keyed hashes only, never a key). */
+export const erasureBody = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    org: { type: 'string' },
+    namespace_id: { type: 'integer' },
+    collection_id: { type: 'integer' },
+    phase: { type: 'string', enum: ['requested', 'purging', 'trimming', 'collecting', 'evicting', 'complete'] },
+    waiting: { type: ['string', 'null'], description: 'What the current phase waits for' },
+    requested: { type: 'integer' },
+    completed: { type: ['integer', 'null'] },
+    deadline: { type: 'integer', description: 'Completion is due by this time (ms since the epoch)' },
+    expected_completion: { type: 'integer', description: 'requested + the configured bound (purge deadline + segmenter lag + GC grace)' },
+    key_version: { type: 'integer' },
+    key_hashes: { type: 'array', items: { type: 'string' }, description: "HMAC-SHA256 of each key's canonical encoding under the org's erasure-log key" },
+    offsets: { type: 'array', items: { type: 'object', properties: { partition: { type: 'integer' }, offset: { type: 'integer' } } } },
+    purged_version: { type: ['integer', 'null'] },
+    counts: {
+      type: 'object',
+      properties: {
+        keys: { type: 'integer' },
+        files_rewritten: { type: 'integer' },
+        tags_rewritten: { type: 'integer' },
+        objects_retired: { type: 'integer' },
+        objects_deleted: { type: 'integer' },
+        orphans_deleted: { type: 'integer' },
+        nodes_evicted: { type: 'integer' },
+      },
+    },
+    rewritten: { type: 'array', items: { type: 'object', properties: { from: { type: 'string' }, to: { type: ['string', 'null'] } } } },
+    tags: {
+      type: 'array',
+      items: { type: 'object', properties: { name: { type: 'string' }, from_version: { type: 'integer' }, from_path: { type: 'string' }, to_path: { type: 'string' } } },
+    },
+    retired: { type: 'array', items: { type: 'string' } },
+  },
 } as const;
 
 export const nsParams = { type: 'object', required: ['ns'], properties: { ns: name } } as const;
@@ -243,6 +286,58 @@ export const ROUTES = {
         400: errorBody,
         404: errorBody,
         503: errorBody,
+      },
+    },
+  },
+  eraseDocuments: {
+    method: 'POST',
+    url: '/v1/namespaces/:ns/collections/:c/erase',
+    summary: 'Erase documents for good (GDPR): deleted at once, then purged from every object, version and cache by the deadline; answers the erasure and the delete\'s token',
+    role: 'log',
+    schema: {
+      params: collParams,
+      body: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          keys: { type: 'array', items: scalarKey, description: `Primary key values, 1..${MAX_ERASE_KEYS} (MAX_ERASE_KEYS)` },
+          filter: { type: 'object', description: `A query filter; the documents it matches now (at most ${MAX_ERASE_KEYS}) are erased` },
+        },
+      },
+      response: { 202: { type: 'object', properties: { erasure: erasureBody, token } }, 400: errorBody, 404: errorBody, 413: errorBody, 503: errorBody },
+    },
+  },
+  listErasures: {
+    method: 'GET',
+    url: '/v1/erasures',
+    summary: "The org's erasure log, by id (the org admin's)",
+    schema: {
+      querystring: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { cursor: { type: 'string', maxLength: 128 }, page_size: { type: 'integer', minimum: 1, maximum: MAX_ERASURE_PAGE, default: MAX_ERASURE_PAGE }, active: { type: 'boolean' } },
+      },
+      response: { 200: { type: 'object', properties: { items: { type: 'array', items: erasureBody }, next_cursor: { type: ['string', 'null'] } } } },
+    },
+  },
+  getErasure: {
+    method: 'GET',
+    url: '/v1/erasures/:id',
+    summary: "An erasure's record and progress: phase, counts, expected completion",
+    schema: { params: erasureParams, response: { 200: erasureBody, 404: errorBody } },
+  },
+  verifyErasure: {
+    method: 'POST',
+    url: '/v1/erasures/:id/verify',
+    summary: "Recomputes a key's HMAC under the erasure's key version and shows the record if it holds it",
+    schema: {
+      params: erasureParams,
+      body: { type: 'object', required: ['key'], additionalProperties: false, properties: { key: scalarKey } },
+      response: {
+        200: { type: 'object', properties: { verified: { type: 'boolean' }, key_hash: { type: 'string' }, key_version: { type: 'integer' }, erasure: erasureBody } },
+        400: errorBody,
+        404: errorBody,
+        409: errorBody,
       },
     },
   },

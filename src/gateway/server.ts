@@ -25,6 +25,8 @@ import { clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES, notFound, regist
 import { MAX_KEY_BYTES } from '../log/keys.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import { isAuthzError } from '../authz/errors.js';
+import type { ErasureService } from '../erasure/service.js';
+import { erasureJson, verifyKey } from '../erasure/view.js';
 
 /** HTTP body limit: the batch byte limit plus room for JSON syntax. */
 export const BODY_LIMIT_BYTES = MAX_BATCH_BYTES + 4 * 1024 * 1024;
@@ -96,6 +98,8 @@ export interface GatewayDeps {
   authenticate?: (req: FastifyRequest) => unknown;
   /** Readiness: resolves when the metastore and the store answer. */
   ready: () => Promise<void>;
+  /** Erasure (spec §9): the service; absent, its routes answer 503 naming the setting. */
+  erasure?: ErasureService;
   /** Paths served without admission (the status page's login and logout); their routes authenticate what they need. */
   publicPaths?: readonly string[];
   /** Holds writes to a namespace while it moves between metastore shards (spec §5.5; sharded metastores only). */
@@ -466,6 +470,38 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
       ...(b.token ? { token: b.token } : {}),
     });
     return { documents: r.documents, next_cursor: r.nextCursor };
+  });
+
+  const erasure = (): ErasureService => {
+    if (!d.erasure) throw new HttpError(503, 'erasure_unavailable', 'erasure is off on this node: set erasure_kek (the key-encryption key of the erasure log, 64 hex digits)');
+    return d.erasure;
+  };
+  const ownErasure = async (org: string, id: string) => {
+    const row = await erasure().control.erasure(id).catch((e: unknown) => Promise.reject(isMetaError(e, 'NotFound') ? new HttpError(404, 'not_found', `erasure ${id} not found`) : e));
+    // Another org's erasure is not found, not forbidden: ids say nothing across orgs.
+    if (row.org !== org) throw new HttpError(404, 'not_found', `erasure ${id} not found`);
+    return row;
+  };
+
+  route<CP, unknown, { keys?: unknown[]; filter?: unknown }>(ROUTES.eraseDocuments, async (req, reply) => {
+    const svc = erasure();
+    const c = await d.catalog.collection(req.principal.org, req.params.ns, req.params.c);
+    const r = await svc.erase(req.principal.org, c, req.body ?? {}, d.writer!, d.reader);
+    return reply.status(202).send({ erasure: erasureJson(r.row, svc.boundMs), token: r.token });
+  });
+
+  route<unknown, { cursor?: string; page_size: number; active?: boolean }, unknown>(ROUTES.listErasures, async (req) => {
+    const svc = erasure();
+    const p = await svc.control.listErasures({ org: req.principal.org, limit: req.query.page_size, ...(req.query.active ? { active: true } : {}), ...(req.query.cursor ? { after: req.query.cursor } : {}) });
+    return { items: p.items.map((r) => erasureJson(r, svc.boundMs)), next_cursor: p.next ?? null };
+  });
+
+  route<{ id: string }, unknown, unknown>(ROUTES.getErasure, async (req) => erasureJson(await ownErasure(req.principal.org, req.params.id), erasure().boundMs));
+
+  route<{ id: string }, unknown, { key: unknown }>(ROUTES.verifyErasure, async (req) => {
+    const svc = erasure();
+    const row = await ownErasure(req.principal.org, req.params.id);
+    return verifyKey(svc, row, req.body.key);
   });
 
   d.routes?.(app as unknown as FastifyInstance);

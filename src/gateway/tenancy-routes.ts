@@ -5,9 +5,10 @@
 // their part of /v1/openapi.json.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addRoute, HttpError } from './server.js';
-import { errorBody, type RouteDef } from './schemas.js';
+import { erasureBody, errorBody, type RouteDef } from './schemas.js';
+import { erasureJson } from '../erasure/view.js';
 import { DEFAULT_PAGE_LIMIT, MAX_NAME_LENGTH, MAX_PAGE_LIMIT, NAME_PATTERN } from '../meta/limits.js';
-import { MAX_SCOPES, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, type QuotaName, type RoleName } from '../control/types.js';
+import { MAX_ERASURE_PAGE, MAX_SCOPES, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, type QuotaName, type RoleName } from '../control/types.js';
 import type { Tenancy } from '../authz/tenancy.js';
 import { USAGE_METRICS } from '../quota/usage.js';
 import type { ControlStore } from '../control/types.js';
@@ -195,11 +196,22 @@ export const TENANCY_ROUTES = {
     summary: "Operator: an org's usage",
     schema: { params: orgParams, querystring: usageQuery, response: { 200: usageAnswer, 400: errorBody, 404: errorBody } },
   },
+  auditErasures: {
+    method: 'GET',
+    url: '/v1/orgs/:org/erasures',
+    summary: "Operator (audit): an org's erasure log",
+    schema: {
+      params: orgParams,
+      querystring: { type: 'object', additionalProperties: false, properties: { cursor: { type: 'string', maxLength: 128 }, page_size: { type: 'integer', minimum: 1, maximum: MAX_ERASURE_PAGE, default: MAX_ERASURE_PAGE } } },
+      response: { 200: { type: 'object', properties: { items: { type: 'array', items: erasureBody }, next_cursor: { type: ['string', 'null'] } } }, 404: errorBody, 503: errorBody },
+    },
+  },
 } satisfies Record<string, RouteDef>;
 
 type Handler = (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
-export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog) {
+/** `erasureBoundMs`: the node's erasure completion bound, when erasure is on (the audit route answers 503 otherwise). */
+export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog, erasureBoundMs: number | null = null) {
   return (app: FastifyInstance): void => {
     const nsIdOf = async (org: string, name: string | undefined): Promise<number | null> => (name ? (await catalog.namespace(org, name)).id : null);
     const who = (req: FastifyRequest) => req.principal.subject ?? 'local';
@@ -310,5 +322,12 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog) {
       return { org, name: b.name, namespace: b.namespace ?? null, value: b.value };
     });
     route(R.getOrgUsage, async (req) => ({ items: await usageOf(req, await tenantOrg(req)) }));
+    route(R.auditErasures, async (req) => {
+      if (erasureBoundMs === null) throw new HttpError(503, 'erasure_unavailable', 'erasure is off on this node: set erasure_kek');
+      const org = await tenantOrg(req);
+      const q = req.query as { cursor?: string; page_size: number };
+      const p = await cs.listErasures({ org, limit: q.page_size, ...(q.cursor ? { after: q.cursor } : {}) });
+      return { items: p.items.map((r) => erasureJson(r, erasureBoundMs)), next_cursor: p.next ?? null };
+    });
   };
 }

@@ -25,7 +25,7 @@ import type { Collection, Fence } from '../meta/types.js';
 import { isStoreError, purge, type Store } from '../store/index.js';
 import type { Manifests } from '../collection/manifest.js';
 import { dataPrefix, manifestPrefix, manifestVersionOf, segmentPrefix, stampOf, WAL_PREFIX } from '../collection/paths.js';
-import { retentionFloor } from './retained.js';
+import { liveRetentionFloor } from './retained.js';
 
 /** Default grace: objects younger than this are never deleted (covers slow readers and writers). */
 export const DEFAULT_GC_GRACE_MS = 10 * 60_000;
@@ -137,7 +137,7 @@ export async function gcWal(d: GcDeps, r: GcReport, now = Date.now()): Promise<v
 export async function gcCollection(d: GcDeps, c: Collection, r: GcReport, now = Date.now()): Promise<void> {
   // Retention first: the pointer and the floor (at the clock less the skew), then the tags (spec §3.3).
   const pointer = await d.meta.pointer(c.ns, linkPointerKey(c.linkId));
-  const floor = pointer ? await retentionFloor(d.meta, c, pointer, now) : null;
+  const floor = pointer ? await liveRetentionFloor(d.meta, d.manifests, c, pointer, now) : null;
   const tagged = new Set<string>();
   let allTags = false;
   let after: string | undefined;

@@ -10,6 +10,8 @@ import { linkPointerKey } from '../meta/contract.js';
 import { MAX_CLOCK_SKEW_MS } from '../meta/limits.js';
 import type { Collection, Pointer } from '../meta/types.js';
 import type { MetaStore } from '../meta/contract.js';
+import { isStoreError } from '../store/index.js';
+import type { Manifest, Manifests } from '../collection/manifest.js';
 
 /** Point reads one floor search makes at most: enough for 2^60 versions. */
 export const MAX_FLOOR_PROBES = 60;
@@ -45,4 +47,38 @@ export async function retentionFloor(meta: MetaStore, c: Collection, pointer: Po
     }
   }
   return { version: hi, path: hiPath };
+}
+
+/**
+ * The retention floor whose manifest still exists. An erasure releases the manifests below
+ * its purged version early (spec §9.2, overriding the retention), while the pointer's
+ * history still names them: the floor then moves up to the oldest version whose manifest
+ * loads. Missing manifests are always a prefix of the versions (the erasure and GC delete
+ * only below a floor), so a binary search finds it: at most MAX_FLOOR_PROBES loads.
+ */
+export async function liveRetentionFloor(meta: MetaStore, manifests: Manifests, c: Collection, pointer: Pointer, now: number): Promise<RetentionFloor & { manifest: Manifest }> {
+  const floor = await retentionFloor(meta, c, pointer, now);
+  const tryLoad = async (path: string): Promise<Manifest | null> => {
+    try {
+      return await manifests.load(path);
+    } catch (e) {
+      if (isStoreError(e, 'NotFound')) return null;
+      throw e;
+    }
+  };
+  const first = await tryLoad(floor.path);
+  if (first) return { ...floor, manifest: first };
+  const key = linkPointerKey(c.linkId);
+  // Invariant: `lo` is missing, `hi` loads (the current manifest always does).
+  let lo = floor.version;
+  let hi = { version: pointer.version, path: pointer.value, manifest: await manifests.load(pointer.value) };
+  for (let probe = 0; hi.version - lo > 1; probe++) {
+    if (probe >= MAX_FLOOR_PROBES) throw new Error(`live retention floor of collection ${c.id}: no answer in ${MAX_FLOOR_PROBES} probes`);
+    const mid = Math.floor((lo + hi.version) / 2);
+    const v = await meta.pointerVersion(c.ns, key, mid);
+    const m = v ? await tryLoad(v.value) : null;
+    if (v && m) hi = { version: mid, path: v.value, manifest: m };
+    else lo = mid;
+  }
+  return hi;
 }

@@ -90,6 +90,18 @@ export class Lru<V> {
   get size(): number {
     return this.m.size;
   }
+  /** Drops every entry whose object path (the key up to its last '@', or the whole key) is in `paths`: the count dropped. */
+  evictPaths(paths: ReadonlySet<string>): number {
+    let n = 0;
+    for (const [k, e] of this.m) {
+      const at = k.lastIndexOf('@');
+      if (!paths.has(at < 0 ? k : k.slice(0, at))) continue;
+      this.m.delete(k);
+      this.total -= e.size;
+      n++;
+    }
+    return n;
+  }
 }
 
 /** GET with retries on retryable store errors, within STORE_READ_DEADLINE_MS. */
@@ -175,6 +187,12 @@ export class LogReader {
     if (recs.length !== e.records) throw dataErrors.unavailable(`index entry of ${e.path} says ${e.records} records, the chunk holds ${recs.length}`);
     this.cache.set(k, recs, decodedBytes(recs), chunk.ns);
     return recs;
+  }
+
+  /** Drops the cached chunks of these objects (spec §9.4: an erasure evicts what it retired, not only by LRU). */
+  evict(paths: ReadonlySet<string>): number {
+    this.seen.evictPaths(paths);
+    return this.cache.evictPaths(paths);
   }
 
   /** Index entries covering [from, to) of a partition (contiguous from max(from, logStart)). */

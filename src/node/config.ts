@@ -19,7 +19,9 @@ import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_FLUSH_BYTES, DEFAULT_FLUSH_INTERVAL_MS } from '../log/writer.js';
 import { DEFAULT_MAX_BACKLOG_BYTES, DEFAULT_MAX_BACKLOG_RECORDS } from '../collection/writer.js';
 import { DEFAULT_LEASE_TTL_MS } from '../workers/lease.js';
-import { DEFAULT_SEGMENT_MIN_AGE_MS } from '../workers/segmenter.js';
+import { DEFAULT_SEGMENT_MIN_AGE_MS, SEGMENT_MAX_AGE_MS } from '../workers/segmenter.js';
+import { DEFAULT_ERASURE_DEADLINE_MS } from '../erasure/record.js';
+import { DEFAULT_ERASURE_INTERVAL_MS } from '../erasure/runner.js';
 import { DEFAULT_GC_GRACE_MS } from '../gc/gc.js';
 import { DEFAULT_GC_INTERVAL_MS, DEFAULT_MAINTENANCE_MS, DEFAULT_APPLY_POLL_MS, DEFAULT_APPLY_INTERVAL_MS } from '../workers/scheduler.js';
 import { DEFAULT_CHUNK_CACHE_BYTES } from '../log/reader.js';
@@ -85,6 +87,18 @@ export interface NodeConfig {
   openfga_url: string | null;
   /** The OpenFGA store Loam's tuples and model live in (created on first start). */
   openfga_store: string;
+  /**
+   * The key-encryption key of the erasure log (64 hex digits): the per-org erasure-log keys are
+   * stored wrapped by it (spec §9.6). Unset: erasure is off (its routes answer 503). Keep it
+   * in LOAM_ERASURE_KEK or a file only the node reads; it is never logged.
+   */
+  erasure_kek: string | null;
+  /** An erasure completes within this (spec §9.7, default 30 days). */
+  erasure_deadline_ms: number;
+  /** The purge (its forced compaction and the early release of time travel) runs within this of a request. */
+  erasure_purge_deadline_ms: number;
+  /** How often a node advances active erasures and evicts what they retired. */
+  erasure_interval_ms: number;
 }
 
 /**
@@ -93,6 +107,9 @@ export interface NodeConfig {
  * acknowledging writes, and the backlog quotas bound how far apply may fall behind.
  */
 export const DEFAULT_WORKER_NICE = 10;
+
+/** The purge's deadline by default: a day (the applier has long applied the delete by then). */
+export const DEFAULT_ERASURE_PURGE_DEADLINE_MS = 86_400_000;
 
 export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   host: DEFAULT_HOST,
@@ -120,7 +137,23 @@ export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   authorizer: 'builtin',
   openfga_url: null,
   openfga_store: 'loam',
+  erasure_kek: null,
+  erasure_deadline_ms: DEFAULT_ERASURE_DEADLINE_MS,
+  erasure_purge_deadline_ms: DEFAULT_ERASURE_PURGE_DEADLINE_MS,
+  erasure_interval_ms: DEFAULT_ERASURE_INTERVAL_MS,
 };
+
+/**
+ * The erasure's completion bound (spec §9.7): max(compaction deadline, retention override)
+ * + segmenter lag + GC grace. The purge is the compaction and releases time travel in the
+ * same step (the retention override is 0 past it); the segmenter segments a chunk at most
+ * SEGMENT_MAX_AGE_MS past segment_min_age_ms, a maintenance pass later; GC deletes after its
+ * grace, a pass later. Each erasure task pass adds its interval.
+ */
+export function erasureBoundMs(c: Pick<NodeConfig, 'erasure_purge_deadline_ms' | 'segment_min_age_ms' | 'maintenance_interval_ms' | 'gc_grace_ms' | 'gc_interval_ms' | 'erasure_interval_ms'>): number {
+  const segmenterLag = c.segment_min_age_ms + SEGMENT_MAX_AGE_MS + c.maintenance_interval_ms;
+  return Math.max(c.erasure_purge_deadline_ms, 0) + segmenterLag + c.gc_grace_ms + c.gc_interval_ms + c.erasure_interval_ms;
+}
 
 export class ConfigError extends Error {
   constructor(
@@ -149,6 +182,9 @@ const INTS: Partial<Record<keyof NodeConfig, IntRange>> = {
   segment_min_age_ms: [0, 86_400_000],
   cache_bytes: [0, 1024 ** 4],
   worker_nice: [0, 19],
+  erasure_deadline_ms: [1_000, 365 * 86_400_000],
+  erasure_purge_deadline_ms: [1_000, 365 * 86_400_000],
+  erasure_interval_ms: [10, 3_600_000],
 };
 
 const KEYS = ['metastore', 'store', ...Object.keys(DEFAULTS)] as (keyof NodeConfig)[];
@@ -270,7 +306,19 @@ export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig 
   if (raw.node_id !== null && (typeof raw.node_id !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(raw.node_id))) {
     throw new ConfigError('node_id', 'must be 1-32 characters of A-Z a-z 0-9 _ -');
   }
+  if (raw.erasure_kek !== null && raw.erasure_kek !== undefined) {
+    if (typeof raw.erasure_kek !== 'string' || !/^[0-9a-fA-F]{64}$/.test(raw.erasure_kek)) throw new ConfigError('erasure_kek', 'must be 64 hex digits (a 256-bit key) or null (erasure off); the value is not shown');
+  }
   const c = out as unknown as NodeConfig;
+  const bound = erasureBoundMs(c);
+  if (bound > c.erasure_deadline_ms) {
+    throw new ConfigError(
+      'erasure_deadline_ms',
+      `(${c.erasure_deadline_ms} ms) is shorter than the erasure bound these settings give, ${bound} ms (spec §9.7): erasure_purge_deadline_ms ${c.erasure_purge_deadline_ms}` +
+        ` + segmenter lag (segment_min_age_ms ${c.segment_min_age_ms} + ${SEGMENT_MAX_AGE_MS} + maintenance_interval_ms ${c.maintenance_interval_ms})` +
+        ` + gc_grace_ms ${c.gc_grace_ms} + gc_interval_ms ${c.gc_interval_ms} + erasure_interval_ms ${c.erasure_interval_ms}; shorten those or raise erasure_deadline_ms`,
+    );
+  }
   if (c.gc_grace_ms <= 2 * c.lease_ttl_ms) {
     throw new ConfigError('gc_grace_ms', `must be more than twice lease_ttl_ms (${c.lease_ttl_ms}), so no slow writer's object is collected under it`);
   }

@@ -2,6 +2,7 @@
 // client and one store — log (LogWriter + CollectionWriter), query (CollectionReader),
 // worker (applier, compaction, segmenter, retention, GC) — the HTTP API and the metrics listener.
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { pino, type Logger } from 'pino';
@@ -31,6 +32,12 @@ import { OpenFgaAuthorizer } from '../authz/openfga/authorizer.js';
 import { storedBytes } from '../collection/usage.js';
 import { TENANCY_ROUTES, tenancyRoutes } from '../gateway/tenancy-routes.js';
 import { statusPage, UI_PUBLIC_PATHS } from '../ui/routes.js';
+import { ErasureLogKeys, parseKek } from '../erasure/keys.js';
+import { ErasureService } from '../erasure/service.js';
+import { ErasureRunner } from '../erasure/runner.js';
+import { replayErasures } from '../erasure/replay.js';
+import { Leases } from '../workers/lease.js';
+import { erasureBoundMs } from './config.js';
 
 /** The caches cache_bytes is split among: log chunks and data blocks, for reads and for workers. */
 export const CACHES_PER_NODE = 4;
@@ -111,6 +118,9 @@ export interface LoamNode {
   readonly control: ControlStore | null;
   readonly authorizer: Authorizer | null;
   readonly tenancy: Tenancy | null;
+  /** With erasure_kek: the erasure service, and (every node) the runner that advances erasures and evicts what they retired. */
+  readonly erasure: ErasureService | null;
+  readonly erasureRunner: ErasureRunner | null;
   /** The bootstrap org's admin key created on this first start (hand it over once; never log it), else null. */
   readonly bootstrapKey: string | null;
   /** The operator key created on this first start (hand it over once; never log it), else null. */
@@ -278,19 +288,68 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     await tenancy.start();
   }
 
+  // Erasure (spec §9): on every node with erasure_kek; its ControlStore is the tenancy one, or
+  // one of its own beside the metastore (auth none). Erasures newer than the restored data are
+  // replayed before the node serves; a node that cannot read either source does not start.
+  let erasure: ErasureService | null = null;
+  let erasureRunner: ErasureRunner | null = null;
+  let erasureControl: ControlStore | null = null;
+  let erasureLoop: Promise<void> | null = null;
+  const erasureStop = new AbortController();
+  if (config.erasure_kek) {
+    try {
+      erasureControl = control ?? (await controlStoreFor(raw));
+      const keys = new ErasureLogKeys(erasureControl, parseKek(config.erasure_kek), store);
+      erasure = new ErasureService({ control: erasureControl, keys, store, deadlineMs: config.erasure_deadline_ms, boundMs: erasureBoundMs(config) });
+      await replayErasures({ meta, store, control: erasureControl, keys, reader, writer });
+      const ec = erasureControl;
+      erasureRunner = new ErasureRunner({
+        meta,
+        store,
+        control: ec,
+        keys,
+        manifests,
+        files: new DataFiles(store, cacheShare),
+        log: logReader,
+        leases: new Leases(meta, `${id}-erasure`, config.lease_ttl_ms),
+        node: id,
+        graceMs: config.gc_grace_ms,
+        steps: roles.has('worker'),
+        evict: (paths) => {
+          const set = new Set(paths);
+          reader?.evict(set);
+          workers?.evict(set);
+          thread?.evict(paths);
+        },
+        members: async () => {
+          const m = tenancy ? await ec.members() : [];
+          return m.length > 0 ? m.map((x) => x.node) : [id];
+        },
+        onError: (e) => onWorkerError('erasure', (e as Error).message, (e as { code?: string }).code),
+      });
+    } catch (e) {
+      await thread?.stop();
+      await workers?.stop();
+      await tenancy?.close().catch(() => undefined);
+      if (erasureControl && erasureControl !== control) await erasureControl.close().catch(() => undefined);
+      throw e;
+    }
+  }
+
   // A sharded metastore moves namespaces between shards: writes to a moving one are held (spec §5.5).
   const moves = (raw as { moveSignals?: () => MoveSignals }).moveSignals?.();
   const app = buildApp({
     meta,
     catalog,
     ...(moves ? { moveHold: new MoveHold(moves) } : {}),
+    ...(erasure ? { erasure } : {}),
     ...(authorizer ? { authorizer } : {}),
     ...(tenancy && control
       ? {
           admit: o.admit ?? tenancy.admit,
           authenticate: (req: FastifyRequest) => tenancy.authenticate(req.headers.authorization),
           routes: (a: FastifyInstance) => {
-            tenancyRoutes(tenancy, control, catalog)(a);
+            tenancyRoutes(tenancy, control, catalog, erasure?.boundMs ?? null)(a);
             statusPage({ meta, catalog, manifests, authorizer: authorizer!, tenancy, control, node: { id, roles: config.roles }, workerRound: (ns, c) => metrics.lag.last(ns, c) })(a);
           },
           publicPaths: UI_PUBLIC_PATHS,
@@ -332,6 +391,15 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   workers?.start();
+  if (erasureRunner) {
+    const runner = erasureRunner;
+    erasureLoop = (async () => {
+      while (!erasureStop.signal.aborted) {
+        await runner.pass().catch((e: unknown) => onWorkerError('erasure', (e as Error).message, (e as { code?: string }).code));
+        await sleep(config.erasure_interval_ms, undefined, { signal: erasureStop.signal }).catch(() => undefined);
+      }
+    })();
+  }
   logger.info({ id, port, metrics: scrape.url, roles: config.roles, metastore: backend, store: store.capabilities().provider }, 'node started');
 
   let closing: Promise<void> | undefined;
@@ -353,11 +421,16 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     control,
     authorizer,
     tenancy,
+    erasure,
+    erasureRunner,
     bootstrapKey,
     operatorKey,
     close() {
       closing ??= (async () => {
         await withDeadline(app.close(), SHUTDOWN_DEADLINE_MS, 'closing the HTTP server').catch(() => undefined);
+        erasureStop.abort();
+        await withDeadline(erasureLoop ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the erasure runner').catch(() => undefined);
+        await erasureRunner?.releaseLeases().catch(() => undefined);
         await scrape.close();
         await withDeadline(logWriter?.close() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the log writer').catch(() => undefined);
         await withDeadline(workers?.stop() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the workers').catch(() => undefined);
@@ -366,6 +439,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
         await withDeadline(tenancy?.close() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'tenancy').catch(() => undefined);
         await withDeadline(authorizer?.close?.() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the authorizer').catch(() => undefined);
         await control?.close().catch(() => undefined);
+        if (erasureControl && erasureControl !== control) await erasureControl.close().catch(() => undefined);
         if (!o.store) await store.close();
         if (!o.meta) await raw.close();
         logger.info({ id }, 'node stopped');

@@ -47,6 +47,7 @@ const workers = new Workers({
 
 port.on('message', (m: ToThread) => {
   if (m.kind === 'committed') workers.committed(m.assigned);
+  else if (m.kind === 'evict') workers.evict(new Set(m.paths));
   else if (m.kind === 'metrics') {
     // With a remote metastore, the thread's own client's RPC metrics too (summed with the node's at the scrape).
     void Promise.all([metrics.registry, ...metastoreRegistries(raw)].map((r) => r.getMetricsAsJSON()))

@@ -39,7 +39,7 @@ export type FromThread =
   | { kind: 'stopped' };
 
 /** Messages to the thread. */
-export type ToThread = { kind: 'committed'; assigned: AssignedRange[] } | { kind: 'metrics'; id: number } | { kind: 'stop' };
+export type ToThread = { kind: 'committed'; assigned: AssignedRange[] } | { kind: 'evict'; paths: string[] } | { kind: 'metrics'; id: number } | { kind: 'stop' };
 
 export function canRunInThread(metastore: string, store: string): boolean {
   return !metastore.includes(':memory:') && !store.startsWith('memory:');
@@ -135,6 +135,11 @@ export class WorkerThread {
 
   committed(assigned: AssignedRange[]): void {
     this.worker.postMessage({ kind: 'committed', assigned } satisfies ToThread);
+  }
+
+  /** Drops these objects from the thread's caches (spec §9.4). */
+  evict(paths: string[]): void {
+    this.worker.postMessage({ kind: 'evict', paths } satisfies ToThread);
   }
 
   async stop(): Promise<void> {

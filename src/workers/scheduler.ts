@@ -15,7 +15,7 @@ import { applyRoundDeadlineMs, gcCollection, gcDropped, gcOwner, gcWal, DEFAULT_
 import { applyOnce, compactOnce, FenceLost, type ApplyResult, type PublishLock } from './applier.js';
 import { Leases, DEFAULT_LEASE_TTL_MS } from './lease.js';
 import { retainPartition, segmentPartition } from './segmenter.js';
-import { retentionFloor, type RetentionFloor } from '../gc/retained.js';
+import { liveRetentionFloor, type RetentionFloor } from '../gc/retained.js';
 
 /** How often the apply loop looks at its dirty set. */
 export const APPLY_TICK_MS = 10;
@@ -307,9 +307,9 @@ export class Workers {
       const m = await this.o.manifests.load(known.floor.path).catch(() => null);
       if (m) return m.applied;
     }
-    const floor = await retentionFloor(this.o.meta, c, pointer, Date.now());
+    const floor = await liveRetentionFloor(this.o.meta, this.o.manifests, c, pointer, Date.now());
     this.floors.set(k, { floor, at: Date.now() });
-    return (await this.o.manifests.load(floor.path)).applied;
+    return floor.manifest.applied;
   }
 
   async gc(): Promise<GcReport | null> {
@@ -332,6 +332,12 @@ export class Workers {
     }
     this.o.onGc?.(r);
     return r;
+  }
+
+  /** Drops cached objects an erasure retired (spec §9.4). */
+  evict(paths: ReadonlySet<string>): number {
+    this.floors.clear();
+    return this.o.log.evict(paths) + this.o.manifests.evict(paths) + this.o.files.evict(paths);
   }
 
   /** Known collections (for metrics and tests). */

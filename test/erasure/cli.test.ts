@@ -1,0 +1,53 @@
+// `loam erase` and `loam erasures` as a user runs them (the package's bin in a child process):
+// erase a key, follow the erasure to its completion, verify the key; a wrong key exits 1 with
+// the server's message.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { keyedNode, raw, type KeyedNode } from '../client/helpers.js';
+import { until } from '../node/helpers.js';
+import { KEK } from './helpers.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const BIN = join(ROOT, 'src/cli/loam.mjs');
+let n: KeyedNode;
+
+function loam(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn('node', [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOAM_URL: n.url, LOAM_KEY: n.admin } });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    p.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const t = setTimeout(() => (p.kill('SIGKILL'), reject(new Error(`loam ${args.join(' ')}: no exit within 60 s`))), 60_000);
+    p.on('exit', (code) => (clearTimeout(t), resolve({ code, stdout, stderr })));
+  });
+}
+
+before(async () => {
+  n = await keyedNode({ erasure_kek: KEK, erasure_interval_ms: 100 });
+  assert.equal((await raw(n.url, n.admin, 'POST', '/v1/namespaces', { name: 'demo' })).status, 201);
+  assert.equal((await raw(n.url, n.admin, 'POST', '/v1/namespaces/demo/collections', { name: 'users', primary_key: 'id', partitions: 1 })).status, 201);
+  assert.equal((await raw(n.url, n.admin, 'POST', '/v1/namespaces/demo/collections/users/documents', { upserts: [{ id: 'user-17', email: 'a@b.c' }] })).status, 200);
+});
+after(async () => n?.close());
+
+test('loam erase, loam erasures show and verify', async () => {
+  const e = await loam(['erase', 'demo', 'users', 'user-17', '-o', 'json']);
+  assert.equal(e.code, 0, e.stderr);
+  const id = (JSON.parse(e.stdout) as { id: string }).id;
+  assert.match(id, /^er_/);
+  assert.equal((await raw(n.url, n.admin, 'GET', '/v1/namespaces/demo/collections/users/documents/user-17')).status, 404);
+  await until(async () => (await raw(n.url, n.admin, 'GET', `/v1/erasures/${id}`)).body.phase === 'complete', 60_000, 100);
+  const show = await loam(['erasures', 'show', id]);
+  assert.equal(show.code, 0, show.stderr);
+  assert.match(show.stdout, /complete/);
+  assert.match(show.stdout, /expected_completion/);
+  const v = await loam(['erasures', 'verify', id, '--key', 'user-17', '-o', 'json']);
+  assert.equal(v.code, 0, v.stderr);
+  assert.equal(JSON.parse(v.stdout).verified, true);
+  const wrong = await loam(['erasures', 'verify', id, '--key', 'user-18']);
+  assert.equal(wrong.code, 1);
+  assert.match(wrong.stderr, /holds no hash of this key.*HTTP 404/);
+});
