@@ -5,7 +5,11 @@ import { randomUUID } from 'node:crypto';
 import type { RemoteChannel } from '../meta/backends/remote/channel.js';
 import * as c from './remote-codec.js';
 import { MetaError } from '../meta/errors.js';
-import type { ControlCapabilities, ControlStore } from './types.js';
+import type { ControlCapabilities, ControlStore, ErasureRow } from './types.js';
+
+function erasureFromWire(r: { id: string; org: string; ns: number; collection: number; phase: string; requested: number; completed?: number | null; version: number; data: string }): ErasureRow {
+  return { id: r.id, org: r.org, ns: r.ns, collection: r.collection, phase: r.phase, requested: r.requested, completed: r.completed ?? null, version: r.version, data: r.data };
+}
 
 /** Namespace keys never cross the wire (spec §9.8): a node keeps its key provider next to its own ControlStore. */
 const noRemoteKeys = () => Promise.reject(new MetaError('InvalidArgument', 'namespace keys: a remote ControlStore does not serve them; configure encryption on the nodes that hold the ControlStore'));
@@ -105,6 +109,21 @@ export function remoteControlStore(ch: RemoteChannel): ControlStore {
     createNamespaceKey: noRemoteKeys,
     namespaceKeys: noRemoteKeys,
     destroyNamespaceKeys: noRemoteKeys,
+    async putErasureKey(k) {
+      await ch.callControl('PutErasureKey', W, { key: { org: k.org, version: k.version, wrapped: k.wrapped, created: k.created, ...c.some('destroyed', k.destroyed) }, requestId: id() });
+    },
+    erasureKeys: async (org) =>
+      (await ch.callControl('ErasureKeys', R, { org })).items.map((k) => ({ org: k.org, version: k.version, wrapped: k.wrapped, created: k.created, destroyed: k.destroyed ?? null })),
+    destroyErasureKeys: async (org, at) => (await ch.callControl('DestroyErasureKeys', W, { org, ...c.some('at', at), requestId: id() })).count,
+    createErasure: async (row) => erasureFromWire(await ch.callControl('CreateErasure', W, { row: { ...row, version: 0, completed: row.completed ?? undefined }, requestId: id() })),
+    erasure: async (eid) => erasureFromWire(await ch.callControl('GetErasure', R, { id: eid })),
+    updateErasure: async (eid, expectedVersion, next) =>
+      erasureFromWire(await ch.callControl('UpdateErasure', W, { id: eid, expectedVersion, phase: next.phase, ...c.some('completed', next.completed), data: next.data, requestId: id() })),
+    async listErasures(o) {
+      const p = await ch.callControl('ListErasures', R, { ...c.some('org', o.org), active: o.active === true, ...c.some('after', o.after), ...c.some('limit', o.limit) });
+      return { items: p.items.map(erasureFromWire), ...c.some('next', p.next) };
+    },
+
     controlVersion: async () => (await ch.callControl('ControlVersion', R, {})).version,
     changesSince: async (after, limit) => (await ch.callControl('ChangesSince', R, { after, ...c.some('limit', limit) })).items.map(c.controlChangeFromWire),
   };

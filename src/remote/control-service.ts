@@ -5,7 +5,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { MetaError } from '../meta/errors.js';
 import * as c from '../control/remote-codec.js';
-import type { ControlStore } from '../control/types.js';
+import type { ControlStore, ErasureRow } from '../control/types.js';
 import type { ControlStoreHandlers } from '../meta/backends/remote/gen/loam/remote/v1/ControlStore.js';
 import { unary, type CallContext } from './handlers.js';
 import type { ServerCore } from './core.js';
@@ -19,6 +19,13 @@ function cs(ctx: CallContext): ControlStore {
   // Typed, so the client sees why: this server serves no ControlStore for the cluster.
   if (!s) throw new MetaError('NotFound', 'this server serves no ControlStore for the cluster (serve it with the control store, or open the ControlStore elsewhere)');
   return s;
+}
+
+function erasureToWire(r: ErasureRow) {
+  return { ...r, completed: r.completed ?? undefined };
+}
+function erasureFromWire(r: { id: string; org: string; ns: number; collection: number; phase: string; requested: number; completed?: number; data: string }): Omit<ErasureRow, 'version'> {
+  return { id: r.id, org: r.org, ns: r.ns, collection: r.collection, phase: r.phase, requested: r.requested, completed: r.completed ?? null, data: r.data };
 }
 
 export function controlHandlers(core: ServerCore): ControlStoreHandlers {
@@ -105,6 +112,21 @@ export function controlHandlers(core: ServerCore): ControlStoreHandlers {
     AckOutbox: u('AckOutbox', async (ctx, r) => cs(ctx).ackOutbox([...r.seqs]).then(empty), key),
     JobPosition: u('JobPosition', async (ctx, r) => ({ ...c.some('position', (await cs(ctx).jobPosition(r.job)) ?? undefined) })),
     SaveJobPosition: u('SaveJobPosition', async (ctx, r) => cs(ctx).saveJobPosition(r.job, r.position ?? null, at(r.at)).then(empty), key),
+
+    PutErasureKey: u(
+      'PutErasureKey',
+      async (ctx, r) => cs(ctx).putErasureKey({ org: r.key!.org, version: r.key!.version, wrapped: r.key!.wrapped, created: r.key!.created, destroyed: r.key!.destroyed ?? null }).then(empty),
+      key,
+    ),
+    ErasureKeys: u('ErasureKeys', async (ctx, r) => ({ items: (await cs(ctx).erasureKeys(r.org)).map((k) => ({ ...k, destroyed: k.destroyed ?? undefined })) })),
+    DestroyErasureKeys: u('DestroyErasureKeys', async (ctx, r) => ({ count: await cs(ctx).destroyErasureKeys(r.org, at(r.at)) }), key),
+    CreateErasure: u('CreateErasure', async (ctx, r) => erasureToWire(await cs(ctx).createErasure(erasureFromWire(r.row!))), key),
+    GetErasure: u('GetErasure', async (ctx, r) => erasureToWire(await cs(ctx).erasure(r.id))),
+    UpdateErasure: u('UpdateErasure', async (ctx, r) => erasureToWire(await cs(ctx).updateErasure(r.id, r.expectedVersion, { phase: r.phase, completed: r.completed ?? null, data: r.data })), key),
+    ListErasures: u('ListErasures', async (ctx, r) => {
+      const p = await cs(ctx).listErasures({ ...c.some('org', r.org), active: r.active, ...c.some('after', r.after), ...c.some('limit', r.limit) });
+      return { items: p.items.map(erasureToWire), ...c.some('next', p.next) };
+    }),
 
     ControlVersion: u('ControlVersion', async (ctx) => ({ version: await cs(ctx).controlVersion() })),
     ChangesSince: u('ChangesSince', async (ctx, r) => ({ items: (await cs(ctx).changesSince(r.after, r.limit)).map(c.controlChangeToWire) })),

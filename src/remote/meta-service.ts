@@ -153,6 +153,7 @@ export function metaHandlers(core: ServerCore): MetaStoreHandlers {
 
     CreateTag: u('CreateTag', async (ctx, r) => c.tagToWire(await m(ctx).createTag(r.ns, r.collection, r.name, r.manifestVersion, w(r))), key),
     DropTag: u('DropTag', async (ctx, r) => m(ctx).dropTag(r.ns, r.collection, r.name, w(r)).then(empty), key),
+    RewriteTag: u('RewriteTag', async (ctx, r) => c.tagToWire(await m(ctx).rewriteTag(r.ns, r.collection, r.name, r.fromPath, r.toPath, r.rewrittenBy, w(r))), key),
     ListTags: u('ListTags', async (ctx, r) => {
       const p = await m(ctx).listTags(r.ns, r.collection, c.pageFromWire(r.page));
       return { items: p.items.map(c.tagToWire), ...(p.next !== undefined ? { next: p.next } : {}) };

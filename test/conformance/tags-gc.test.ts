@@ -87,6 +87,25 @@ describe('tags', { skip: needs(multiItem, "transactions 'multi-item' (tags live 
     assert.deepEqual(await tagNames(store, ns.id, coll.id), ['a', 'b']);
   });
 
+  test('rewriteTag moves a tag onto a rewritten manifest, recording the erasure; the reference moves with it', async () => {
+    const { store, ns, coll, paths } = await history(2);
+    await store.createTag(ns.id, coll.id, 'release-1', 1);
+    const copy = `ns/${ns.id}/c/${coll.id}/manifest/1-purged.json`;
+    const t = await store.rewriteTag(ns.id, coll.id, 'release-1', paths[0]!, copy, 'er_0123abcd');
+    assert.equal(t.manifestPath, copy);
+    assert.equal(t.manifestVersion, 1, 'it keeps the version it was taken from');
+    assert.equal(t.rewrittenBy, 'er_0123abcd');
+    const [listed] = (await store.listTags(ns.id, coll.id)).items;
+    assert.deepEqual({ path: listed!.manifestPath, by: listed!.rewrittenBy, v: listed!.manifestVersion }, { path: copy, by: 'er_0123abcd', v: 1 });
+    assert.equal((await store.objectRef(copy))?.refs, 1, 'the copy is referenced');
+    assert.equal((await store.objectRef(paths[0]!))?.refs ?? 0, 0, 'the old manifest is not (it was superseded too)');
+    // A repeat is the same tag; from a path the tag no longer names is VersionMismatch; an unknown tag is NotFound.
+    assert.equal((await store.rewriteTag(ns.id, coll.id, 'release-1', paths[0]!, copy, 'er_0123abcd')).manifestPath, copy);
+    await rejectsWith(() => store.rewriteTag(ns.id, coll.id, 'release-1', paths[0]!, `${copy}.2`, 'er_4567abcd'), 'VersionMismatch');
+    await rejectsWith(() => store.rewriteTag(ns.id, coll.id, 'nope', paths[0]!, copy, 'er_0123abcd'), 'NotFound');
+    await rejectsInvalid(() => store.rewriteTag(ns.id, coll.id, 'release-1', '', copy, 'er_0123abcd'), 'fromPath');
+  });
+
   test('listTags pages by name through a prefix', async () => {
     const { store, ns, coll } = await history(1);
     for (const name of ['rel-3', 'nightly', 'rel-1', 'rel-5', 'rel-2', 'rel-4', 'rel']) {

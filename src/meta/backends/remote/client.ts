@@ -266,6 +266,9 @@ function remoteMetaStore(ch: RemoteChannel, capabilities: () => Capabilities, ca
     async dropTag(ns, collection, name, w) {
       await ch.callMeta('DropTag', write, { ns, collection, name, w: wire(w) });
     },
+    async rewriteTag(ns, collection, name, fromPath, toPath, rewrittenBy, w) {
+      return c.tagFromWire(await ch.callMeta('RewriteTag', write, { ns, collection, name, fromPath, toPath, rewrittenBy, w: wire(w) }));
+    },
     async listTags(ns, collection, page?: PageRequest) {
       return withNext(await ch.callMeta('ListTags', read, { ns, collection, page: c.pageToWire(page) }), c.tagFromWire);
     },

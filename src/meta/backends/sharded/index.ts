@@ -261,6 +261,9 @@ export class ShardedMetaStore implements MetaStore {
   dropTag(ns: NamespaceId, collection: number, name: string, w?: WriteContext) {
     return this.on(ns, (s) => s.dropTag(ns, collection, name, w));
   }
+  rewriteTag(ns: NamespaceId, collection: number, name: string, fromPath: string, toPath: string, rewrittenBy: string, w?: WriteContext) {
+    return this.on(ns, (s) => s.rewriteTag(ns, collection, name, fromPath, toPath, rewrittenBy, w));
+  }
   listTags(ns: NamespaceId, collection: number, page?: PageRequest) {
     return this.on(ns, (s) => s.listTags(ns, collection, page));
   }

@@ -36,22 +36,31 @@ import type { ControlChangesSinceRequest as _loam_remote_v1_ControlChangesSinceR
 import type { ControlPageRequest as _loam_remote_v1_ControlPageRequest, ControlPageRequest__Output as _loam_remote_v1_ControlPageRequest__Output } from './loam/remote/v1/ControlPageRequest.js';
 import type { ControlStoreClient as _loam_remote_v1_ControlStoreClient, ControlStoreDefinition as _loam_remote_v1_ControlStoreDefinition } from './loam/remote/v1/ControlStore.js';
 import type { CreateCollectionRequest as _loam_remote_v1_CreateCollectionRequest, CreateCollectionRequest__Output as _loam_remote_v1_CreateCollectionRequest__Output } from './loam/remote/v1/CreateCollectionRequest.js';
+import type { CreateErasureRequest as _loam_remote_v1_CreateErasureRequest, CreateErasureRequest__Output as _loam_remote_v1_CreateErasureRequest__Output } from './loam/remote/v1/CreateErasureRequest.js';
 import type { CreateKeyRequest as _loam_remote_v1_CreateKeyRequest, CreateKeyRequest__Output as _loam_remote_v1_CreateKeyRequest__Output } from './loam/remote/v1/CreateKeyRequest.js';
 import type { CreateNamespaceRequest as _loam_remote_v1_CreateNamespaceRequest, CreateNamespaceRequest__Output as _loam_remote_v1_CreateNamespaceRequest__Output } from './loam/remote/v1/CreateNamespaceRequest.js';
 import type { CreateOrgRequest as _loam_remote_v1_CreateOrgRequest, CreateOrgRequest__Output as _loam_remote_v1_CreateOrgRequest__Output } from './loam/remote/v1/CreateOrgRequest.js';
 import type { CreateStreamRequest as _loam_remote_v1_CreateStreamRequest, CreateStreamRequest__Output as _loam_remote_v1_CreateStreamRequest__Output } from './loam/remote/v1/CreateStreamRequest.js';
 import type { CreateTagRequest as _loam_remote_v1_CreateTagRequest, CreateTagRequest__Output as _loam_remote_v1_CreateTagRequest__Output } from './loam/remote/v1/CreateTagRequest.js';
+import type { DestroyErasureKeysRequest as _loam_remote_v1_DestroyErasureKeysRequest, DestroyErasureKeysRequest__Output as _loam_remote_v1_DestroyErasureKeysRequest__Output } from './loam/remote/v1/DestroyErasureKeysRequest.js';
+import type { DestroyedCount as _loam_remote_v1_DestroyedCount, DestroyedCount__Output as _loam_remote_v1_DestroyedCount__Output } from './loam/remote/v1/DestroyedCount.js';
 import type { DropCollectionRequest as _loam_remote_v1_DropCollectionRequest, DropCollectionRequest__Output as _loam_remote_v1_DropCollectionRequest__Output } from './loam/remote/v1/DropCollectionRequest.js';
 import type { DropNamespaceBindingsRequest as _loam_remote_v1_DropNamespaceBindingsRequest, DropNamespaceBindingsRequest__Output as _loam_remote_v1_DropNamespaceBindingsRequest__Output } from './loam/remote/v1/DropNamespaceBindingsRequest.js';
 import type { DropNamespaceRequest as _loam_remote_v1_DropNamespaceRequest, DropNamespaceRequest__Output as _loam_remote_v1_DropNamespaceRequest__Output } from './loam/remote/v1/DropNamespaceRequest.js';
 import type { DropStreamRequest as _loam_remote_v1_DropStreamRequest, DropStreamRequest__Output as _loam_remote_v1_DropStreamRequest__Output } from './loam/remote/v1/DropStreamRequest.js';
 import type { DropTagRequest as _loam_remote_v1_DropTagRequest, DropTagRequest__Output as _loam_remote_v1_DropTagRequest__Output } from './loam/remote/v1/DropTagRequest.js';
 import type { Empty as _loam_remote_v1_Empty, Empty__Output as _loam_remote_v1_Empty__Output } from './loam/remote/v1/Empty.js';
+import type { ErasureKey as _loam_remote_v1_ErasureKey, ErasureKey__Output as _loam_remote_v1_ErasureKey__Output } from './loam/remote/v1/ErasureKey.js';
+import type { ErasureKeyList as _loam_remote_v1_ErasureKeyList, ErasureKeyList__Output as _loam_remote_v1_ErasureKeyList__Output } from './loam/remote/v1/ErasureKeyList.js';
+import type { ErasureKeysRequest as _loam_remote_v1_ErasureKeysRequest, ErasureKeysRequest__Output as _loam_remote_v1_ErasureKeysRequest__Output } from './loam/remote/v1/ErasureKeysRequest.js';
+import type { ErasurePage as _loam_remote_v1_ErasurePage, ErasurePage__Output as _loam_remote_v1_ErasurePage__Output } from './loam/remote/v1/ErasurePage.js';
+import type { ErasureRow as _loam_remote_v1_ErasureRow, ErasureRow__Output as _loam_remote_v1_ErasureRow__Output } from './loam/remote/v1/ErasureRow.js';
 import type { ErrorDetail as _loam_remote_v1_ErrorDetail, ErrorDetail__Output as _loam_remote_v1_ErrorDetail__Output } from './loam/remote/v1/ErrorDetail.js';
 import type { ErrorDetails as _loam_remote_v1_ErrorDetails, ErrorDetails__Output as _loam_remote_v1_ErrorDetails__Output } from './loam/remote/v1/ErrorDetails.js';
 import type { Fence as _loam_remote_v1_Fence, Fence__Output as _loam_remote_v1_Fence__Output } from './loam/remote/v1/Fence.js';
 import type { GetAliasesRequest as _loam_remote_v1_GetAliasesRequest, GetAliasesRequest__Output as _loam_remote_v1_GetAliasesRequest__Output } from './loam/remote/v1/GetAliasesRequest.js';
 import type { GetCollectionRequest as _loam_remote_v1_GetCollectionRequest, GetCollectionRequest__Output as _loam_remote_v1_GetCollectionRequest__Output } from './loam/remote/v1/GetCollectionRequest.js';
+import type { GetErasureRequest as _loam_remote_v1_GetErasureRequest, GetErasureRequest__Output as _loam_remote_v1_GetErasureRequest__Output } from './loam/remote/v1/GetErasureRequest.js';
 import type { GetKeyRequest as _loam_remote_v1_GetKeyRequest, GetKeyRequest__Output as _loam_remote_v1_GetKeyRequest__Output } from './loam/remote/v1/GetKeyRequest.js';
 import type { GetLeaseRequest as _loam_remote_v1_GetLeaseRequest, GetLeaseRequest__Output as _loam_remote_v1_GetLeaseRequest__Output } from './loam/remote/v1/GetLeaseRequest.js';
 import type { GetNamespaceRequest as _loam_remote_v1_GetNamespaceRequest, GetNamespaceRequest__Output as _loam_remote_v1_GetNamespaceRequest__Output } from './loam/remote/v1/GetNamespaceRequest.js';
@@ -70,6 +79,7 @@ import type { LeaseScope as _loam_remote_v1_LeaseScope, LeaseScope__Output as _l
 import type { LeaveRequest as _loam_remote_v1_LeaveRequest, LeaveRequest__Output as _loam_remote_v1_LeaveRequest__Output } from './loam/remote/v1/LeaveRequest.js';
 import type { ListBindingsRequest as _loam_remote_v1_ListBindingsRequest, ListBindingsRequest__Output as _loam_remote_v1_ListBindingsRequest__Output } from './loam/remote/v1/ListBindingsRequest.js';
 import type { ListCollectionsRequest as _loam_remote_v1_ListCollectionsRequest, ListCollectionsRequest__Output as _loam_remote_v1_ListCollectionsRequest__Output } from './loam/remote/v1/ListCollectionsRequest.js';
+import type { ListErasuresRequest as _loam_remote_v1_ListErasuresRequest, ListErasuresRequest__Output as _loam_remote_v1_ListErasuresRequest__Output } from './loam/remote/v1/ListErasuresRequest.js';
 import type { ListKeysRequest as _loam_remote_v1_ListKeysRequest, ListKeysRequest__Output as _loam_remote_v1_ListKeysRequest__Output } from './loam/remote/v1/ListKeysRequest.js';
 import type { ListNamespacesRequest as _loam_remote_v1_ListNamespacesRequest, ListNamespacesRequest__Output as _loam_remote_v1_ListNamespacesRequest__Output } from './loam/remote/v1/ListNamespacesRequest.js';
 import type { ListOrgsRequest as _loam_remote_v1_ListOrgsRequest, ListOrgsRequest__Output as _loam_remote_v1_ListOrgsRequest__Output } from './loam/remote/v1/ListOrgsRequest.js';
@@ -100,6 +110,7 @@ import type { PartitionIndexRequest as _loam_remote_v1_PartitionIndexRequest, Pa
 import type { Pointer as _loam_remote_v1_Pointer, Pointer__Output as _loam_remote_v1_Pointer__Output } from './loam/remote/v1/Pointer.js';
 import type { PointerVersion as _loam_remote_v1_PointerVersion, PointerVersion__Output as _loam_remote_v1_PointerVersion__Output } from './loam/remote/v1/PointerVersion.js';
 import type { PointerVersionRequest as _loam_remote_v1_PointerVersionRequest, PointerVersionRequest__Output as _loam_remote_v1_PointerVersionRequest__Output } from './loam/remote/v1/PointerVersionRequest.js';
+import type { PutErasureKeyRequest as _loam_remote_v1_PutErasureKeyRequest, PutErasureKeyRequest__Output as _loam_remote_v1_PutErasureKeyRequest__Output } from './loam/remote/v1/PutErasureKeyRequest.js';
 import type { PutUsageRequest as _loam_remote_v1_PutUsageRequest, PutUsageRequest__Output as _loam_remote_v1_PutUsageRequest__Output } from './loam/remote/v1/PutUsageRequest.js';
 import type { PutUsageRow as _loam_remote_v1_PutUsageRow, PutUsageRow__Output as _loam_remote_v1_PutUsageRow__Output } from './loam/remote/v1/PutUsageRow.js';
 import type { QuotaOverride as _loam_remote_v1_QuotaOverride, QuotaOverride__Output as _loam_remote_v1_QuotaOverride__Output } from './loam/remote/v1/QuotaOverride.js';
@@ -114,6 +125,7 @@ import type { RetiredWalObject as _loam_remote_v1_RetiredWalObject, RetiredWalOb
 import type { RetiredWalObjectPage as _loam_remote_v1_RetiredWalObjectPage, RetiredWalObjectPage__Output as _loam_remote_v1_RetiredWalObjectPage__Output } from './loam/remote/v1/RetiredWalObjectPage.js';
 import type { RetiredWalObjectsRequest as _loam_remote_v1_RetiredWalObjectsRequest, RetiredWalObjectsRequest__Output as _loam_remote_v1_RetiredWalObjectsRequest__Output } from './loam/remote/v1/RetiredWalObjectsRequest.js';
 import type { RevokeKeyRequest as _loam_remote_v1_RevokeKeyRequest, RevokeKeyRequest__Output as _loam_remote_v1_RevokeKeyRequest__Output } from './loam/remote/v1/RevokeKeyRequest.js';
+import type { RewriteTagRequest as _loam_remote_v1_RewriteTagRequest, RewriteTagRequest__Output as _loam_remote_v1_RewriteTagRequest__Output } from './loam/remote/v1/RewriteTagRequest.js';
 import type { RoleBinding as _loam_remote_v1_RoleBinding, RoleBinding__Output as _loam_remote_v1_RoleBinding__Output } from './loam/remote/v1/RoleBinding.js';
 import type { RoleBindingList as _loam_remote_v1_RoleBindingList, RoleBindingList__Output as _loam_remote_v1_RoleBindingList__Output } from './loam/remote/v1/RoleBindingList.js';
 import type { RoleBindingPage as _loam_remote_v1_RoleBindingPage, RoleBindingPage__Output as _loam_remote_v1_RoleBindingPage__Output } from './loam/remote/v1/RoleBindingPage.js';
@@ -134,6 +146,7 @@ import type { TouchKeysRequest as _loam_remote_v1_TouchKeysRequest, TouchKeysReq
 import type { TrimPartitionRequest as _loam_remote_v1_TrimPartitionRequest, TrimPartitionRequest__Output as _loam_remote_v1_TrimPartitionRequest__Output } from './loam/remote/v1/TrimPartitionRequest.js';
 import type { UpdateAliasesRequest as _loam_remote_v1_UpdateAliasesRequest, UpdateAliasesRequest__Output as _loam_remote_v1_UpdateAliasesRequest__Output } from './loam/remote/v1/UpdateAliasesRequest.js';
 import type { UpdateCollectionSchemaRequest as _loam_remote_v1_UpdateCollectionSchemaRequest, UpdateCollectionSchemaRequest__Output as _loam_remote_v1_UpdateCollectionSchemaRequest__Output } from './loam/remote/v1/UpdateCollectionSchemaRequest.js';
+import type { UpdateErasureRequest as _loam_remote_v1_UpdateErasureRequest, UpdateErasureRequest__Output as _loam_remote_v1_UpdateErasureRequest__Output } from './loam/remote/v1/UpdateErasureRequest.js';
 import type { UsageDelta as _loam_remote_v1_UsageDelta, UsageDelta__Output as _loam_remote_v1_UsageDelta__Output } from './loam/remote/v1/UsageDelta.js';
 import type { UsageRequest as _loam_remote_v1_UsageRequest, UsageRequest__Output as _loam_remote_v1_UsageRequest__Output } from './loam/remote/v1/UsageRequest.js';
 import type { UsageRollup as _loam_remote_v1_UsageRollup, UsageRollup__Output as _loam_remote_v1_UsageRollup__Output } from './loam/remote/v1/UsageRollup.js';
@@ -193,11 +206,14 @@ export interface ProtoGrpcType {
         ControlPageRequest: MessageTypeDefinition<_loam_remote_v1_ControlPageRequest, _loam_remote_v1_ControlPageRequest__Output>
         ControlStore: SubtypeConstructor<typeof grpc.Client, _loam_remote_v1_ControlStoreClient> & { service: _loam_remote_v1_ControlStoreDefinition }
         CreateCollectionRequest: MessageTypeDefinition<_loam_remote_v1_CreateCollectionRequest, _loam_remote_v1_CreateCollectionRequest__Output>
+        CreateErasureRequest: MessageTypeDefinition<_loam_remote_v1_CreateErasureRequest, _loam_remote_v1_CreateErasureRequest__Output>
         CreateKeyRequest: MessageTypeDefinition<_loam_remote_v1_CreateKeyRequest, _loam_remote_v1_CreateKeyRequest__Output>
         CreateNamespaceRequest: MessageTypeDefinition<_loam_remote_v1_CreateNamespaceRequest, _loam_remote_v1_CreateNamespaceRequest__Output>
         CreateOrgRequest: MessageTypeDefinition<_loam_remote_v1_CreateOrgRequest, _loam_remote_v1_CreateOrgRequest__Output>
         CreateStreamRequest: MessageTypeDefinition<_loam_remote_v1_CreateStreamRequest, _loam_remote_v1_CreateStreamRequest__Output>
         CreateTagRequest: MessageTypeDefinition<_loam_remote_v1_CreateTagRequest, _loam_remote_v1_CreateTagRequest__Output>
+        DestroyErasureKeysRequest: MessageTypeDefinition<_loam_remote_v1_DestroyErasureKeysRequest, _loam_remote_v1_DestroyErasureKeysRequest__Output>
+        DestroyedCount: MessageTypeDefinition<_loam_remote_v1_DestroyedCount, _loam_remote_v1_DestroyedCount__Output>
         DropCollectionRequest: MessageTypeDefinition<_loam_remote_v1_DropCollectionRequest, _loam_remote_v1_DropCollectionRequest__Output>
         DropNamespaceBindingsRequest: MessageTypeDefinition<_loam_remote_v1_DropNamespaceBindingsRequest, _loam_remote_v1_DropNamespaceBindingsRequest__Output>
         DropNamespaceRequest: MessageTypeDefinition<_loam_remote_v1_DropNamespaceRequest, _loam_remote_v1_DropNamespaceRequest__Output>
@@ -205,6 +221,11 @@ export interface ProtoGrpcType {
         DropTagRequest: MessageTypeDefinition<_loam_remote_v1_DropTagRequest, _loam_remote_v1_DropTagRequest__Output>
         Empty: MessageTypeDefinition<_loam_remote_v1_Empty, _loam_remote_v1_Empty__Output>
         EntityState: EnumTypeDefinition
+        ErasureKey: MessageTypeDefinition<_loam_remote_v1_ErasureKey, _loam_remote_v1_ErasureKey__Output>
+        ErasureKeyList: MessageTypeDefinition<_loam_remote_v1_ErasureKeyList, _loam_remote_v1_ErasureKeyList__Output>
+        ErasureKeysRequest: MessageTypeDefinition<_loam_remote_v1_ErasureKeysRequest, _loam_remote_v1_ErasureKeysRequest__Output>
+        ErasurePage: MessageTypeDefinition<_loam_remote_v1_ErasurePage, _loam_remote_v1_ErasurePage__Output>
+        ErasureRow: MessageTypeDefinition<_loam_remote_v1_ErasureRow, _loam_remote_v1_ErasureRow__Output>
         ErrorCode: EnumTypeDefinition
         ErrorDetail: MessageTypeDefinition<_loam_remote_v1_ErrorDetail, _loam_remote_v1_ErrorDetail__Output>
         ErrorDetails: MessageTypeDefinition<_loam_remote_v1_ErrorDetails, _loam_remote_v1_ErrorDetails__Output>
@@ -212,6 +233,7 @@ export interface ProtoGrpcType {
         FieldType: EnumTypeDefinition
         GetAliasesRequest: MessageTypeDefinition<_loam_remote_v1_GetAliasesRequest, _loam_remote_v1_GetAliasesRequest__Output>
         GetCollectionRequest: MessageTypeDefinition<_loam_remote_v1_GetCollectionRequest, _loam_remote_v1_GetCollectionRequest__Output>
+        GetErasureRequest: MessageTypeDefinition<_loam_remote_v1_GetErasureRequest, _loam_remote_v1_GetErasureRequest__Output>
         GetKeyRequest: MessageTypeDefinition<_loam_remote_v1_GetKeyRequest, _loam_remote_v1_GetKeyRequest__Output>
         GetLeaseRequest: MessageTypeDefinition<_loam_remote_v1_GetLeaseRequest, _loam_remote_v1_GetLeaseRequest__Output>
         GetNamespaceRequest: MessageTypeDefinition<_loam_remote_v1_GetNamespaceRequest, _loam_remote_v1_GetNamespaceRequest__Output>
@@ -231,6 +253,7 @@ export interface ProtoGrpcType {
         LeaveRequest: MessageTypeDefinition<_loam_remote_v1_LeaveRequest, _loam_remote_v1_LeaveRequest__Output>
         ListBindingsRequest: MessageTypeDefinition<_loam_remote_v1_ListBindingsRequest, _loam_remote_v1_ListBindingsRequest__Output>
         ListCollectionsRequest: MessageTypeDefinition<_loam_remote_v1_ListCollectionsRequest, _loam_remote_v1_ListCollectionsRequest__Output>
+        ListErasuresRequest: MessageTypeDefinition<_loam_remote_v1_ListErasuresRequest, _loam_remote_v1_ListErasuresRequest__Output>
         ListKeysRequest: MessageTypeDefinition<_loam_remote_v1_ListKeysRequest, _loam_remote_v1_ListKeysRequest__Output>
         ListNamespacesRequest: MessageTypeDefinition<_loam_remote_v1_ListNamespacesRequest, _loam_remote_v1_ListNamespacesRequest__Output>
         ListOrgsRequest: MessageTypeDefinition<_loam_remote_v1_ListOrgsRequest, _loam_remote_v1_ListOrgsRequest__Output>
@@ -262,6 +285,7 @@ export interface ProtoGrpcType {
         Pointer: MessageTypeDefinition<_loam_remote_v1_Pointer, _loam_remote_v1_Pointer__Output>
         PointerVersion: MessageTypeDefinition<_loam_remote_v1_PointerVersion, _loam_remote_v1_PointerVersion__Output>
         PointerVersionRequest: MessageTypeDefinition<_loam_remote_v1_PointerVersionRequest, _loam_remote_v1_PointerVersionRequest__Output>
+        PutErasureKeyRequest: MessageTypeDefinition<_loam_remote_v1_PutErasureKeyRequest, _loam_remote_v1_PutErasureKeyRequest__Output>
         PutUsageRequest: MessageTypeDefinition<_loam_remote_v1_PutUsageRequest, _loam_remote_v1_PutUsageRequest__Output>
         PutUsageRow: MessageTypeDefinition<_loam_remote_v1_PutUsageRow, _loam_remote_v1_PutUsageRow__Output>
         QuotaName: EnumTypeDefinition
@@ -277,6 +301,7 @@ export interface ProtoGrpcType {
         RetiredWalObjectPage: MessageTypeDefinition<_loam_remote_v1_RetiredWalObjectPage, _loam_remote_v1_RetiredWalObjectPage__Output>
         RetiredWalObjectsRequest: MessageTypeDefinition<_loam_remote_v1_RetiredWalObjectsRequest, _loam_remote_v1_RetiredWalObjectsRequest__Output>
         RevokeKeyRequest: MessageTypeDefinition<_loam_remote_v1_RevokeKeyRequest, _loam_remote_v1_RevokeKeyRequest__Output>
+        RewriteTagRequest: MessageTypeDefinition<_loam_remote_v1_RewriteTagRequest, _loam_remote_v1_RewriteTagRequest__Output>
         Role: EnumTypeDefinition
         RoleBinding: MessageTypeDefinition<_loam_remote_v1_RoleBinding, _loam_remote_v1_RoleBinding__Output>
         RoleBindingList: MessageTypeDefinition<_loam_remote_v1_RoleBindingList, _loam_remote_v1_RoleBindingList__Output>
@@ -299,6 +324,7 @@ export interface ProtoGrpcType {
         TrimPartitionRequest: MessageTypeDefinition<_loam_remote_v1_TrimPartitionRequest, _loam_remote_v1_TrimPartitionRequest__Output>
         UpdateAliasesRequest: MessageTypeDefinition<_loam_remote_v1_UpdateAliasesRequest, _loam_remote_v1_UpdateAliasesRequest__Output>
         UpdateCollectionSchemaRequest: MessageTypeDefinition<_loam_remote_v1_UpdateCollectionSchemaRequest, _loam_remote_v1_UpdateCollectionSchemaRequest__Output>
+        UpdateErasureRequest: MessageTypeDefinition<_loam_remote_v1_UpdateErasureRequest, _loam_remote_v1_UpdateErasureRequest__Output>
         UsageDelta: MessageTypeDefinition<_loam_remote_v1_UsageDelta, _loam_remote_v1_UsageDelta__Output>
         UsageRequest: MessageTypeDefinition<_loam_remote_v1_UsageRequest, _loam_remote_v1_UsageRequest__Output>
         UsageRollup: MessageTypeDefinition<_loam_remote_v1_UsageRollup, _loam_remote_v1_UsageRollup__Output>

@@ -12,10 +12,18 @@ import type { BindingsRequest as _loam_remote_v1_BindingsRequest, BindingsReques
 import type { ControlCapabilities as _loam_remote_v1_ControlCapabilities, ControlCapabilities__Output as _loam_remote_v1_ControlCapabilities__Output } from '../../../loam/remote/v1/ControlCapabilities.js';
 import type { ControlChangeList as _loam_remote_v1_ControlChangeList, ControlChangeList__Output as _loam_remote_v1_ControlChangeList__Output } from '../../../loam/remote/v1/ControlChangeList.js';
 import type { ControlChangesSinceRequest as _loam_remote_v1_ControlChangesSinceRequest, ControlChangesSinceRequest__Output as _loam_remote_v1_ControlChangesSinceRequest__Output } from '../../../loam/remote/v1/ControlChangesSinceRequest.js';
+import type { CreateErasureRequest as _loam_remote_v1_CreateErasureRequest, CreateErasureRequest__Output as _loam_remote_v1_CreateErasureRequest__Output } from '../../../loam/remote/v1/CreateErasureRequest.js';
 import type { CreateKeyRequest as _loam_remote_v1_CreateKeyRequest, CreateKeyRequest__Output as _loam_remote_v1_CreateKeyRequest__Output } from '../../../loam/remote/v1/CreateKeyRequest.js';
 import type { CreateOrgRequest as _loam_remote_v1_CreateOrgRequest, CreateOrgRequest__Output as _loam_remote_v1_CreateOrgRequest__Output } from '../../../loam/remote/v1/CreateOrgRequest.js';
+import type { DestroyErasureKeysRequest as _loam_remote_v1_DestroyErasureKeysRequest, DestroyErasureKeysRequest__Output as _loam_remote_v1_DestroyErasureKeysRequest__Output } from '../../../loam/remote/v1/DestroyErasureKeysRequest.js';
+import type { DestroyedCount as _loam_remote_v1_DestroyedCount, DestroyedCount__Output as _loam_remote_v1_DestroyedCount__Output } from '../../../loam/remote/v1/DestroyedCount.js';
 import type { DropNamespaceBindingsRequest as _loam_remote_v1_DropNamespaceBindingsRequest, DropNamespaceBindingsRequest__Output as _loam_remote_v1_DropNamespaceBindingsRequest__Output } from '../../../loam/remote/v1/DropNamespaceBindingsRequest.js';
 import type { Empty as _loam_remote_v1_Empty, Empty__Output as _loam_remote_v1_Empty__Output } from '../../../loam/remote/v1/Empty.js';
+import type { ErasureKeyList as _loam_remote_v1_ErasureKeyList, ErasureKeyList__Output as _loam_remote_v1_ErasureKeyList__Output } from '../../../loam/remote/v1/ErasureKeyList.js';
+import type { ErasureKeysRequest as _loam_remote_v1_ErasureKeysRequest, ErasureKeysRequest__Output as _loam_remote_v1_ErasureKeysRequest__Output } from '../../../loam/remote/v1/ErasureKeysRequest.js';
+import type { ErasurePage as _loam_remote_v1_ErasurePage, ErasurePage__Output as _loam_remote_v1_ErasurePage__Output } from '../../../loam/remote/v1/ErasurePage.js';
+import type { ErasureRow as _loam_remote_v1_ErasureRow, ErasureRow__Output as _loam_remote_v1_ErasureRow__Output } from '../../../loam/remote/v1/ErasureRow.js';
+import type { GetErasureRequest as _loam_remote_v1_GetErasureRequest, GetErasureRequest__Output as _loam_remote_v1_GetErasureRequest__Output } from '../../../loam/remote/v1/GetErasureRequest.js';
 import type { GetKeyRequest as _loam_remote_v1_GetKeyRequest, GetKeyRequest__Output as _loam_remote_v1_GetKeyRequest__Output } from '../../../loam/remote/v1/GetKeyRequest.js';
 import type { GetOrgRequest as _loam_remote_v1_GetOrgRequest, GetOrgRequest__Output as _loam_remote_v1_GetOrgRequest__Output } from '../../../loam/remote/v1/GetOrgRequest.js';
 import type { HeartbeatRequest as _loam_remote_v1_HeartbeatRequest, HeartbeatRequest__Output as _loam_remote_v1_HeartbeatRequest__Output } from '../../../loam/remote/v1/HeartbeatRequest.js';
@@ -23,6 +31,7 @@ import type { JobPositionRequest as _loam_remote_v1_JobPositionRequest, JobPosit
 import type { JobPositionValue as _loam_remote_v1_JobPositionValue, JobPositionValue__Output as _loam_remote_v1_JobPositionValue__Output } from '../../../loam/remote/v1/JobPositionValue.js';
 import type { LeaveRequest as _loam_remote_v1_LeaveRequest, LeaveRequest__Output as _loam_remote_v1_LeaveRequest__Output } from '../../../loam/remote/v1/LeaveRequest.js';
 import type { ListBindingsRequest as _loam_remote_v1_ListBindingsRequest, ListBindingsRequest__Output as _loam_remote_v1_ListBindingsRequest__Output } from '../../../loam/remote/v1/ListBindingsRequest.js';
+import type { ListErasuresRequest as _loam_remote_v1_ListErasuresRequest, ListErasuresRequest__Output as _loam_remote_v1_ListErasuresRequest__Output } from '../../../loam/remote/v1/ListErasuresRequest.js';
 import type { ListKeysRequest as _loam_remote_v1_ListKeysRequest, ListKeysRequest__Output as _loam_remote_v1_ListKeysRequest__Output } from '../../../loam/remote/v1/ListKeysRequest.js';
 import type { ListOrgsRequest as _loam_remote_v1_ListOrgsRequest, ListOrgsRequest__Output as _loam_remote_v1_ListOrgsRequest__Output } from '../../../loam/remote/v1/ListOrgsRequest.js';
 import type { MemberList as _loam_remote_v1_MemberList, MemberList__Output as _loam_remote_v1_MemberList__Output } from '../../../loam/remote/v1/MemberList.js';
@@ -31,6 +40,7 @@ import type { Org as _loam_remote_v1_Org, Org__Output as _loam_remote_v1_Org__Ou
 import type { OrgPage as _loam_remote_v1_OrgPage, OrgPage__Output as _loam_remote_v1_OrgPage__Output } from '../../../loam/remote/v1/OrgPage.js';
 import type { OutboxEntryList as _loam_remote_v1_OutboxEntryList, OutboxEntryList__Output as _loam_remote_v1_OutboxEntryList__Output } from '../../../loam/remote/v1/OutboxEntryList.js';
 import type { OutboxRequest as _loam_remote_v1_OutboxRequest, OutboxRequest__Output as _loam_remote_v1_OutboxRequest__Output } from '../../../loam/remote/v1/OutboxRequest.js';
+import type { PutErasureKeyRequest as _loam_remote_v1_PutErasureKeyRequest, PutErasureKeyRequest__Output as _loam_remote_v1_PutErasureKeyRequest__Output } from '../../../loam/remote/v1/PutErasureKeyRequest.js';
 import type { PutUsageRequest as _loam_remote_v1_PutUsageRequest, PutUsageRequest__Output as _loam_remote_v1_PutUsageRequest__Output } from '../../../loam/remote/v1/PutUsageRequest.js';
 import type { QuotaOverrideList as _loam_remote_v1_QuotaOverrideList, QuotaOverrideList__Output as _loam_remote_v1_QuotaOverrideList__Output } from '../../../loam/remote/v1/QuotaOverrideList.js';
 import type { QuotasRequest as _loam_remote_v1_QuotasRequest, QuotasRequest__Output as _loam_remote_v1_QuotasRequest__Output } from '../../../loam/remote/v1/QuotasRequest.js';
@@ -41,6 +51,7 @@ import type { RoleBindingPage as _loam_remote_v1_RoleBindingPage, RoleBindingPag
 import type { SaveJobPositionRequest as _loam_remote_v1_SaveJobPositionRequest, SaveJobPositionRequest__Output as _loam_remote_v1_SaveJobPositionRequest__Output } from '../../../loam/remote/v1/SaveJobPositionRequest.js';
 import type { SetQuotaRequest as _loam_remote_v1_SetQuotaRequest, SetQuotaRequest__Output as _loam_remote_v1_SetQuotaRequest__Output } from '../../../loam/remote/v1/SetQuotaRequest.js';
 import type { TouchKeysRequest as _loam_remote_v1_TouchKeysRequest, TouchKeysRequest__Output as _loam_remote_v1_TouchKeysRequest__Output } from '../../../loam/remote/v1/TouchKeysRequest.js';
+import type { UpdateErasureRequest as _loam_remote_v1_UpdateErasureRequest, UpdateErasureRequest__Output as _loam_remote_v1_UpdateErasureRequest__Output } from '../../../loam/remote/v1/UpdateErasureRequest.js';
 import type { UsageRequest as _loam_remote_v1_UsageRequest, UsageRequest__Output as _loam_remote_v1_UsageRequest__Output } from '../../../loam/remote/v1/UsageRequest.js';
 import type { UsageRollupList as _loam_remote_v1_UsageRollupList, UsageRollupList__Output as _loam_remote_v1_UsageRollupList__Output } from '../../../loam/remote/v1/UsageRollupList.js';
 import type { VersionValue as _loam_remote_v1_VersionValue, VersionValue__Output as _loam_remote_v1_VersionValue__Output } from '../../../loam/remote/v1/VersionValue.js';
@@ -100,6 +111,15 @@ export interface ControlStoreClient extends grpc.Client {
   controlVersion(argument: _loam_remote_v1_Empty, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_VersionValue__Output>): grpc.ClientUnaryCall;
   controlVersion(argument: _loam_remote_v1_Empty, callback: grpc.requestCallback<_loam_remote_v1_VersionValue__Output>): grpc.ClientUnaryCall;
   
+  CreateErasure(argument: _loam_remote_v1_CreateErasureRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  CreateErasure(argument: _loam_remote_v1_CreateErasureRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  CreateErasure(argument: _loam_remote_v1_CreateErasureRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  CreateErasure(argument: _loam_remote_v1_CreateErasureRequest, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  createErasure(argument: _loam_remote_v1_CreateErasureRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  createErasure(argument: _loam_remote_v1_CreateErasureRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  createErasure(argument: _loam_remote_v1_CreateErasureRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  createErasure(argument: _loam_remote_v1_CreateErasureRequest, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  
   CreateKey(argument: _loam_remote_v1_CreateKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ApiKeyInfo__Output>): grpc.ClientUnaryCall;
   CreateKey(argument: _loam_remote_v1_CreateKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_ApiKeyInfo__Output>): grpc.ClientUnaryCall;
   CreateKey(argument: _loam_remote_v1_CreateKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ApiKeyInfo__Output>): grpc.ClientUnaryCall;
@@ -118,6 +138,15 @@ export interface ControlStoreClient extends grpc.Client {
   createOrg(argument: _loam_remote_v1_CreateOrgRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Org__Output>): grpc.ClientUnaryCall;
   createOrg(argument: _loam_remote_v1_CreateOrgRequest, callback: grpc.requestCallback<_loam_remote_v1_Org__Output>): grpc.ClientUnaryCall;
   
+  DestroyErasureKeys(argument: _loam_remote_v1_DestroyErasureKeysRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_DestroyedCount__Output>): grpc.ClientUnaryCall;
+  DestroyErasureKeys(argument: _loam_remote_v1_DestroyErasureKeysRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_DestroyedCount__Output>): grpc.ClientUnaryCall;
+  DestroyErasureKeys(argument: _loam_remote_v1_DestroyErasureKeysRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_DestroyedCount__Output>): grpc.ClientUnaryCall;
+  DestroyErasureKeys(argument: _loam_remote_v1_DestroyErasureKeysRequest, callback: grpc.requestCallback<_loam_remote_v1_DestroyedCount__Output>): grpc.ClientUnaryCall;
+  destroyErasureKeys(argument: _loam_remote_v1_DestroyErasureKeysRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_DestroyedCount__Output>): grpc.ClientUnaryCall;
+  destroyErasureKeys(argument: _loam_remote_v1_DestroyErasureKeysRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_DestroyedCount__Output>): grpc.ClientUnaryCall;
+  destroyErasureKeys(argument: _loam_remote_v1_DestroyErasureKeysRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_DestroyedCount__Output>): grpc.ClientUnaryCall;
+  destroyErasureKeys(argument: _loam_remote_v1_DestroyErasureKeysRequest, callback: grpc.requestCallback<_loam_remote_v1_DestroyedCount__Output>): grpc.ClientUnaryCall;
+  
   DropNamespaceBindings(argument: _loam_remote_v1_DropNamespaceBindingsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   DropNamespaceBindings(argument: _loam_remote_v1_DropNamespaceBindingsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   DropNamespaceBindings(argument: _loam_remote_v1_DropNamespaceBindingsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
@@ -126,6 +155,24 @@ export interface ControlStoreClient extends grpc.Client {
   dropNamespaceBindings(argument: _loam_remote_v1_DropNamespaceBindingsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   dropNamespaceBindings(argument: _loam_remote_v1_DropNamespaceBindingsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   dropNamespaceBindings(argument: _loam_remote_v1_DropNamespaceBindingsRequest, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  
+  ErasureKeys(argument: _loam_remote_v1_ErasureKeysRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureKeyList__Output>): grpc.ClientUnaryCall;
+  ErasureKeys(argument: _loam_remote_v1_ErasureKeysRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_ErasureKeyList__Output>): grpc.ClientUnaryCall;
+  ErasureKeys(argument: _loam_remote_v1_ErasureKeysRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureKeyList__Output>): grpc.ClientUnaryCall;
+  ErasureKeys(argument: _loam_remote_v1_ErasureKeysRequest, callback: grpc.requestCallback<_loam_remote_v1_ErasureKeyList__Output>): grpc.ClientUnaryCall;
+  erasureKeys(argument: _loam_remote_v1_ErasureKeysRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureKeyList__Output>): grpc.ClientUnaryCall;
+  erasureKeys(argument: _loam_remote_v1_ErasureKeysRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_ErasureKeyList__Output>): grpc.ClientUnaryCall;
+  erasureKeys(argument: _loam_remote_v1_ErasureKeysRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureKeyList__Output>): grpc.ClientUnaryCall;
+  erasureKeys(argument: _loam_remote_v1_ErasureKeysRequest, callback: grpc.requestCallback<_loam_remote_v1_ErasureKeyList__Output>): grpc.ClientUnaryCall;
+  
+  GetErasure(argument: _loam_remote_v1_GetErasureRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  GetErasure(argument: _loam_remote_v1_GetErasureRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  GetErasure(argument: _loam_remote_v1_GetErasureRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  GetErasure(argument: _loam_remote_v1_GetErasureRequest, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  getErasure(argument: _loam_remote_v1_GetErasureRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  getErasure(argument: _loam_remote_v1_GetErasureRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  getErasure(argument: _loam_remote_v1_GetErasureRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  getErasure(argument: _loam_remote_v1_GetErasureRequest, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
   
   GetKey(argument: _loam_remote_v1_GetKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ApiKeyRecord__Output>): grpc.ClientUnaryCall;
   GetKey(argument: _loam_remote_v1_GetKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_ApiKeyRecord__Output>): grpc.ClientUnaryCall;
@@ -199,6 +246,15 @@ export interface ControlStoreClient extends grpc.Client {
   listBindings(argument: _loam_remote_v1_ListBindingsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_RoleBindingPage__Output>): grpc.ClientUnaryCall;
   listBindings(argument: _loam_remote_v1_ListBindingsRequest, callback: grpc.requestCallback<_loam_remote_v1_RoleBindingPage__Output>): grpc.ClientUnaryCall;
   
+  ListErasures(argument: _loam_remote_v1_ListErasuresRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasurePage__Output>): grpc.ClientUnaryCall;
+  ListErasures(argument: _loam_remote_v1_ListErasuresRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_ErasurePage__Output>): grpc.ClientUnaryCall;
+  ListErasures(argument: _loam_remote_v1_ListErasuresRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasurePage__Output>): grpc.ClientUnaryCall;
+  ListErasures(argument: _loam_remote_v1_ListErasuresRequest, callback: grpc.requestCallback<_loam_remote_v1_ErasurePage__Output>): grpc.ClientUnaryCall;
+  listErasures(argument: _loam_remote_v1_ListErasuresRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasurePage__Output>): grpc.ClientUnaryCall;
+  listErasures(argument: _loam_remote_v1_ListErasuresRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_ErasurePage__Output>): grpc.ClientUnaryCall;
+  listErasures(argument: _loam_remote_v1_ListErasuresRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasurePage__Output>): grpc.ClientUnaryCall;
+  listErasures(argument: _loam_remote_v1_ListErasuresRequest, callback: grpc.requestCallback<_loam_remote_v1_ErasurePage__Output>): grpc.ClientUnaryCall;
+  
   ListKeys(argument: _loam_remote_v1_ListKeysRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ApiKeyPage__Output>): grpc.ClientUnaryCall;
   ListKeys(argument: _loam_remote_v1_ListKeysRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_ApiKeyPage__Output>): grpc.ClientUnaryCall;
   ListKeys(argument: _loam_remote_v1_ListKeysRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ApiKeyPage__Output>): grpc.ClientUnaryCall;
@@ -234,6 +290,15 @@ export interface ControlStoreClient extends grpc.Client {
   outbox(argument: _loam_remote_v1_OutboxRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_OutboxEntryList__Output>): grpc.ClientUnaryCall;
   outbox(argument: _loam_remote_v1_OutboxRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_OutboxEntryList__Output>): grpc.ClientUnaryCall;
   outbox(argument: _loam_remote_v1_OutboxRequest, callback: grpc.requestCallback<_loam_remote_v1_OutboxEntryList__Output>): grpc.ClientUnaryCall;
+  
+  PutErasureKey(argument: _loam_remote_v1_PutErasureKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  PutErasureKey(argument: _loam_remote_v1_PutErasureKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  PutErasureKey(argument: _loam_remote_v1_PutErasureKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  PutErasureKey(argument: _loam_remote_v1_PutErasureKeyRequest, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  putErasureKey(argument: _loam_remote_v1_PutErasureKeyRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  putErasureKey(argument: _loam_remote_v1_PutErasureKeyRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  putErasureKey(argument: _loam_remote_v1_PutErasureKeyRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  putErasureKey(argument: _loam_remote_v1_PutErasureKeyRequest, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   
   PutUsage(argument: _loam_remote_v1_PutUsageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   PutUsage(argument: _loam_remote_v1_PutUsageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
@@ -298,6 +363,15 @@ export interface ControlStoreClient extends grpc.Client {
   touchKeys(argument: _loam_remote_v1_TouchKeysRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   touchKeys(argument: _loam_remote_v1_TouchKeysRequest, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   
+  UpdateErasure(argument: _loam_remote_v1_UpdateErasureRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  UpdateErasure(argument: _loam_remote_v1_UpdateErasureRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  UpdateErasure(argument: _loam_remote_v1_UpdateErasureRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  UpdateErasure(argument: _loam_remote_v1_UpdateErasureRequest, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  updateErasure(argument: _loam_remote_v1_UpdateErasureRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  updateErasure(argument: _loam_remote_v1_UpdateErasureRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  updateErasure(argument: _loam_remote_v1_UpdateErasureRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  updateErasure(argument: _loam_remote_v1_UpdateErasureRequest, callback: grpc.requestCallback<_loam_remote_v1_ErasureRow__Output>): grpc.ClientUnaryCall;
+  
   Usage(argument: _loam_remote_v1_UsageRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_UsageRollupList__Output>): grpc.ClientUnaryCall;
   Usage(argument: _loam_remote_v1_UsageRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_UsageRollupList__Output>): grpc.ClientUnaryCall;
   Usage(argument: _loam_remote_v1_UsageRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_UsageRollupList__Output>): grpc.ClientUnaryCall;
@@ -322,11 +396,19 @@ export interface ControlStoreHandlers extends grpc.UntypedServiceImplementation 
   
   ControlVersion: grpc.handleUnaryCall<_loam_remote_v1_Empty__Output, _loam_remote_v1_VersionValue>;
   
+  CreateErasure: grpc.handleUnaryCall<_loam_remote_v1_CreateErasureRequest__Output, _loam_remote_v1_ErasureRow>;
+  
   CreateKey: grpc.handleUnaryCall<_loam_remote_v1_CreateKeyRequest__Output, _loam_remote_v1_ApiKeyInfo>;
   
   CreateOrg: grpc.handleUnaryCall<_loam_remote_v1_CreateOrgRequest__Output, _loam_remote_v1_Org>;
   
+  DestroyErasureKeys: grpc.handleUnaryCall<_loam_remote_v1_DestroyErasureKeysRequest__Output, _loam_remote_v1_DestroyedCount>;
+  
   DropNamespaceBindings: grpc.handleUnaryCall<_loam_remote_v1_DropNamespaceBindingsRequest__Output, _loam_remote_v1_Empty>;
+  
+  ErasureKeys: grpc.handleUnaryCall<_loam_remote_v1_ErasureKeysRequest__Output, _loam_remote_v1_ErasureKeyList>;
+  
+  GetErasure: grpc.handleUnaryCall<_loam_remote_v1_GetErasureRequest__Output, _loam_remote_v1_ErasureRow>;
   
   GetKey: grpc.handleUnaryCall<_loam_remote_v1_GetKeyRequest__Output, _loam_remote_v1_ApiKeyRecord>;
   
@@ -344,6 +426,8 @@ export interface ControlStoreHandlers extends grpc.UntypedServiceImplementation 
   
   ListBindings: grpc.handleUnaryCall<_loam_remote_v1_ListBindingsRequest__Output, _loam_remote_v1_RoleBindingPage>;
   
+  ListErasures: grpc.handleUnaryCall<_loam_remote_v1_ListErasuresRequest__Output, _loam_remote_v1_ErasurePage>;
+  
   ListKeys: grpc.handleUnaryCall<_loam_remote_v1_ListKeysRequest__Output, _loam_remote_v1_ApiKeyPage>;
   
   ListOrgs: grpc.handleUnaryCall<_loam_remote_v1_ListOrgsRequest__Output, _loam_remote_v1_OrgPage>;
@@ -351,6 +435,8 @@ export interface ControlStoreHandlers extends grpc.UntypedServiceImplementation 
   Members: grpc.handleUnaryCall<_loam_remote_v1_MembersRequest__Output, _loam_remote_v1_MemberList>;
   
   Outbox: grpc.handleUnaryCall<_loam_remote_v1_OutboxRequest__Output, _loam_remote_v1_OutboxEntryList>;
+  
+  PutErasureKey: grpc.handleUnaryCall<_loam_remote_v1_PutErasureKeyRequest__Output, _loam_remote_v1_Empty>;
   
   PutUsage: grpc.handleUnaryCall<_loam_remote_v1_PutUsageRequest__Output, _loam_remote_v1_Empty>;
   
@@ -366,6 +452,8 @@ export interface ControlStoreHandlers extends grpc.UntypedServiceImplementation 
   
   TouchKeys: grpc.handleUnaryCall<_loam_remote_v1_TouchKeysRequest__Output, _loam_remote_v1_Empty>;
   
+  UpdateErasure: grpc.handleUnaryCall<_loam_remote_v1_UpdateErasureRequest__Output, _loam_remote_v1_ErasureRow>;
+  
   Usage: grpc.handleUnaryCall<_loam_remote_v1_UsageRequest__Output, _loam_remote_v1_UsageRollupList>;
   
 }
@@ -377,9 +465,13 @@ export interface ControlStoreDefinition extends grpc.ServiceDefinition {
   Capabilities: MethodDefinition<_loam_remote_v1_Empty, _loam_remote_v1_ControlCapabilities, _loam_remote_v1_Empty__Output, _loam_remote_v1_ControlCapabilities__Output>
   ChangesSince: MethodDefinition<_loam_remote_v1_ControlChangesSinceRequest, _loam_remote_v1_ControlChangeList, _loam_remote_v1_ControlChangesSinceRequest__Output, _loam_remote_v1_ControlChangeList__Output>
   ControlVersion: MethodDefinition<_loam_remote_v1_Empty, _loam_remote_v1_VersionValue, _loam_remote_v1_Empty__Output, _loam_remote_v1_VersionValue__Output>
+  CreateErasure: MethodDefinition<_loam_remote_v1_CreateErasureRequest, _loam_remote_v1_ErasureRow, _loam_remote_v1_CreateErasureRequest__Output, _loam_remote_v1_ErasureRow__Output>
   CreateKey: MethodDefinition<_loam_remote_v1_CreateKeyRequest, _loam_remote_v1_ApiKeyInfo, _loam_remote_v1_CreateKeyRequest__Output, _loam_remote_v1_ApiKeyInfo__Output>
   CreateOrg: MethodDefinition<_loam_remote_v1_CreateOrgRequest, _loam_remote_v1_Org, _loam_remote_v1_CreateOrgRequest__Output, _loam_remote_v1_Org__Output>
+  DestroyErasureKeys: MethodDefinition<_loam_remote_v1_DestroyErasureKeysRequest, _loam_remote_v1_DestroyedCount, _loam_remote_v1_DestroyErasureKeysRequest__Output, _loam_remote_v1_DestroyedCount__Output>
   DropNamespaceBindings: MethodDefinition<_loam_remote_v1_DropNamespaceBindingsRequest, _loam_remote_v1_Empty, _loam_remote_v1_DropNamespaceBindingsRequest__Output, _loam_remote_v1_Empty__Output>
+  ErasureKeys: MethodDefinition<_loam_remote_v1_ErasureKeysRequest, _loam_remote_v1_ErasureKeyList, _loam_remote_v1_ErasureKeysRequest__Output, _loam_remote_v1_ErasureKeyList__Output>
+  GetErasure: MethodDefinition<_loam_remote_v1_GetErasureRequest, _loam_remote_v1_ErasureRow, _loam_remote_v1_GetErasureRequest__Output, _loam_remote_v1_ErasureRow__Output>
   GetKey: MethodDefinition<_loam_remote_v1_GetKeyRequest, _loam_remote_v1_ApiKeyRecord, _loam_remote_v1_GetKeyRequest__Output, _loam_remote_v1_ApiKeyRecord__Output>
   GetOrg: MethodDefinition<_loam_remote_v1_GetOrgRequest, _loam_remote_v1_Org, _loam_remote_v1_GetOrgRequest__Output, _loam_remote_v1_Org__Output>
   Grant: MethodDefinition<_loam_remote_v1_BindingRequest, _loam_remote_v1_RoleBinding, _loam_remote_v1_BindingRequest__Output, _loam_remote_v1_RoleBinding__Output>
@@ -388,10 +480,12 @@ export interface ControlStoreDefinition extends grpc.ServiceDefinition {
   JobPosition: MethodDefinition<_loam_remote_v1_JobPositionRequest, _loam_remote_v1_JobPositionValue, _loam_remote_v1_JobPositionRequest__Output, _loam_remote_v1_JobPositionValue__Output>
   Leave: MethodDefinition<_loam_remote_v1_LeaveRequest, _loam_remote_v1_Empty, _loam_remote_v1_LeaveRequest__Output, _loam_remote_v1_Empty__Output>
   ListBindings: MethodDefinition<_loam_remote_v1_ListBindingsRequest, _loam_remote_v1_RoleBindingPage, _loam_remote_v1_ListBindingsRequest__Output, _loam_remote_v1_RoleBindingPage__Output>
+  ListErasures: MethodDefinition<_loam_remote_v1_ListErasuresRequest, _loam_remote_v1_ErasurePage, _loam_remote_v1_ListErasuresRequest__Output, _loam_remote_v1_ErasurePage__Output>
   ListKeys: MethodDefinition<_loam_remote_v1_ListKeysRequest, _loam_remote_v1_ApiKeyPage, _loam_remote_v1_ListKeysRequest__Output, _loam_remote_v1_ApiKeyPage__Output>
   ListOrgs: MethodDefinition<_loam_remote_v1_ListOrgsRequest, _loam_remote_v1_OrgPage, _loam_remote_v1_ListOrgsRequest__Output, _loam_remote_v1_OrgPage__Output>
   Members: MethodDefinition<_loam_remote_v1_MembersRequest, _loam_remote_v1_MemberList, _loam_remote_v1_MembersRequest__Output, _loam_remote_v1_MemberList__Output>
   Outbox: MethodDefinition<_loam_remote_v1_OutboxRequest, _loam_remote_v1_OutboxEntryList, _loam_remote_v1_OutboxRequest__Output, _loam_remote_v1_OutboxEntryList__Output>
+  PutErasureKey: MethodDefinition<_loam_remote_v1_PutErasureKeyRequest, _loam_remote_v1_Empty, _loam_remote_v1_PutErasureKeyRequest__Output, _loam_remote_v1_Empty__Output>
   PutUsage: MethodDefinition<_loam_remote_v1_PutUsageRequest, _loam_remote_v1_Empty, _loam_remote_v1_PutUsageRequest__Output, _loam_remote_v1_Empty__Output>
   Quotas: MethodDefinition<_loam_remote_v1_QuotasRequest, _loam_remote_v1_QuotaOverrideList, _loam_remote_v1_QuotasRequest__Output, _loam_remote_v1_QuotaOverrideList__Output>
   RevokeGrant: MethodDefinition<_loam_remote_v1_BindingRequest, _loam_remote_v1_Empty, _loam_remote_v1_BindingRequest__Output, _loam_remote_v1_Empty__Output>
@@ -399,5 +493,6 @@ export interface ControlStoreDefinition extends grpc.ServiceDefinition {
   SaveJobPosition: MethodDefinition<_loam_remote_v1_SaveJobPositionRequest, _loam_remote_v1_Empty, _loam_remote_v1_SaveJobPositionRequest__Output, _loam_remote_v1_Empty__Output>
   SetQuota: MethodDefinition<_loam_remote_v1_SetQuotaRequest, _loam_remote_v1_Empty, _loam_remote_v1_SetQuotaRequest__Output, _loam_remote_v1_Empty__Output>
   TouchKeys: MethodDefinition<_loam_remote_v1_TouchKeysRequest, _loam_remote_v1_Empty, _loam_remote_v1_TouchKeysRequest__Output, _loam_remote_v1_Empty__Output>
+  UpdateErasure: MethodDefinition<_loam_remote_v1_UpdateErasureRequest, _loam_remote_v1_ErasureRow, _loam_remote_v1_UpdateErasureRequest__Output, _loam_remote_v1_ErasureRow__Output>
   Usage: MethodDefinition<_loam_remote_v1_UsageRequest, _loam_remote_v1_UsageRollupList, _loam_remote_v1_UsageRequest__Output, _loam_remote_v1_UsageRollupList__Output>
 }

@@ -58,6 +58,7 @@ import type { ReleaseLeaseRequest as _loam_remote_v1_ReleaseLeaseRequest, Releas
 import type { RenewLeaseRequest as _loam_remote_v1_RenewLeaseRequest, RenewLeaseRequest__Output as _loam_remote_v1_RenewLeaseRequest__Output } from '../../../loam/remote/v1/RenewLeaseRequest.js';
 import type { RetiredWalObjectPage as _loam_remote_v1_RetiredWalObjectPage, RetiredWalObjectPage__Output as _loam_remote_v1_RetiredWalObjectPage__Output } from '../../../loam/remote/v1/RetiredWalObjectPage.js';
 import type { RetiredWalObjectsRequest as _loam_remote_v1_RetiredWalObjectsRequest, RetiredWalObjectsRequest__Output as _loam_remote_v1_RetiredWalObjectsRequest__Output } from '../../../loam/remote/v1/RetiredWalObjectsRequest.js';
+import type { RewriteTagRequest as _loam_remote_v1_RewriteTagRequest, RewriteTagRequest__Output as _loam_remote_v1_RewriteTagRequest__Output } from '../../../loam/remote/v1/RewriteTagRequest.js';
 import type { SegmentReferencedRequest as _loam_remote_v1_SegmentReferencedRequest, SegmentReferencedRequest__Output as _loam_remote_v1_SegmentReferencedRequest__Output } from '../../../loam/remote/v1/SegmentReferencedRequest.js';
 import type { SetRetentionRequest as _loam_remote_v1_SetRetentionRequest, SetRetentionRequest__Output as _loam_remote_v1_SetRetentionRequest__Output } from '../../../loam/remote/v1/SetRetentionRequest.js';
 import type { Stream as _loam_remote_v1_Stream, Stream__Output as _loam_remote_v1_Stream__Output } from '../../../loam/remote/v1/Stream.js';
@@ -400,6 +401,15 @@ export interface MetaStoreClient extends grpc.Client {
   retiredWalObjects(argument: _loam_remote_v1_RetiredWalObjectsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_RetiredWalObjectPage__Output>): grpc.ClientUnaryCall;
   retiredWalObjects(argument: _loam_remote_v1_RetiredWalObjectsRequest, callback: grpc.requestCallback<_loam_remote_v1_RetiredWalObjectPage__Output>): grpc.ClientUnaryCall;
   
+  RewriteTag(argument: _loam_remote_v1_RewriteTagRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Tag__Output>): grpc.ClientUnaryCall;
+  RewriteTag(argument: _loam_remote_v1_RewriteTagRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_Tag__Output>): grpc.ClientUnaryCall;
+  RewriteTag(argument: _loam_remote_v1_RewriteTagRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Tag__Output>): grpc.ClientUnaryCall;
+  RewriteTag(argument: _loam_remote_v1_RewriteTagRequest, callback: grpc.requestCallback<_loam_remote_v1_Tag__Output>): grpc.ClientUnaryCall;
+  rewriteTag(argument: _loam_remote_v1_RewriteTagRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Tag__Output>): grpc.ClientUnaryCall;
+  rewriteTag(argument: _loam_remote_v1_RewriteTagRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_Tag__Output>): grpc.ClientUnaryCall;
+  rewriteTag(argument: _loam_remote_v1_RewriteTagRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Tag__Output>): grpc.ClientUnaryCall;
+  rewriteTag(argument: _loam_remote_v1_RewriteTagRequest, callback: grpc.requestCallback<_loam_remote_v1_Tag__Output>): grpc.ClientUnaryCall;
+  
   SegmentReferenced(argument: _loam_remote_v1_SegmentReferencedRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_BoolValue__Output>): grpc.ClientUnaryCall;
   SegmentReferenced(argument: _loam_remote_v1_SegmentReferencedRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_BoolValue__Output>): grpc.ClientUnaryCall;
   SegmentReferenced(argument: _loam_remote_v1_SegmentReferencedRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_BoolValue__Output>): grpc.ClientUnaryCall;
@@ -543,6 +553,8 @@ export interface MetaStoreHandlers extends grpc.UntypedServiceImplementation {
   
   RetiredWalObjects: grpc.handleUnaryCall<_loam_remote_v1_RetiredWalObjectsRequest__Output, _loam_remote_v1_RetiredWalObjectPage>;
   
+  RewriteTag: grpc.handleUnaryCall<_loam_remote_v1_RewriteTagRequest__Output, _loam_remote_v1_Tag>;
+  
   SegmentReferenced: grpc.handleUnaryCall<_loam_remote_v1_SegmentReferencedRequest__Output, _loam_remote_v1_BoolValue>;
   
   SetRetention: grpc.handleUnaryCall<_loam_remote_v1_SetRetentionRequest__Output, _loam_remote_v1_Stream>;
@@ -598,6 +610,7 @@ export interface MetaStoreDefinition extends grpc.ServiceDefinition {
   ReleaseLease: MethodDefinition<_loam_remote_v1_ReleaseLeaseRequest, _loam_remote_v1_Empty, _loam_remote_v1_ReleaseLeaseRequest__Output, _loam_remote_v1_Empty__Output>
   RenewLease: MethodDefinition<_loam_remote_v1_RenewLeaseRequest, _loam_remote_v1_Lease, _loam_remote_v1_RenewLeaseRequest__Output, _loam_remote_v1_Lease__Output>
   RetiredWalObjects: MethodDefinition<_loam_remote_v1_RetiredWalObjectsRequest, _loam_remote_v1_RetiredWalObjectPage, _loam_remote_v1_RetiredWalObjectsRequest__Output, _loam_remote_v1_RetiredWalObjectPage__Output>
+  RewriteTag: MethodDefinition<_loam_remote_v1_RewriteTagRequest, _loam_remote_v1_Tag, _loam_remote_v1_RewriteTagRequest__Output, _loam_remote_v1_Tag__Output>
   SegmentReferenced: MethodDefinition<_loam_remote_v1_SegmentReferencedRequest, _loam_remote_v1_BoolValue, _loam_remote_v1_SegmentReferencedRequest__Output, _loam_remote_v1_BoolValue__Output>
   SetRetention: MethodDefinition<_loam_remote_v1_SetRetentionRequest, _loam_remote_v1_Stream, _loam_remote_v1_SetRetentionRequest__Output, _loam_remote_v1_Stream__Output>
   StreamState: MethodDefinition<_loam_remote_v1_StreamStateRequest, _loam_remote_v1_StreamState, _loam_remote_v1_StreamStateRequest__Output, _loam_remote_v1_StreamState__Output>

@@ -1,0 +1,13 @@
+// Original file: src/meta/backends/remote/loam_remote.proto
+
+import type { ErasureKey as _loam_remote_v1_ErasureKey, ErasureKey__Output as _loam_remote_v1_ErasureKey__Output } from '../../../loam/remote/v1/ErasureKey.js';
+
+export interface PutErasureKeyRequest {
+  'key'?: (_loam_remote_v1_ErasureKey | null);
+  'requestId'?: (string);
+}
+
+export interface PutErasureKeyRequest__Output {
+  'key': (_loam_remote_v1_ErasureKey__Output | null);
+  'requestId': (string);
+}
