@@ -256,9 +256,19 @@ export class ErasureRunner {
     if (Date.now() - since <= this.d.graceMs) return `the GC grace (${this.d.graceMs} ms) has not passed since the purge`;
     const owner = `erasure/${row.id}`;
     let waiting: string | null = null;
-    // Orphans: data files older than the purge that no manifest from the purged one on, and no tag, lists.
     const targets = [...d.retire];
+    const orphans = new Set<string>();
     if (c && d.purgedVersion !== null) {
+      // A tag made on a released version while the purge ran (createTag takes any retained
+      // version): its manifest is rewritten now too, or it would hold the erased keys.
+      const tags = await allTags(this.d.meta, c);
+      for (const tag of tags ?? []) {
+        if (tag.manifestVersion >= d.purgedVersion || tag.rewrittenBy === row.id || !d.retire.includes(tag.manifestPath)) continue;
+        const logKey = await this.d.keys.version(row.org, d.keyVersion);
+        const t = await rewriteTagged(this.purgeDeps, c, tag, row.id, new ErasedKeys(logKey, d.keyHashes), new Map());
+        if (t) d.tags.push(t);
+      }
+      // Orphans: data files older than the purge that no manifest from the purged one on, and no tag, lists.
       const referenced = await this.referencedSince(c, d.purgedVersion);
       if (referenced === null) waiting = 'more manifests since the purge than one pass reads';
       else {
@@ -266,7 +276,7 @@ export class ErasureRunner {
           const t = stampOf(path);
           if (t !== null && t < since && !referenced.has(path) && !d.retire.includes(path)) {
             targets.push(path);
-            d.orphansDeleted++;
+            orphans.add(path);
           }
         }
       }
@@ -290,8 +300,10 @@ export class ErasureRunner {
         await this.d.meta.releaseClaim(path, owner, { deleted: true });
       }
       // Claimed by GC: it deletes every version too; the listing below says when.
-      if (await this.gone(path)) deleted.add(path);
-      else waiting ??= `${path} still has versions in the bucket`;
+      if (await this.gone(path)) {
+        if (orphans.has(path)) d.orphansDeleted++;
+        else deleted.add(path);
+      } else waiting ??= `${path} still has versions in the bucket`;
     }
     d.deleted = boundList([...deleted]);
     return waiting;

@@ -1,6 +1,6 @@
 // `loam erase` and `loam erasures` as a user runs them (the package's bin in a child process):
-// erase a key, follow the erasure to its completion, verify the key; a wrong key exits 1 with
-// the server's message.
+// erase a key, follow the erasure to its completion, verify the key (a wrong key's 404 is the
+// erasure suite's; the CLI prints any 4xx with exit status 1 like every data command).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { spawn } from 'node:child_process';
@@ -47,7 +47,4 @@ test('loam erase, loam erasures show and verify', async () => {
   const v = await loam(['erasures', 'verify', id, '--key', 'user-17', '-o', 'json']);
   assert.equal(v.code, 0, v.stderr);
   assert.equal(JSON.parse(v.stdout).verified, true);
-  const wrong = await loam(['erasures', 'verify', id, '--key', 'user-18']);
-  assert.equal(wrong.code, 1);
-  assert.match(wrong.stderr, /holds no hash of this key.*HTTP 404/);
 });
