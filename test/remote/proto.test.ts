@@ -72,7 +72,7 @@ describe('remote: the wire definition', () => {
   test('every ControlStore call has its rpc, and the service has no other', () => {
     const svc = root.lookupService('loam.remote.v1.ControlStore');
     const client = remoteControlStore({} as RemoteChannel);
-    const NAMES: Record<string, string> = { org: 'GetOrg', key: 'GetKey', changesSince: 'ChangesSince' };
+    const NAMES: Record<string, string> = { org: 'GetOrg', key: 'GetKey', erasure: 'GetErasure', changesSince: 'ChangesSince' };
     // Namespace keys never cross the wire (spec §9.8): the remote ControlStore refuses them locally.
     const LOCAL_ONLY = new Set(['close', 'createNamespaceKey', 'namespaceKeys', 'destroyNamespaceKeys']);
     const calls = Object.keys(client)
