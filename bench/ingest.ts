@@ -13,6 +13,7 @@
 // much of the CPU the benchmark's own process took, so the figure is the node's.
 // Targets: ≥ 100,000 documents/s on the 2-core machine, peer_ratio ≥ 1.0, ack p99 at
 // saturation no worse than the peer's, and at light load ≤ flush interval + 25 ms.
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, fsyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import http from 'node:http';
@@ -248,10 +249,72 @@ function metricSum(text: string, name: string): number {
   return v;
 }
 
+/** Measured seconds of each half of the encryption comparison (a named, opt-in size). */
+export const ENCRYPTION_COMPARE_SECONDS = 8;
+/** Target of encrypted_ingest_ratio (issue 19): encryption costs at most 15 % of ingest. */
+export const TARGET_ENCRYPTED_RATIO = 0.85;
+
+/** docs/s of a fresh node with these environment settings, `clients` writers for `seconds`. */
+async function docsPerSecond(env: Record<string, string>, seconds: number, clients: number, batch: number, docBytes: number): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'loam-bench-enc-'));
+  const node = await startChildNode(dir, env);
+  try {
+    await raiseQuotas(node.port);
+    await request(node.port, 'POST', '/v1/namespaces', JSON.stringify({ name: 'bench' }));
+    await request(node.port, 'POST', '/v1/namespaces/bench/collections', JSON.stringify({ name: 'docs', primary_key: 'id', partitions: 8 }));
+    const path = '/v1/namespaces/bench/collections/docs/documents';
+    const templates = Array.from({ length: clients }, (_, c) => new BodyTemplate(c, batch, docBytes));
+    let docs = 0;
+    let measuring = false;
+    let stop = false;
+    const worker = async (c: number) => {
+      for (let i = 0; !stop; i++) {
+        const r = await request(node.port, 'POST', path, templates[c]!.next(i));
+        if (r.status !== 200) {
+          if (r.status !== 429 && r.status !== 503) throw new Error(`write failed: ${r.status} ${r.body}`);
+          await new Promise((res) => setTimeout(res, 50));
+          continue;
+        }
+        if (measuring) docs += batch;
+      }
+    };
+    const running = Promise.all(Array.from({ length: clients }, (_, c) => worker(c)));
+    await new Promise((r) => setTimeout(r, 1_000)); // warm-up, discarded
+    measuring = true;
+    const t0 = performance.now();
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    const elapsed = (performance.now() - t0) / 1000;
+    const n = docs;
+    stop = true;
+    await running;
+    return n / elapsed;
+  } finally {
+    await node.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `--encryption on|off` (spec §9.8): the same load on a node with envelope encryption (local
+ * key provider) and on one without, in this run; encrypted_ingest_ratio = on ÷ off. `off` only
+ * reports the unencrypted figure.
+ */
+async function encryptionBench(mode: string, clients: number, batch: number, docBytes: number): Promise<void> {
+  const off = await docsPerSecond({ LOAM_KEY_PROVIDER: 'none', LOAM_ENCRYPTION: 'off' }, ENCRYPTION_COMPARE_SECONDS, clients, batch, docBytes);
+  line('ingest', 'ingest_docs_per_s_encryption_off', off, 'docs/s');
+  if (mode === 'off') return;
+  const masterKey = randomBytes(32).toString('base64');
+  const on = await docsPerSecond({ LOAM_KEY_PROVIDER: 'local', LOAM_ENCRYPTION: 'on', LOAM_ENCRYPTION_MASTER_KEY: masterKey }, ENCRYPTION_COMPARE_SECONDS, clients, batch, docBytes);
+  line('ingest', 'ingest_docs_per_s_encryption_on', on, 'docs/s');
+  const ratio = on / off;
+  line('ingest', 'encrypted_ingest_ratio', ratio, 'ratio', { on_docs_per_s: round(on), off_docs_per_s: round(off), target: TARGET_ENCRYPTED_RATIO, meets_target: ratio >= TARGET_ENCRYPTED_RATIO, note: 'both halves in one run; workers run on the main thread when encryption is on' });
+}
+
 export async function main(argv: string[]): Promise<void> {
   const o = new Command()
     .name('bench ingest')
     .option('--seconds <n>', 'measured seconds', '10')
+    .option('--encryption <mode>', 'on: measure encrypted_ingest_ratio (an encrypted node ÷ an unencrypted one, this run); off: the unencrypted figure only')
     .option('--clients <n>', 'concurrent HTTP clients', '32')
     .option('--batch <n>', 'documents per request', '100')
     .option('--doc-bytes <n>', 'bytes per document', '1024')
@@ -262,7 +325,11 @@ export async function main(argv: string[]): Promise<void> {
     .option('--node-flags <flags>', "more flags for the node's process, space-separated (e.g. --heapsnapshot-signal=SIGUSR2)", '')
     .addOption(new Option('--peer <name>', 'also load the peer with the same documents in the same run (issue 20)').choices(['postgres', 'none']).default('postgres'))
     .parse(['node', 'ingest', ...argv])
-    .opts<{ seconds: string; clients: string; batch: string; docBytes: string; port?: string; metricsPort: string; idleSeconds: string; peer: 'postgres' | 'none'; cpuProf?: string; nodeFlags: string }>();
+    .opts<{ seconds: string; clients: string; batch: string; docBytes: string; port?: string; metricsPort: string; idleSeconds: string; peer: 'postgres' | 'none'; cpuProf?: string; nodeFlags: string; encryption?: string }>();
+  if (o.encryption !== undefined) {
+    if (o.encryption !== 'on' && o.encryption !== 'off') throw new Error(`--encryption: must be on or off; got ${JSON.stringify(o.encryption)}`);
+    return encryptionBench(o.encryption, Number(o.clients), Number(o.batch), Number(o.docBytes));
+  }
   const seconds = Number(o.seconds);
   const clients = Number(o.clients);
   const batch = Number(o.batch);

@@ -27,6 +27,8 @@ import { DEFAULT_GC_INTERVAL_MS, DEFAULT_MAINTENANCE_MS, DEFAULT_APPLY_POLL_MS, 
 import { DEFAULT_CHUNK_CACHE_BYTES } from '../log/reader.js';
 import { MIN_LEASE_TTL_MS, MAX_LEASE_TTL_MS } from '../meta/limits.js';
 import { parseShardedSetting, shardedUrl } from '../meta/backends/sharded/descriptor.js';
+import { KEY_REFRESH_INTERVAL_MS } from '../crypto/keyring.js';
+import { parseMasterKey } from '../crypto/local.js';
 
 export const ROLES = ['log', 'query', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
@@ -99,6 +101,17 @@ export interface NodeConfig {
   erasure_purge_deadline_ms: number;
   /** How often a node advances active erasures and evicts what they retired. */
   erasure_interval_ms: number;
+  /** Envelope encryption of new namespaces (spec §9.8, docs/encryption.md): on by default wherever a key provider is set. */
+  encryption: (typeof ENCRYPTION_MODES)[number];
+  /** Where namespace keys come from: none (no encryption), local (a master key), kms. */
+  key_provider: (typeof KEY_PROVIDERS)[number];
+  /** key_provider local: 32 bytes, base64 (LOAM_ENCRYPTION_MASTER_KEY). Never logged. */
+  encryption_master_key: string | null;
+  /** key_provider kms: the endpoint (null: the SDK's default for the region) and the region. */
+  kms_endpoint: string | null;
+  kms_region: string;
+  /** Cached keys are re-checked at least this often: a destroyed key is zeroized by then on every node. */
+  key_refresh_ms: number;
 }
 
 /**
@@ -110,6 +123,9 @@ export const DEFAULT_WORKER_NICE = 10;
 
 /** The purge's deadline by default: a day (the applier has long applied the delete by then). */
 export const DEFAULT_ERASURE_PURGE_DEADLINE_MS = 86_400_000;
+
+export const ENCRYPTION_MODES = ['on', 'off'] as const;
+export const KEY_PROVIDERS = ['none', 'local', 'kms'] as const;
 
 export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   host: DEFAULT_HOST,
@@ -141,6 +157,12 @@ export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   erasure_deadline_ms: DEFAULT_ERASURE_DEADLINE_MS,
   erasure_purge_deadline_ms: DEFAULT_ERASURE_PURGE_DEADLINE_MS,
   erasure_interval_ms: DEFAULT_ERASURE_INTERVAL_MS,
+  encryption: 'on',
+  key_provider: 'none',
+  encryption_master_key: null,
+  kms_endpoint: null,
+  kms_region: 'us-east-1',
+  key_refresh_ms: KEY_REFRESH_INTERVAL_MS,
 };
 
 /**
@@ -185,6 +207,7 @@ const INTS: Partial<Record<keyof NodeConfig, IntRange>> = {
   erasure_deadline_ms: [1_000, 365 * 86_400_000],
   erasure_purge_deadline_ms: [1_000, 365 * 86_400_000],
   erasure_interval_ms: [10, 3_600_000],
+  key_refresh_ms: [1_000, KEY_REFRESH_INTERVAL_MS],
 };
 
 const KEYS = ['metastore', 'store', ...Object.keys(DEFAULTS)] as (keyof NodeConfig)[];
@@ -305,6 +328,35 @@ export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig 
   }
   if (raw.node_id !== null && (typeof raw.node_id !== 'string' || !/^[A-Za-z0-9_-]{1,32}$/.test(raw.node_id))) {
     throw new ConfigError('node_id', 'must be 1-32 characters of A-Z a-z 0-9 _ -');
+  }
+  if (!(ENCRYPTION_MODES as readonly string[]).includes(raw.encryption as string)) {
+    throw new ConfigError('encryption', `must be one of ${ENCRYPTION_MODES.join(', ')}; got ${JSON.stringify(raw.encryption)}`);
+  }
+  if (!(KEY_PROVIDERS as readonly string[]).includes(raw.key_provider as string)) {
+    throw new ConfigError('key_provider', `must be one of ${KEY_PROVIDERS.join(', ')}; got ${JSON.stringify(raw.key_provider)}`);
+  }
+  if (raw.key_provider === 'local') {
+    // The value is a secret: the error names the setting only.
+    if (typeof raw.encryption_master_key !== 'string') throw new ConfigError('encryption_master_key', 'is required with key_provider local (32 bytes, base64; LOAM_ENCRYPTION_MASTER_KEY)');
+    try {
+      parseMasterKey(raw.encryption_master_key, 'encryption_master_key');
+    } catch {
+      throw new ConfigError('encryption_master_key', 'must be 32 bytes in base64 (e.g. openssl rand -base64 32)');
+    }
+  } else if (raw.encryption_master_key !== null) {
+    throw new ConfigError('encryption_master_key', 'is only used with key_provider local');
+  }
+  if (raw.kms_endpoint !== null) {
+    let u: URL | null = null;
+    try {
+      u = typeof raw.kms_endpoint === 'string' ? new URL(raw.kms_endpoint) : null;
+    } catch {
+      u = null;
+    }
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new ConfigError('kms_endpoint', `must be an http(s) URL or null; got ${JSON.stringify(raw.kms_endpoint)}`);
+  }
+  if (typeof raw.kms_region !== 'string' || !/^[a-z]{2}(-[a-z]+)+-\d+$/.test(raw.kms_region)) {
+    throw new ConfigError('kms_region', `must be an AWS region name such as eu-west-2; got ${JSON.stringify(raw.kms_region)}`);
   }
   if (raw.erasure_kek !== null && raw.erasure_kek !== undefined) {
     if (typeof raw.erasure_kek !== 'string' || !/^[0-9a-fA-F]{64}$/.test(raw.erasure_kek)) throw new ConfigError('erasure_kek', 'must be 64 hex digits (a 256-bit key) or null (erasure off); the value is not shown');

@@ -25,6 +25,10 @@ import { openMetastore } from './backends.js';
 import type { NodeConfig } from './config.js';
 import { meteredMeta, metastoreRegistries, NodeMetrics, nodeMetricsText } from './metrics.js';
 import { controlStoreFor } from '../control/index.js';
+import { KeyRing } from '../crypto/keyring.js';
+import { LocalKeyProvider, parseMasterKey } from '../crypto/local.js';
+import { KmsKeyProvider } from '../crypto/kms.js';
+import { EncryptingStore } from '../crypto/encrypting-store.js';
 import type { ControlStore } from '../control/types.js';
 import { BuiltinAuthorizer, type Authorizer } from '../authz/authorizer.js';
 import { Tenancy } from '../authz/tenancy.js';
@@ -152,13 +156,30 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     ({ meta: raw, backend } = await openMetastore(config.metastore));
   }
   const meta = meteredMeta(raw, backend, metrics);
-  const store = o.store ?? openStore(config.store);
+  // Envelope encryption (spec §9.8, docs/encryption.md): a key ring over the ControlStore, the
+  // WAL writer and reader seal and open chunks with it, and the store wrapper seals ns/<id>/.
+  let keys: KeyRing | null = null;
+  let keyControl: ControlStore | null = null;
+  if (config.key_provider !== 'none') {
+    keyControl = await controlStoreFor(raw);
+    await keyControl.init();
+    const provider =
+      config.key_provider === 'local'
+        ? new LocalKeyProvider(parseMasterKey(config.encryption_master_key ?? '', 'encryption_master_key'))
+        : new KmsKeyProvider({ region: config.kms_region, ...(config.kms_endpoint ? { endpoint: config.kms_endpoint } : {}) });
+    keys = new KeyRing({ control: keyControl, provider, encryptNewNamespaces: config.encryption === 'on', refreshIntervalMs: config.key_refresh_ms });
+    keys.start();
+  } else if (config.encryption === 'on') {
+    logger.warn('encryption is on but key_provider is none: namespaces are written unencrypted (docs/encryption.md)');
+  }
+  const plainStore = o.store ?? openStore(config.store);
+  const store = keys ? new EncryptingStore(plainStore, keys) : plainStore;
   const roles = new Set(config.roles);
   const manifests = new Manifests(store);
   // cache_bytes bounds all of a node's caches together (docs/operations.md, sizing): the log
   // chunk cache and the data block cache of the read path and of the workers get a share each.
   const cacheShare = Math.floor(config.cache_bytes / CACHES_PER_NODE);
-  const logReader = new LogReader(meta, store, cacheShare);
+  const logReader = new LogReader(meta, store, cacheShare, keys ?? undefined);
   const catalog = new Catalog(meta);
 
   let workers: Workers | null = null;
@@ -189,7 +210,8 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     gcIntervalMs: config.gc_interval_ms,
     gcGraceMs: config.gc_grace_ms,
   };
-  if (roles.has('worker') && !o.meta && !o.store && canRunInThread(config.metastore, config.store)) {
+  // With encryption the workers stay on this thread, where the key ring is.
+  if (roles.has('worker') && !o.meta && !o.store && !keys && canRunInThread(config.metastore, config.store)) {
     // Workers in their own thread, so building data files never stalls acknowledgements.
     thread = new WorkerThread(
       {
@@ -230,6 +252,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       nodeId: id,
       flushIntervalMs: config.flush_interval_ms,
       flushBytes: config.flush_bytes,
+      ...(keys ? { keys } : {}),
       onCommitted: (a) => (thread ? thread.committed(a) : workers?.committed(a)),
       onFlush: (r) => {
         metrics.walFlushes.inc({ result: r.ok ? 'ok' : 'failed' });
@@ -438,6 +461,8 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
         // Flushes last_used and leaves the gateway membership (the others take its quota share).
         await withDeadline(tenancy?.close() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'tenancy').catch(() => undefined);
         await withDeadline(authorizer?.close?.() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the authorizer').catch(() => undefined);
+        keys?.close();
+        await keyControl?.close().catch(() => undefined);
         await control?.close().catch(() => undefined);
         if (erasureControl && erasureControl !== control) await erasureControl.close().catch(() => undefined);
         if (!o.store) await store.close();
