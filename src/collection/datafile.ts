@@ -227,6 +227,12 @@ export class DataFiles {
     this.indexes = new Lru(Math.max(1, Math.floor(cacheBytes / 4)));
   }
 
+  /** Drops a namespace's cached blocks and indexes (its key was destroyed, spec §9.8). */
+  dropNamespace(ns: number): void {
+    this.blocks.deletePrefix(`ns/${ns}/`);
+    this.indexes.deletePrefix(`ns/${ns}/`);
+  }
+
   async index(f: DataFileMeta): Promise<BlockRef[]> {
     if (f.index) return f.index;
     const hit = this.indexes.get(f.path);

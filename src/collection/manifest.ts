@@ -36,6 +36,10 @@ export function emptyManifest(ns: number, collection: number, partitions: number
 
 export class Manifests {
   private readonly cache = new Lru<Manifest>(MANIFEST_CACHE_ENTRIES);
+  /** Drops a namespace's cached manifests (its key was destroyed, spec §9.8). */
+  dropNamespace(ns: number): void {
+    this.cache.deletePrefix(`ns/${ns}/`);
+  }
   constructor(private readonly store: Store) {}
 
   async load(path: string): Promise<Manifest> {

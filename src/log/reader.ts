@@ -71,6 +71,10 @@ export class Lru<V> {
       for (const e of m.values()) yield e.v;
     })(this.m);
   }
+  /** Drops every entry whose key starts with `prefix` (a shredded namespace's `ns/<id>/`). */
+  deletePrefix(prefix: string): void {
+    for (const k of [...this.m.keys()]) if (k.startsWith(prefix)) this.delete(k);
+  }
   /** Drops every entry whose tag matches (bounded by the cache's size). */
   deleteWhere(match: (tag: number | undefined) => boolean): void {
     for (const [k, e] of [...this.m]) {

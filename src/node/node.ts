@@ -120,6 +120,8 @@ export interface LoamNode {
   readonly logger: Logger;
   /** auth api_keys: the ControlStore, authorizer and gateway tenancy (else null). */
   readonly control: ControlStore | null;
+  /** The key ring with a key provider configured (docs/encryption.md), else null. */
+  readonly keys: KeyRing | null;
   readonly authorizer: Authorizer | null;
   readonly tenancy: Tenancy | null;
   /** With erasure_kek: the erasure service, and (every node) the runner that advances erasures and evicts what they retired. */
@@ -270,6 +272,11 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     writer = new CollectionWriter(meta, logWriter, manifests, config.auth === 'api_keys' ? (c) => (tenancy ? tenancy.backlog.limits(c) : Promise.resolve(fixed)) : fixed);
   }
   const reader = roles.has('query') ? new CollectionReader(meta, store, { cacheBytes: cacheShare, manifests, log: logReader }) : null;
+  // A shredded namespace's decoded blocks and manifests leave this node's caches (spec §9.8).
+  keys?.onShred((ns) => {
+    manifests.dropNamespace(ns);
+    reader?.files.dropNamespace(ns);
+  });
 
   let authorizer: Authorizer | null = null;
   let bootstrapKey: string | null = null;
@@ -435,6 +442,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     app,
     meta,
     store,
+    keys,
     metrics,
     logWriter,
     writer,
