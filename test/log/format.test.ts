@@ -32,7 +32,10 @@ test('a WAL object round-trips: chunks per (ns, stream, partition), each decodab
   const c1 = readChunk(obj.bytes.subarray(obj.ranges[1]!.byteStart, obj.ranges[1]!.byteEnd), 'x');
   assert.deepEqual([c1.ns, c1.stream, c1.partition, c1.records, c1.codec], [7, 9, 3, 1, CODEC_GZIP]);
   assert.equal(c1.keyMeta.toString(), 'wrapped-key');
-  assert.deepEqual(c1.decode().map((r) => ({ ...r, body: r.body.toString() })), [{ op: OP_UPSERT, key: 'é€😀', body: '{"id":"é€😀"}' }]);
+  // Key metadata marks a sealed chunk (spec §9.8): it decodes only through an opener, which gets the metadata.
+  assert.throws(() => c1.decode(), /encrypted/);
+  const opener = (m: Buffer, stored: Buffer) => (assert.equal(m.toString(), 'wrapped-key'), stored);
+  assert.deepEqual(c1.decode(opener).map((r) => ({ ...r, body: r.body.toString() })), [{ op: OP_UPSERT, key: 'é€😀', body: '{"id":"é€😀"}' }]);
   const c0 = readChunk(obj.bytes.subarray(obj.ranges[0]!.byteStart, obj.ranges[0]!.byteEnd), 'x');
   assert.deepEqual(c0.decode().map((r) => [r.op, r.key]), [
     [OP_UPSERT, 'k1'],
