@@ -664,8 +664,9 @@ export class DynamoControlStore implements ControlStore {
         Update: {
           TableName: this.table,
           Key: enc({ pk: String(it.pk), sk: String(it.sk) }),
-          UpdateExpression: 'SET wrapped = :e, #s = :d, destroyed = if_not_exists(destroyed, :at)',
-          ExpressionAttributeNames: { '#s': 'state' },
+          // wrapped, state and destroyed are DynamoDB reserved words: named through placeholders.
+          UpdateExpression: 'SET #w = :e, #s = :d, #d = if_not_exists(#d, :at)',
+          ExpressionAttributeNames: { '#w': 'wrapped', '#s': 'state', '#d': 'destroyed' },
           ExpressionAttributeValues: enc({ ':e': '', ':d': 'destroyed', ':at': at }),
         },
       });
