@@ -43,9 +43,16 @@ const NOT_ON: Record<string, readonly string[]> = {
  * client instead of 60; LOAM_LIN_OPS=60 runs the full size.
  */
 const REMOTE_LIN_OPS = '20';
+/**
+ * The sharded backends' size: every call is routed over three shards' files or databases, and
+ * their rules are the backends' own (run at the full size on each): SHARDED_LIN_OPS per client.
+ */
+const SHARDED_LIN_OPS = '30';
 const BACKEND_ENV: Record<string, Record<string, string>> = {
   remote: { LOAM_LIN_OPS: process.env.LOAM_LIN_OPS ?? REMOTE_LIN_OPS },
   'remote-postgres': { LOAM_LIN_OPS: process.env.LOAM_LIN_OPS ?? REMOTE_LIN_OPS },
+  sharded: { LOAM_LIN_OPS: process.env.LOAM_LIN_OPS ?? SHARDED_LIN_OPS },
+  'sharded-mixed': { LOAM_LIN_OPS: process.env.LOAM_LIN_OPS ?? SHARDED_LIN_OPS },
 };
 const SUITES: Record<string, string> = {
   conformance: 'test/conformance',
