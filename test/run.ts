@@ -54,6 +54,12 @@ const BACKEND_ENV: Record<string, Record<string, string>> = {
   sharded: { LOAM_LIN_OPS: process.env.LOAM_LIN_OPS ?? SHARDED_LIN_OPS },
   'sharded-mixed': { LOAM_LIN_OPS: process.env.LOAM_LIN_OPS ?? SHARDED_LIN_OPS },
 };
+/**
+ * Suites whose files run one at a time even with --concurrency above 1: they measure time
+ * (fault-matrix Delay cells, the key-timing test), kill processes on a schedule, or share
+ * one Toxiproxy's proxies.
+ */
+const SERIAL = new Set(['linearizability', 'faults', 'soak', 'crash', 'histories', 'authz', 'moves', 'openfga']);
 const SUITES: Record<string, string> = {
   conformance: 'test/conformance',
   linearizability: 'test/linearizability',
@@ -144,7 +150,10 @@ const backends: string[] = opts.backend ? [opts.backend] : [...BACKENDS];
 interface Stage {
   label: string;
   backend?: string;
+  /** Run --concurrency at a time. */
   files: string[];
+  /** Then these, one at a time (SERIAL suites), on the same services. */
+  serialFiles?: string[];
   /** Services beyond the backend's (SERVICES keys). */
   services?: string[];
   env?: Record<string, string>;
@@ -153,16 +162,22 @@ const stages: Stage[] = [];
 /** With --authorizer openfga, the builtin passes of the security suites are left out. */
 const inBuiltinPass = (n: string) => withBuiltin || !(n in OPENFGA_PASS);
 const plainNames = names.filter((n) => !PER_BACKEND.has(n) && inBuiltinPass(n));
-const plain = plainNames.filter((n) => !NEEDS[n]).flatMap((n) => testFiles(SUITES[n]!));
-if (plain.length > 0) stages.push({ label: plainNames.filter((n) => !NEEDS[n]).join(', '), files: plain });
+/** A stage's files: the concurrent ones and the SERIAL suites' (see Stage). */
+const split = (suites: string[]): Pick<Stage, 'files' | 'serialFiles'> => ({
+  files: suites.filter((n) => !SERIAL.has(n)).flatMap((n) => testFiles(SUITES[n]!)),
+  serialFiles: suites.filter((n) => SERIAL.has(n)).flatMap((n) => testFiles(SUITES[n]!)),
+});
+const plainSuites = plainNames.filter((n) => !NEEDS[n]);
+const plain = split(plainSuites);
+if (plain.files.length + plain.serialFiles!.length > 0) stages.push({ label: plainSuites.join(', '), ...plain });
 for (const n of plainNames.filter((n) => NEEDS[n])) {
-  const files = testFiles(SUITES[n]!);
-  if (files.length > 0) stages.push({ label: n, files, services: NEEDS[n]! });
+  const parts = split([n]);
+  if (parts.files.length + parts.serialFiles!.length > 0) stages.push({ label: n, ...parts, services: NEEDS[n]! });
 }
 for (const b of backends) {
   const here = names.filter((n) => PER_BACKEND.has(n) && (ONLY_ON[n]?.includes(b) ?? true) && !NOT_ON[n]?.includes(b) && inBuiltinPass(n));
-  const files = here.flatMap((n) => testFiles(SUITES[n]!));
-  if (files.length > 0) stages.push({ label: `${here.join(', ')} on ${b}`, backend: b, files, ...(BACKEND_ENV[b] ? { env: BACKEND_ENV[b] } : {}) });
+  const parts = split(here);
+  if (parts.files.length + parts.serialFiles!.length > 0) stages.push({ label: `${here.join(', ')} on ${b}`, backend: b, ...parts, ...(BACKEND_ENV[b] ? { env: BACKEND_ENV[b] } : {}) });
 }
 if (withOpenFga) {
   // The openfga pass: on the backend asked for, else on embedded (the authorizer is the same on every backend).
@@ -170,7 +185,8 @@ if (withOpenFga) {
   const here = names.filter((n) => n in OPENFGA_PASS);
   const files = here.flatMap((n) => OPENFGA_PASS[n]!.flatMap((f) => (f.endsWith('.test.ts') ? [join(ROOT, f)] : testFiles(f))));
   if (files.length > 0) {
-    stages.push({ label: `${here.join(', ')} with the openfga authorizer on ${b}`, backend: b, files, services: ['openfga'], env: { LOAM_TEST_AUTHORIZER: 'openfga' } });
+    // One at a time: every file decides on the one OpenFGA server.
+    stages.push({ label: `${here.join(', ')} with the openfga authorizer on ${b}`, backend: b, files: [], serialFiles: files, services: ['openfga'], env: { LOAM_TEST_AUTHORIZER: 'openfga' } });
   }
 }
 if (stages.length === 0 && !withNode22) {
@@ -183,8 +199,28 @@ let failed = 0;
 let skipped = 0;
 const startedAll = Date.now();
 
+/** Runs test files (`concurrency` at a time, each in its own process) and counts their cases. */
+async function runFiles(files: string[], concurrency: number): Promise<void> {
+  if (files.length === 0) return;
+  const stream = run({ files, concurrency });
+  stream.on('test:pass', (d: { skip?: unknown; todo?: unknown; details?: { type?: string } }) => {
+    if (d.details?.type === 'suite') return;
+    if (d.skip !== undefined || d.todo !== undefined) skipped++;
+    else passed++;
+  });
+  stream.on('test:fail', (d: { details?: { type?: string; error?: { failureType?: string } } }) => {
+    // A suite that fails only because a case inside it failed is not a case of its own;
+    // a file that fails to load is.
+    if (d.details?.type === 'suite' && d.details.error?.failureType === 'subtestsFailed') return;
+    failed++;
+  });
+  const out = stream.compose(new spec());
+  out.pipe(process.stdout, { end: false });
+  await new Promise<void>((resolve) => out.on('end', () => resolve()));
+}
+
 async function runStage(stage: Stage): Promise<void> {
-  console.log(`\n=== ${stage.label}: ${stage.files.map((f) => relative(ROOT, f)).join(', ')}`);
+  console.log(`\n=== ${stage.label}: ${[...stage.files, ...(stage.serialFiles ?? [])].map((f) => relative(ROOT, f)).join(', ')}`);
   const started = Date.now();
   const running: { name: string; env: string; service: RunningService }[] = [];
   if (stage.backend) process.env.LOAM_TEST_BACKEND = stage.backend;
@@ -202,21 +238,8 @@ async function runStage(stage: Stage): Promise<void> {
       process.env[spec_.env] = service.url;
       console.log(`started ${name}'s service at ${service.url} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
     }
-    const stream = run({ files: stage.files, concurrency: Number(opts.concurrency) });
-    stream.on('test:pass', (d: { skip?: unknown; todo?: unknown; details?: { type?: string } }) => {
-      if (d.details?.type === 'suite') return;
-      if (d.skip !== undefined || d.todo !== undefined) skipped++;
-      else passed++;
-    });
-    stream.on('test:fail', (d: { details?: { type?: string; error?: { failureType?: string } } }) => {
-      // A suite that fails only because a case inside it failed is not a case of its own;
-      // a file that fails to load is.
-      if (d.details?.type === 'suite' && d.details.error?.failureType === 'subtestsFailed') return;
-      failed++;
-    });
-    const out = stream.compose(new spec());
-    out.pipe(process.stdout, { end: false });
-    await new Promise<void>((resolve) => out.on('end', () => resolve()));
+    await runFiles(stage.files, Number(opts.concurrency));
+    await runFiles(stage.serialFiles ?? [], 1);
   } finally {
     for (const r of running.reverse()) {
       await r.service.stop();
