@@ -4,7 +4,7 @@
 // If-None-Match: * and If-Match headers, which the server checks atomically; large objects
 // and streams use a multipart upload (@aws-sdk/lib-storage) whose completion carries the
 // same condition. Versions (spec §9.9) are ListObjectVersions and DeleteObject by VersionId.
-import { createHash } from 'node:crypto';
+import { crc32c } from '@node-rs/crc32';
 import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -223,7 +223,7 @@ export class S3Store implements Store {
       ...(opts.credentials ? { credentials: opts.credentials } : {}),
       requestHandler: { connectionTimeout: S3_CONNECT_TIMEOUT_MS, requestTimeout: this.deadlineMs },
       // Checksums only where S3 requires them: S3-compatible servers vary in the newer
-      // flexible checksums; puts carry Content-MD5 instead, which every server checks.
+      // flexible checksums; puts carry their CRC32C (x-amz-checksum-crc32c), which S3 and MinIO check.
       requestChecksumCalculation: 'WHEN_REQUIRED' as const,
       responseChecksumValidation: 'WHEN_REQUIRED' as const,
     };
@@ -342,7 +342,9 @@ export class S3Store implements Store {
           Key: this.key(path),
           Body: buf,
           ContentLength: buf.length,
-          ContentMD5: createHash('md5').update(buf).digest('base64'),
+          // The body's integrity, checked by the server: CRC32C computed natively (a 4 MiB MD5
+          // was about 7 ms of CPU per put, most of a large put's cost over the bare call).
+          ChecksumCRC32C: crc32cBase64(buf),
           ...this.condHeaders(c),
           ...this.sse,
         }),
@@ -517,4 +519,11 @@ export class S3Store implements Store {
     this.client.destroy();
     this.condClient.destroy();
   }
+}
+
+/** The CRC32C of bytes as S3's x-amz-checksum-crc32c header carries it (big-endian, base64). */
+function crc32cBase64(buf: Buffer): string {
+  const b = Buffer.allocUnsafe(4);
+  b.writeUInt32BE(crc32c(buf) >>> 0);
+  return b.toString('base64');
 }
