@@ -23,6 +23,7 @@ import { Command, Option } from 'commander';
 import { DEFAULT_CHUNK_CACHE_BYTES } from '../src/log/reader.js';
 import { DEFAULT_FLUSH_INTERVAL_MS } from '../src/log/writer.js';
 import { runPeer } from './_ingest_peer.js';
+import { pct } from './_stats.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 export const START_DEADLINE_MS = 60_000;
@@ -51,10 +52,7 @@ export function rssMiB(pid: number): { rss: number; anon: number } {
   return { rss: kib('VmRSS') / 1024, anon: kib('RssAnon') / 1024 };
 }
 
-export function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
-}
+export { pct } from './_stats.js';
 
 export function round(x: number, digits = 2): number {
   const f = 10 ** digits;

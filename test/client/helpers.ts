@@ -1,7 +1,6 @@
 // A real node for the client and CLI tests: `loam dev`'s settings (API keys on, the bootstrap
 // admin key), in memory, on a free port; and a fetch that counts what was sent (it passes
 // every call to the real fetch: the server answers, nothing is faked).
-import { createServer } from 'node:net';
 import { pino } from 'pino';
 import { resolveConfig, type NodeConfig } from '../../src/node/config.js';
 import { startNode, type LoamNode } from '../../src/node/node.js';
@@ -49,11 +48,4 @@ export async function raw(url: string, key: string | null, method: string, path:
 }
 
 /** A loopback port nothing listens on (it was free a moment ago). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-}
+export { freePort } from '../harness/ports.js';
