@@ -593,21 +593,37 @@ export class DynamoControlStore implements ControlStore {
     return rows.map((r) => ({ org, ns: num(r.ns), metric: String(r.metric), window: Number(r.win), value: Number(r.value), updated: Number(r.updated) }));
   }
 
-  async heartbeat(node: string, ttlMs: number, at = Date.now()): Promise<void> {
-    checkHeartbeat(node, ttlMs, at);
+  async heartbeat(node: string, ttlMs: number, at = Date.now(), info?: string): Promise<void> {
+    checkHeartbeat(node, ttlMs, at, info);
     const expires = at + ttlMs;
     try {
-      // Never backwards: a late, older heartbeat leaves a newer one standing.
+      // Never backwards: a late, older heartbeat leaves a newer one standing. An update, so a
+      // heartbeat without info keeps the item's.
       await this.one({
-        Put: {
+        Update: {
           TableName: this.table,
-          Item: enc({ pk: 'ctl#member', sk: node, expires }),
+          Key: enc({ pk: 'ctl#member', sk: node }),
+          UpdateExpression: info === undefined ? 'SET expires = :e' : 'SET expires = :e, info = :i',
           ConditionExpression: 'attribute_not_exists(pk) OR expires < :e',
-          ExpressionAttributeValues: enc({ ':e': expires }),
+          ExpressionAttributeValues: enc(info === undefined ? { ':e': expires } : { ':e': expires, ':i': info }),
         },
       });
     } catch (e) {
       if (!(e instanceof ConditionalCheckFailedException)) throw e;
+      if (info !== undefined) {
+        // A newer heartbeat stands; the info is still this node's latest word about itself.
+        await this.one({
+          Update: {
+            TableName: this.table,
+            Key: enc({ pk: 'ctl#member', sk: node }),
+            UpdateExpression: 'SET info = :i',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: enc({ ':i': info }),
+          },
+        }).catch((e2: unknown) => {
+          if (!(e2 instanceof ConditionalCheckFailedException)) throw e2;
+        });
+      }
     }
     // Expired members are nobody's: whoever beats next clears them (bounded per beat).
     const expired = await this.query('ctl#member', { max: MAX_EXPIRED_PER_BEAT, keep: (it) => Number(it.expires) <= at });
@@ -622,7 +638,7 @@ export class DynamoControlStore implements ControlStore {
 
   async members(at = Date.now()): Promise<Member[]> {
     const items = await this.query('ctl#member', { max: MAX_MEMBERS, keep: (it) => Number(it.expires) > at });
-    return items.map((it) => ({ node: String(it.sk), expires: Number(it.expires) }));
+    return items.map((it) => ({ node: String(it.sk), expires: Number(it.expires), info: typeof it.info === 'string' ? it.info : '' }));
   }
 
   async leave(node: string): Promise<void> {

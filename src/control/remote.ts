@@ -89,10 +89,10 @@ export function remoteControlStore(ch: RemoteChannel): ControlStore {
     usage: async (org, opts) =>
       (await ch.callControl('Usage', R, { org, ...c.some('metric', opts?.metric), ...c.some('since', opts?.since), ...c.some('limit', opts?.limit) })).items.map(c.usageFromWire),
 
-    async heartbeat(node, ttlMs, at) {
-      await ch.callControl('Heartbeat', W, { node, ttlMs, ...c.some('at', at), requestId: id() });
+    async heartbeat(node, ttlMs, at, info) {
+      await ch.callControl('Heartbeat', W, { node, ttlMs, ...c.some('at', at), ...c.some('info', info), requestId: id() });
     },
-    members: async (at) => (await ch.callControl('Members', R, { ...c.some('at', at) })).items,
+    members: async (at) => (await ch.callControl('Members', R, { ...c.some('at', at) })).items.map((m) => ({ node: m.node, expires: m.expires, info: m.info })),
     async leave(node) {
       await ch.callControl('Leave', W, { node, requestId: id() });
     },

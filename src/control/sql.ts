@@ -70,6 +70,9 @@ export const CONTROL_DDL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS control_usage (org TEXT NOT NULL, ns BIGINT NOT NULL, metric TEXT NOT NULL, win BIGINT NOT NULL,
      value DOUBLE PRECISION NOT NULL, updated BIGINT NOT NULL, PRIMARY KEY (org, ns, metric, win))`,
   `CREATE TABLE IF NOT EXISTS control_members (node TEXT PRIMARY KEY, expires BIGINT NOT NULL)`,
+  // A member's info (the router's roles, zone, weight, address; spec §5.3): a table of its own,
+  // so stores created before it need no column migration.
+  `CREATE TABLE IF NOT EXISTS control_member_info (node TEXT PRIMARY KEY, info TEXT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS control_changes (version BIGINT PRIMARY KEY, kind TEXT NOT NULL, org TEXT NOT NULL, id TEXT NOT NULL, at BIGINT NOT NULL)`,
   // The authorization outbox (spec §7); its sequence is row 2 of control_version.
   `INSERT INTO control_version (id, v) VALUES (2, 0) ON CONFLICT (id) DO NOTHING`,
@@ -417,28 +420,38 @@ export class SqlControlStore implements ControlStore {
     }));
   }
 
-  async heartbeat(node: string, ttlMs: number, at = Date.now()): Promise<void> {
-    checkHeartbeat(node, ttlMs, at);
+  async heartbeat(node: string, ttlMs: number, at = Date.now(), info?: string): Promise<void> {
+    checkHeartbeat(node, ttlMs, at, info);
     await this.d.tx(async (q) => {
       await q(
         `INSERT INTO control_members (node, expires) VALUES ($1, $2)
          ON CONFLICT (node) DO UPDATE SET expires = CASE WHEN excluded.expires > control_members.expires THEN excluded.expires ELSE control_members.expires END`,
         [node, at + ttlMs],
       );
-      // Expired members are nobody's: whoever beats next clears them.
+      if (info !== undefined) {
+        await q(`INSERT INTO control_member_info (node, info) VALUES ($1, $2) ON CONFLICT (node) DO UPDATE SET info = excluded.info`, [node, info]);
+      }
+      // Expired members are nobody's: whoever beats next clears them (and their info).
+      const gone = await q(`SELECT node FROM control_members WHERE expires <= $1 LIMIT $2`, [at, MAX_MEMBERS]);
+      for (const g of gone) await q(`DELETE FROM control_member_info WHERE node = $1`, [String(g.node)]);
       await q(`DELETE FROM control_members WHERE expires <= $1`, [at]);
     });
   }
 
   async members(at = Date.now()): Promise<Member[]> {
-    const rows = await this.d.query(`SELECT node, expires FROM control_members WHERE expires > $1 ORDER BY node LIMIT $2`, [at, MAX_MEMBERS]);
-    return rows.map((r) => ({ node: String(r.node), expires: n(r.expires) }));
+    const rows = await this.d.query(
+      `SELECT m.node, m.expires, i.info FROM control_members m LEFT JOIN control_member_info i ON i.node = m.node
+       WHERE m.expires > $1 ORDER BY m.node LIMIT $2`,
+      [at, MAX_MEMBERS],
+    );
+    return rows.map((r) => ({ node: String(r.node), expires: n(r.expires), info: r.info === null || r.info === undefined ? '' : String(r.info) }));
   }
 
   async leave(node: string): Promise<void> {
     checkNode(node);
     await this.d.tx(async (q) => {
       await q(`DELETE FROM control_members WHERE node = $1`, [node]);
+      await q(`DELETE FROM control_member_info WHERE node = $1`, [node]);
     });
   }
 

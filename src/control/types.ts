@@ -245,9 +245,11 @@ export interface ControlStore {
   /**
    * Gateway membership (spec §6: each gateway's share of a quota is quota ÷ gateways until
    * the router places buckets at their owner): records that `node` is alive until at + ttlMs.
-   * Later heartbeats extend it; none moves it backwards. No change-feed entry.
+   * Later heartbeats extend it; none moves it backwards. No change-feed entry. `info` (at
+   * most MAX_MEMBER_INFO_BYTES, opaque here: the router's roles, zone, weight and address,
+   * spec §5.3) replaces the node's last when given; a heartbeat without it keeps it.
    */
-  heartbeat(node: string, ttlMs: number, at?: number): Promise<void>;
+  heartbeat(node: string, ttlMs: number, at?: number, info?: string): Promise<void>;
   /** The nodes alive at `at` (heartbeat not expired), by id, at most MAX_MEMBERS. */
   members(at?: number): Promise<Member[]>;
   /** Ends a node's membership at once (a clean shutdown); idempotent. */
@@ -342,12 +344,16 @@ export const MAX_ERASURE_DATA_BYTES = 350 * 1024;
 export interface Member {
   node: string;
   expires: number;
+  /** What the node's last heartbeat with info said about it ('' when none did). */
+  info: string;
 }
 
 /** Members listed at most (every loop a bound): a cluster larger than this counts as this. */
 export const MAX_MEMBERS = 1_000;
 /** A heartbeat's lifetime, at most: a node silent longer than this is gone. */
 export const MAX_MEMBER_TTL_MS = 600_000;
+/** A member's info, at most (UTF-8 bytes): a few roles, a zone, a weight and a URL. */
+export const MAX_MEMBER_INFO_BYTES = 1_024;
 /** Node ids: what `loam` names nodes (node_id or host, and a per-start suffix). */
 export const NODE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 

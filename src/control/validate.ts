@@ -1,7 +1,7 @@
 // Argument checks of the ControlStore, the same on every backend (InvalidArgument naming the field).
 import { errors } from '../meta/errors.js';
 import { NAME_PATTERN, MAX_NAME_LENGTH, NAME_RULE } from '../meta/limits.js';
-import { ERASURE_ID_PATTERN, JOB_NAME_PATTERN, MAX_ERASURE_DATA_BYTES, MAX_JOB_POSITION_LENGTH, MAX_MEMBER_TTL_MS, MAX_NAMESPACE_KEY_VERSIONS, MAX_SCOPES, NODE_ID_PATTERN, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type ErasureKeyRecord, type ErasureRow, type NamespaceKeyRecord, type QuotaName, type RoleBinding, type UsageDelta } from './types.js';
+import { ERASURE_ID_PATTERN, JOB_NAME_PATTERN, MAX_ERASURE_DATA_BYTES, MAX_JOB_POSITION_LENGTH, MAX_MEMBER_INFO_BYTES, MAX_MEMBER_TTL_MS, MAX_NAMESPACE_KEY_VERSIONS, MAX_SCOPES, NODE_ID_PATTERN, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type ErasureKeyRecord, type ErasureRow, type NamespaceKeyRecord, type QuotaName, type RoleBinding, type UsageDelta } from './types.js';
 
 /** Largest usage increment (a safe integer: counters and bytes). */
 export const MAX_USAGE_DELTA = Number.MAX_SAFE_INTEGER;
@@ -57,8 +57,11 @@ export function checkQuota(org: string, ns: number | null, name: string, value: 
   }
 }
 
-export function checkHeartbeat(node: string, ttlMs: number, at: number): void {
+export function checkHeartbeat(node: string, ttlMs: number, at: number, info?: string): void {
   checkNode(node);
+  if (info !== undefined && !(typeof info === 'string' && Buffer.byteLength(info) <= MAX_MEMBER_INFO_BYTES)) {
+    throw errors.invalid('info', `must be a string of at most ${MAX_MEMBER_INFO_BYTES} bytes`);
+  }
   if (!(Number.isSafeInteger(ttlMs) && ttlMs > 0 && ttlMs <= MAX_MEMBER_TTL_MS)) throw errors.invalid('ttlMs', `must be an integer in 1..${MAX_MEMBER_TTL_MS}`);
   if (!Number.isSafeInteger(at) || at < 0) throw errors.invalid('at', 'must be epoch ms');
 }

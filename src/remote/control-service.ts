@@ -104,7 +104,7 @@ export function controlHandlers(core: ServerCore): ControlStoreHandlers {
       items: (await cs(ctx).usage(r.org, { ...c.some('metric', r.metric), ...c.some('since', r.since), ...c.some('limit', r.limit) })).map(c.usageToWire),
     })),
 
-    Heartbeat: u('Heartbeat', async (ctx, r) => cs(ctx).heartbeat(r.node, r.ttlMs, at(r.at)).then(empty), key),
+    Heartbeat: u('Heartbeat', async (ctx, r) => cs(ctx).heartbeat(r.node, r.ttlMs, at(r.at), r.info ?? undefined).then(empty), key),
     Members: u('Members', async (ctx, r) => ({ items: await cs(ctx).members(at(r.at)) })),
     Leave: u('Leave', async (ctx, r) => cs(ctx).leave(r.node).then(empty), key),
 

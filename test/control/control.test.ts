@@ -126,19 +126,43 @@ describe(`ControlStore on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () =>
     await cs.heartbeat('gw-a', 10_000, t0);
     await cs2.heartbeat('gw-b', 10_000, t0 + 1_000);
     assert.deepEqual(await cs2.members(t0 + 5_000), [
-      { node: 'gw-a', expires: t0 + 10_000 },
-      { node: 'gw-b', expires: t0 + 11_000 },
+      { node: 'gw-a', expires: t0 + 10_000, info: '' },
+      { node: 'gw-b', expires: t0 + 11_000, info: '' },
     ]);
     assert.deepEqual((await cs.members(t0 + 10_500)).map((m) => m.node), ['gw-b'], 'gw-a expired');
     // A late heartbeat with an older clock does not shorten a newer one.
     await cs.heartbeat('gw-b', 10_000, t0 + 20_000);
     await cs2.heartbeat('gw-b', 1_000, t0 + 2_000);
-    assert.deepEqual(await cs.members(t0 + 25_000), [{ node: 'gw-b', expires: t0 + 30_000 }]);
+    assert.deepEqual(await cs.members(t0 + 25_000), [{ node: 'gw-b', expires: t0 + 30_000, info: '' }]);
     await cs.leave('gw-b');
     await cs.leave('gw-b');
     assert.deepEqual(await cs2.members(t0 + 25_000), []);
     await assert.rejects(cs.heartbeat('bad node', 1_000, t0), (e) => isMetaError(e, 'InvalidArgument'));
     await assert.rejects(cs.heartbeat('gw-c', 0, t0), (e) => isMetaError(e, 'InvalidArgument'));
+  });
+
+  test("membership info: a heartbeat's info replaces the last, one without keeps it, leave and expiry clear it", async () => {
+    const t0 = 1_700_000_100_000;
+    await cs.heartbeat('node-a', 10_000, t0, '{"roles":["gateway","query"]}');
+    await cs2.heartbeat('node-b', 10_000, t0);
+    assert.deepEqual(await cs2.members(t0 + 1), [
+      { node: 'node-a', expires: t0 + 10_000, info: '{"roles":["gateway","query"]}' },
+      { node: 'node-b', expires: t0 + 10_000, info: '' },
+    ]);
+    await cs.heartbeat('node-a', 10_000, t0 + 1_000);
+    assert.equal((await cs.members(t0 + 1_001))[0]!.info, '{"roles":["gateway","query"]}', 'kept without info');
+    // A late heartbeat does not move the expiry back, but its info is the node's latest word.
+    await cs2.heartbeat('node-a', 10_000, t0 + 500, '{"roles":["gateway"],"zone":"z1"}');
+    assert.deepEqual((await cs.members(t0 + 1_001))[0], { node: 'node-a', expires: t0 + 11_000, info: '{"roles":["gateway"],"zone":"z1"}' });
+    await cs.leave('node-a');
+    await cs.heartbeat('node-a', 10_000, t0 + 2_000);
+    assert.equal((await cs.members(t0 + 2_001)).find((m) => m.node === 'node-a')!.info, '', 'leave cleared it');
+    await cs.heartbeat('node-c', 1_000, t0 + 3_000, 'c');
+    await cs.heartbeat('node-d', 10_000, t0 + 5_000); // clears node-c (expired) and node-a, node-b
+    await cs.heartbeat('node-c', 10_000, t0 + 5_000);
+    assert.equal((await cs.members(t0 + 5_001)).find((m) => m.node === 'node-c')!.info, '', 'expiry cleared it');
+    await assert.rejects(cs.heartbeat('node-e', 1_000, t0, 'x'.repeat(1_025)), (e) => isMetaError(e, 'InvalidArgument'));
+    for (const n of ['node-a', 'node-b', 'node-c', 'node-d']) await cs.leave(n);
   });
 
   test('usage counters: concurrent adds from two handles into one window lose nothing', async () => {

@@ -48,8 +48,9 @@ describe('remote: the ControlStore', () => {
       await cs.putUsage([{ org: 'acme', ns: 7, metric: 'stored_bytes', window: 0, value: 123 }], 4_000);
       await cs.addUsage([{ org: 'acme', ns: null, metric: 'requests', window: 60_000, delta: 2 }], 4_000);
       assert.deepEqual(await cs.usage('acme'), await local.usage('acme'));
-      await cs.heartbeat('node-1', 60_000, 5_000);
+      await cs.heartbeat('node-1', 60_000, 5_000, '{"roles":["gateway"]}');
       assert.deepEqual(await cs.members(6_000), await local.members(6_000));
+      assert.equal((await cs.members(6_000))[0]!.info, '{"roles":["gateway"]}');
       await cs.leave('node-1');
       assert.deepEqual(await local.members(6_000), []);
       await cs.revokeKey('acme', K1, 7_000);

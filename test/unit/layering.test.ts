@@ -20,7 +20,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // The remote metastore server (spec §8; its client is a metastore backend, meta/backends/remote): it serves the MetaStore and the ControlStore.
   ['remote'],
   // Tenancy and authorization, the data plane, and the checker (a testing tool).
-  ['authz', 'quota', 'control', 'erasure', 'workers', 'gc', 'collection', 'log', 'check'],
+  ['authz', 'quota', 'control', 'router', 'erasure', 'workers', 'gc', 'collection', 'log', 'check'],
   // Envelope encryption and key providers (spec §9.8): the data plane seals with it, the ControlStore holds its records.
   ['crypto'],
   ['meta', 'store'],

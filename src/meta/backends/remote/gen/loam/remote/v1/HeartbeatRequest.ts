@@ -7,7 +7,9 @@ export interface HeartbeatRequest {
   'ttlMs'?: (number | string | Long);
   'at'?: (number | string | Long);
   'requestId'?: (string);
+  'info'?: (string);
   '_at'?: "at";
+  '_info'?: "info";
 }
 
 export interface HeartbeatRequest__Output {
@@ -15,5 +17,7 @@ export interface HeartbeatRequest__Output {
   'ttlMs': (number);
   'at'?: (number);
   'requestId': (string);
+  'info'?: (string);
   '_at'?: "at";
+  '_info'?: "info";
 }
