@@ -29,6 +29,8 @@ import { MIN_LEASE_TTL_MS, MAX_LEASE_TTL_MS } from '../meta/limits.js';
 import { parseShardedSetting, shardedUrl } from '../meta/backends/sharded/descriptor.js';
 import { KEY_REFRESH_INTERVAL_MS } from '../crypto/keyring.js';
 import { parseMasterKey } from '../crypto/local.js';
+import { MAX_WEIGHT, MIN_WEIGHT, ZONE_PATTERN } from '../router/placement.js';
+import { MEMBERSHIP_HEARTBEAT_MS, MEMBERSHIP_TTL_MS } from '../router/membership.js';
 
 export const ROLES = ['log', 'query', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
@@ -112,7 +114,20 @@ export interface NodeConfig {
   kms_region: string;
   /** Cached keys are re-checked at least this often: a destroyed key is zeroized by then on every node. */
   key_refresh_ms: number;
+  /** The node's zone (docs/placement.md): replicas spread over zones, writes stay in the client's zone. Null: the unnamed zone. */
+  zone: string | null;
+  /** The node's relative capacity in placement (1 is a standard node; 2 owns about twice the keys). */
+  placement_weight: number;
+  /** Where other nodes reach this node's API (http://host:port); null: the address it listens on. */
+  advertise_url: string | null;
+  /** How often a node renews its membership and re-reads the others' (spec §5.3). */
+  membership_heartbeat_ms: number;
+  /** owner: reads and queries go to the collection's owner, writes to a log node in this zone (docs/placement.md); local: every node serves what it is sent. */
+  routing: (typeof ROUTING_MODES)[number];
 }
+
+/** Request routing (spec §5.3): to the owner, or served wherever it arrives. */
+export const ROUTING_MODES = ['owner', 'local'] as const;
 
 /**
  * Maintenance (apply, compaction, segmenting, GC) runs at a lower CPU priority than the
@@ -163,6 +178,11 @@ export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   kms_endpoint: null,
   kms_region: 'us-east-1',
   key_refresh_ms: KEY_REFRESH_INTERVAL_MS,
+  zone: null,
+  placement_weight: 1,
+  advertise_url: null,
+  membership_heartbeat_ms: MEMBERSHIP_HEARTBEAT_MS,
+  routing: 'owner',
 };
 
 /**
@@ -208,6 +228,7 @@ const INTS: Partial<Record<keyof NodeConfig, IntRange>> = {
   erasure_purge_deadline_ms: [1_000, 365 * 86_400_000],
   erasure_interval_ms: [10, 3_600_000],
   key_refresh_ms: [1_000, KEY_REFRESH_INTERVAL_MS],
+  membership_heartbeat_ms: [100, MEMBERSHIP_TTL_MS / 2],
 };
 
 const KEYS = ['metastore', 'store', ...Object.keys(DEFAULTS)] as (keyof NodeConfig)[];
@@ -360,6 +381,29 @@ export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig 
   }
   if (raw.erasure_kek !== null && raw.erasure_kek !== undefined) {
     if (typeof raw.erasure_kek !== 'string' || !/^[0-9a-fA-F]{64}$/.test(raw.erasure_kek)) throw new ConfigError('erasure_kek', 'must be 64 hex digits (a 256-bit key) or null (erasure off); the value is not shown');
+  }
+  if (raw.zone !== null && (typeof raw.zone !== 'string' || !ZONE_PATTERN.test(raw.zone))) {
+    throw new ConfigError('zone', `must be 1-63 characters of a-z 0-9 _ -, starting with a letter or digit (e.g. eu-west-1a), or null; got ${JSON.stringify(raw.zone)}`);
+  }
+  const w = typeof raw.placement_weight === 'string' && raw.placement_weight.trim() !== '' ? Number(raw.placement_weight) : raw.placement_weight;
+  if (typeof w !== 'number' || !Number.isFinite(w) || w < MIN_WEIGHT || w > MAX_WEIGHT) {
+    throw new ConfigError('placement_weight', `must be a number in ${MIN_WEIGHT}..${MAX_WEIGHT}; got ${JSON.stringify(raw.placement_weight)}`);
+  }
+  out.placement_weight = w;
+  if (raw.advertise_url !== null) {
+    let u: URL | null = null;
+    try {
+      u = typeof raw.advertise_url === 'string' ? new URL(raw.advertise_url) : null;
+    } catch {
+      u = null;
+    }
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || (u.pathname !== '/' && u.pathname !== '')) {
+      throw new ConfigError('advertise_url', `must be http(s)://host:port (no path, no credentials) or null; got ${JSON.stringify(raw.advertise_url)}`);
+    }
+    out.advertise_url = u.origin;
+  }
+  if (!(ROUTING_MODES as readonly string[]).includes(raw.routing as string)) {
+    throw new ConfigError('routing', `must be one of ${ROUTING_MODES.join(', ')}; got ${JSON.stringify(raw.routing)}`);
   }
   const c = out as unknown as NodeConfig;
   const bound = erasureBoundMs(c);

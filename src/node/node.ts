@@ -42,6 +42,7 @@ import { ErasureRunner } from '../erasure/runner.js';
 import { replayErasures } from '../erasure/replay.js';
 import { Leases } from '../workers/lease.js';
 import { erasureBoundMs } from './config.js';
+import { Membership, type NodeRole } from '../router/membership.js';
 
 /** The caches cache_bytes is split among: log chunks and data blocks, for reads and for workers. */
 export const CACHES_PER_NODE = 4;
@@ -131,6 +132,8 @@ export interface LoamNode {
   readonly bootstrapKey: string | null;
   /** The operator key created on this first start (hand it over once; never log it), else null. */
   readonly operatorKey: string | null;
+  /** The live nodes with their roles and zones, and placement over them (spec §5.3, docs/placement.md). */
+  readonly membership: Membership;
   close(): Promise<void>;
 }
 
@@ -325,6 +328,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   let erasureRunner: ErasureRunner | null = null;
   let erasureControl: ControlStore | null = null;
   let erasureLoop: Promise<void> | null = null;
+  let memberControl: ControlStore | null = null;
   const erasureStop = new AbortController();
   if (config.erasure_kek) {
     try {
@@ -365,6 +369,16 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       throw e;
     }
   }
+
+  // The ControlStore membership lives in; none for a metastore handed in that has none (a test's
+  // wrapper): then the node is a membership of one.
+  memberControl =
+    control ??
+    erasureControl ??
+    (await controlStoreFor(raw).catch((e: unknown) => {
+      logger.warn({ err: { message: (e as Error).message } }, 'no ControlStore for membership: this node places on itself alone');
+      return null;
+    }));
 
   // A sharded metastore moves namespaces between shards: writes to a moving one are held (spec §5.5).
   const moves = (raw as { moveSignals?: () => MoveSignals }).moveSignals?.();
@@ -420,6 +434,25 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  // Membership (spec §5.3): every node is a gateway; it publishes its roles, zone, weight and
+  // where the others reach it, and follows theirs. A ControlStore that does not answer yet
+  // leaves the node in a view of its own (it serves; placement is a hint).
+  const membership = new Membership({
+    control: memberControl,
+    self: {
+      id,
+      roles: ['gateway', ...config.roles] as NodeRole[],
+      ...(config.zone ? { zone: config.zone } : {}),
+      weight: config.placement_weight,
+      url: config.advertise_url ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${port}`,
+    },
+    heartbeatMs: config.membership_heartbeat_ms,
+    failed: (e) => {
+      metrics.controlTaskFailures.inc({ task: 'membership' });
+      logger.warn({ err: { message: (e as Error).message } }, 'membership heartbeat failed; the last view stands');
+    },
+  });
+  await membership.start();
   workers?.start();
   if (erasureRunner) {
     const runner = erasureRunner;
@@ -456,9 +489,12 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     erasureRunner,
     bootstrapKey,
     operatorKey,
+    membership,
     close() {
       closing ??= (async () => {
         await withDeadline(app.close(), SHUTDOWN_DEADLINE_MS, 'closing the HTTP server').catch(() => undefined);
+        // Leaves at once, so the others' placement drops this node without waiting for its TTL.
+        await membership.close();
         erasureStop.abort();
         await withDeadline(erasureLoop ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the erasure runner').catch(() => undefined);
         await erasureRunner?.releaseLeases().catch(() => undefined);
@@ -473,6 +509,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
         await keyControl?.close().catch(() => undefined);
         await control?.close().catch(() => undefined);
         if (erasureControl && erasureControl !== control) await erasureControl.close().catch(() => undefined);
+        if (memberControl && memberControl !== control && memberControl !== erasureControl) await memberControl.close().catch(() => undefined);
         if (!o.store) await store.close();
         if (!o.meta) await raw.close();
         logger.info({ id }, 'node stopped');

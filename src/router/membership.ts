@@ -129,7 +129,8 @@ export class MembershipView {
 }
 
 export interface MembershipOptions {
-  control: ControlStore;
+  /** Where members are recorded; null: a membership of this node alone (a metastore without a ControlStore). */
+  control: ControlStore | null;
   /** This node. Always in its own view, even before the ControlStore answers. */
   self: NodeDescriptor;
   now?: () => number;
@@ -197,20 +198,21 @@ export class Membership {
 
   async start(): Promise<void> {
     await this.beat();
-    if (this.closed) return;
+    if (this.closed || !this.o.control) return;
     this.timer = setInterval(() => void this.beat(), this.heartbeatMs);
     this.timer.unref();
   }
 
   /** Renews this node's membership and re-reads the live nodes (one at a time). */
   beat(): Promise<void> {
-    if (this.beating || this.closed) return this.beating ?? Promise.resolve();
+    if (this.beating || this.closed || !this.o.control) return this.beating ?? Promise.resolve();
+    const control = this.o.control;
     this.beating = (async () => {
       try {
         const members = await withDeadline(
           (async () => {
-            await this.o.control.heartbeat(this.o.self.id, this.ttlMs, this.now(), this.info);
-            return this.o.control.members(this.now());
+            await control.heartbeat(this.o.self.id, this.ttlMs, this.now(), this.info);
+            return control.members(this.now());
           })(),
           MEMBERSHIP_CALL_DEADLINE_MS,
         );
@@ -246,6 +248,6 @@ export class Membership {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     await this.beating;
-    await withDeadline(this.o.control.leave(this.o.self.id), MEMBERSHIP_CALL_DEADLINE_MS).catch(() => undefined);
+    if (this.o.control) await withDeadline(this.o.control.leave(this.o.self.id), MEMBERSHIP_CALL_DEADLINE_MS).catch(() => undefined);
   }
 }
