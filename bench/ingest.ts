@@ -253,9 +253,9 @@ export const ENCRYPTION_COMPARE_SECONDS = 8;
 export const TARGET_ENCRYPTED_RATIO = 0.85;
 
 /** docs/s of a fresh node with these environment settings, `clients` writers for `seconds`. */
-async function docsPerSecond(env: Record<string, string>, seconds: number, clients: number, batch: number, docBytes: number): Promise<number> {
+async function docsPerSecond(env: Record<string, string>, seconds: number, clients: number, batch: number, docBytes: number, nodeFlags: string[] = []): Promise<{ docsPerS: number; cpuUsPerDoc: number; refused: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'loam-bench-enc-'));
-  const node = await startChildNode(dir, env);
+  const node = await startChildNode(dir, env, nodeFlags);
   try {
     await raiseQuotas(node.port);
     await request(node.port, 'POST', '/v1/namespaces', JSON.stringify({ name: 'bench' }));
@@ -263,6 +263,7 @@ async function docsPerSecond(env: Record<string, string>, seconds: number, clien
     const path = '/v1/namespaces/bench/collections/docs/documents';
     const templates = Array.from({ length: clients }, (_, c) => new BodyTemplate(c, batch, docBytes));
     let docs = 0;
+    let refused = 0;
     let measuring = false;
     let stop = false;
     const worker = async (c: number) => {
@@ -270,6 +271,7 @@ async function docsPerSecond(env: Record<string, string>, seconds: number, clien
         const r = await request(node.port, 'POST', path, templates[c]!.next(i));
         if (r.status !== 200) {
           if (r.status !== 429 && r.status !== 503) throw new Error(`write failed: ${r.status} ${r.body}`);
+          if (measuring) refused++;
           await new Promise((res) => setTimeout(res, 50));
           continue;
         }
@@ -279,13 +281,15 @@ async function docsPerSecond(env: Record<string, string>, seconds: number, clien
     const running = Promise.all(Array.from({ length: clients }, (_, c) => worker(c)));
     await new Promise((r) => setTimeout(r, 1_000)); // warm-up, discarded
     measuring = true;
+    const cpu0 = cpuSecondsOf([node.proc.pid!]);
     const t0 = performance.now();
     await new Promise((r) => setTimeout(r, seconds * 1000));
     const elapsed = (performance.now() - t0) / 1000;
+    const cpuS = cpuSecondsOf([node.proc.pid!]) - cpu0;
     const n = docs;
     stop = true;
     await running;
-    return n / elapsed;
+    return { docsPerS: n / elapsed, cpuUsPerDoc: (cpuS * 1e6) / Math.max(1, n), refused };
   } finally {
     await node.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -297,15 +301,39 @@ async function docsPerSecond(env: Record<string, string>, seconds: number, clien
  * key provider) and on one without, in this run; encrypted_ingest_ratio = on ÷ off. `off` only
  * reports the unencrypted figure.
  */
-async function encryptionBench(mode: string, clients: number, batch: number, docBytes: number): Promise<void> {
-  const off = await docsPerSecond({ LOAM_KEY_PROVIDER: 'none', LOAM_ENCRYPTION: 'off' }, ENCRYPTION_COMPARE_SECONDS, clients, batch, docBytes);
-  line('ingest', 'ingest_docs_per_s_encryption_off', off, 'docs/s');
-  if (mode === 'off') return;
-  const masterKey = randomBytes(32).toString('base64');
-  const on = await docsPerSecond({ LOAM_KEY_PROVIDER: 'local', LOAM_ENCRYPTION: 'on', LOAM_ENCRYPTION_MASTER_KEY: masterKey }, ENCRYPTION_COMPARE_SECONDS, clients, batch, docBytes);
-  line('ingest', 'ingest_docs_per_s_encryption_on', on, 'docs/s');
-  const ratio = on / off;
-  line('ingest', 'encrypted_ingest_ratio', ratio, 'ratio', { on_docs_per_s: round(on), off_docs_per_s: round(off), target: TARGET_ENCRYPTED_RATIO, meets_target: ratio >= TARGET_ENCRYPTED_RATIO, note: 'both halves in one run; workers run on the main thread when encryption is on' });
+async function encryptionBench(mode: string, clients: number, batch: number, docBytes: number, nodeFlags: (half: string) => string[]): Promise<void> {
+  const load = () => round(loadavg()[0]!);
+  const offEnv = { LOAM_KEY_PROVIDER: 'none', LOAM_ENCRYPTION: 'off' };
+  if (mode === 'off') {
+    const off = await docsPerSecond(offEnv, ENCRYPTION_COMPARE_SECONDS, clients, batch, docBytes, nodeFlags('off'));
+    line('ingest', 'ingest_docs_per_s_encryption_off', off.docsPerS, 'docs/s', { node_cpu_us_per_doc: round(off.cpuUsPerDoc), refused_requests: off.refused, load_average_1m: load() });
+    return;
+  }
+  const onEnv = { LOAM_KEY_PROVIDER: 'local', LOAM_ENCRYPTION: 'on', LOAM_ENCRYPTION_MASTER_KEY: randomBytes(32).toString('base64') };
+  // Off, on, on, off (each half ENCRYPTION_COMPARE_SECONDS in all): a drift in the machine's
+  // load during the run weighs on both sides alike.
+  const halves: { on: boolean; r: Awaited<ReturnType<typeof docsPerSecond>> }[] = [];
+  for (const on of [false, true, true, false]) {
+    const r = await docsPerSecond(on ? onEnv : offEnv, ENCRYPTION_COMPARE_SECONDS / 2, clients, batch, docBytes, nodeFlags(`${on ? 'on' : 'off'}-${halves.length}`));
+    halves.push({ on, r });
+  }
+  const mean = (on: boolean, f: (r: Awaited<ReturnType<typeof docsPerSecond>>) => number) => halves.filter((h) => h.on === on).reduce((a, h) => a + f(h.r), 0) / 2;
+  const off = { docsPerS: mean(false, (r) => r.docsPerS), cpuUsPerDoc: mean(false, (r) => r.cpuUsPerDoc), refused: mean(false, (r) => r.refused) * 2 };
+  const on = { docsPerS: mean(true, (r) => r.docsPerS), cpuUsPerDoc: mean(true, (r) => r.cpuUsPerDoc), refused: mean(true, (r) => r.refused) * 2 };
+  line('ingest', 'ingest_docs_per_s_encryption_off', off.docsPerS, 'docs/s', { node_cpu_us_per_doc: round(off.cpuUsPerDoc), refused_requests: off.refused, load_average_1m: load() });
+  line('ingest', 'ingest_docs_per_s_encryption_on', on.docsPerS, 'docs/s', { node_cpu_us_per_doc: round(on.cpuUsPerDoc), refused_requests: on.refused, load_average_1m: load() });
+  const ratio = on.docsPerS / off.docsPerS;
+  line('ingest', 'encrypted_ingest_ratio', ratio, 'ratio', {
+    on_docs_per_s: round(on.docsPerS),
+    off_docs_per_s: round(off.docsPerS),
+    // CPU per document (every thread of the node) is steadier than docs/s on a shared machine.
+    cpu_per_doc_ratio: round(off.cpuUsPerDoc / on.cpuUsPerDoc),
+    halves: halves.map((h) => `${h.on ? 'on' : 'off'}:${Math.round(h.r.docsPerS)}`).join(' '),
+    target: TARGET_ENCRYPTED_RATIO,
+    meets_target: ratio >= TARGET_ENCRYPTED_RATIO,
+    load_average_1m: load(),
+    note: 'off, on, on, off in one run; the workers run in their worker thread in both',
+  });
 }
 
 export async function main(argv: string[]): Promise<void> {
@@ -326,7 +354,7 @@ export async function main(argv: string[]): Promise<void> {
     .opts<{ seconds: string; clients: string; batch: string; docBytes: string; port?: string; metricsPort: string; idleSeconds: string; peer: 'postgres' | 'none'; cpuProf?: string; nodeFlags: string; encryption?: string }>();
   if (o.encryption !== undefined) {
     if (o.encryption !== 'on' && o.encryption !== 'off') throw new Error(`--encryption: must be on or off; got ${JSON.stringify(o.encryption)}`);
-    return encryptionBench(o.encryption, Number(o.clients), Number(o.batch), Number(o.docBytes));
+    return encryptionBench(o.encryption, Number(o.clients), Number(o.batch), Number(o.docBytes), (half) => (o.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${join(o.cpuProf, half)}`] : []));
   }
   const seconds = Number(o.seconds);
   const clients = Number(o.clients);

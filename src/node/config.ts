@@ -105,9 +105,12 @@ export interface NodeConfig {
   erasure_interval_ms: number;
   /** Envelope encryption of new namespaces (spec §9.8, docs/encryption.md): on by default wherever a key provider is set. */
   encryption: (typeof ENCRYPTION_MODES)[number];
-  /** Where namespace keys come from: none (no encryption), local (a master key), kms. */
+  /** Where namespace keys come from: local (a master key; the default), kms, or none (no encryption). */
   key_provider: (typeof KEY_PROVIDERS)[number];
-  /** key_provider local: 32 bytes, base64 (LOAM_ENCRYPTION_MASTER_KEY). Never logged. */
+  /**
+   * key_provider local: 32 bytes, base64 (LOAM_ENCRYPTION_MASTER_KEY). Never logged. Unset on an
+   * embedded metastore file: generated once into its directory (encryption.key, mode 0600).
+   */
   encryption_master_key: string | null;
   /** key_provider kms: the endpoint (null: the SDK's default for the region) and the region. */
   kms_endpoint: string | null;
@@ -357,12 +360,14 @@ export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig 
     throw new ConfigError('key_provider', `must be one of ${KEY_PROVIDERS.join(', ')}; got ${JSON.stringify(raw.key_provider)}`);
   }
   if (raw.key_provider === 'local') {
-    // The value is a secret: the error names the setting only.
-    if (typeof raw.encryption_master_key !== 'string') throw new ConfigError('encryption_master_key', 'is required with key_provider local (32 bytes, base64; LOAM_ENCRYPTION_MASTER_KEY)');
-    try {
-      parseMasterKey(raw.encryption_master_key, 'encryption_master_key');
-    } catch {
-      throw new ConfigError('encryption_master_key', 'must be 32 bytes in base64 (e.g. openssl rand -base64 32)');
+    // The value is a secret: the error names the setting only. Unset, the node takes the key
+    // from its data directory (generated once) on the embedded defaults (src/node/keys.ts).
+    if (raw.encryption_master_key !== null) {
+      try {
+        parseMasterKey(typeof raw.encryption_master_key === 'string' ? raw.encryption_master_key : '', 'encryption_master_key');
+      } catch {
+        throw new ConfigError('encryption_master_key', 'must be 32 bytes in base64 (e.g. openssl rand -base64 32)');
+      }
     }
   } else if (raw.encryption_master_key !== null) {
     throw new ConfigError('encryption_master_key', 'is only used with key_provider local');

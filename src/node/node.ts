@@ -25,9 +25,9 @@ import { openMetastore } from './backends.js';
 import type { NodeConfig } from './config.js';
 import { meteredMeta, metastoreRegistries, NodeMetrics, nodeMetricsText } from './metrics.js';
 import { controlStoreFor } from '../control/index.js';
-import { KeyRing } from '../crypto/keyring.js';
-import { LocalKeyProvider, parseMasterKey } from '../crypto/local.js';
-import { KmsKeyProvider } from '../crypto/kms.js';
+import type { KeyRing } from '../crypto/keyring.js';
+import type { KeyProvider } from '../crypto/provider.js';
+import { defaultMasterKey, openKeyRing } from './keys.js';
 import { EncryptingStore } from '../crypto/encrypting-store.js';
 import type { ControlStore } from '../control/types.js';
 import { BuiltinAuthorizer, type Authorizer } from '../authz/authorizer.js';
@@ -75,6 +75,11 @@ export interface NodeOverrides {
    * generated, or `operatorKey` (loam_<key_id>_<secret>) is installed as it.
    */
   bootstrap?: { org?: string | null; operatorKey?: string };
+  /**
+   * With a metastore handed in (`meta`): the node's data directory, where the local key
+   * provider's generated master key is kept when no encryption_master_key is set.
+   */
+  dataDir?: string;
 }
 
 /** What an authorizer may use besides the ControlStore. */
@@ -165,16 +170,22 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   // WAL writer and reader seal and open chunks with it, and the store wrapper seals ns/<id>/.
   let keys: KeyRing | null = null;
   let keyControl: ControlStore | null = null;
-  if (config.key_provider !== 'none') {
-    keyControl = await controlStoreFor(raw);
-    await keyControl.init();
-    const provider =
-      config.key_provider === 'local'
-        ? new LocalKeyProvider(parseMasterKey(config.encryption_master_key ?? '', 'encryption_master_key'))
-        : new KmsKeyProvider({ region: config.kms_region, ...(config.kms_endpoint ? { endpoint: config.kms_endpoint } : {}) });
-    keys = new KeyRing({ control: keyControl, provider, encryptNewNamespaces: config.encryption === 'on', refreshIntervalMs: config.key_refresh_ms });
-    keys.start();
-  } else if (config.encryption === 'on') {
+  let keyProvider: KeyProvider | null = null;
+  // The local provider's master key: the setting, else (the embedded defaults) a key generated
+  // once into the data directory; a shared metastore without one runs unencrypted, and says so.
+  let masterKey: string | null = config.encryption_master_key;
+  if (config.key_provider === 'local' && masterKey === null) {
+    const d = defaultMasterKey(config.metastore, { handedIn: o.meta !== undefined, ...(o.dataDir ? { dataDir: o.dataDir } : {}) });
+    if (d) {
+      masterKey = d.key;
+      logger.info({ master_key: d.source }, 'encryption: the local key provider uses the master key from its data directory');
+    } else {
+      logger.warn('encryption: key_provider is local but encryption_master_key is not set and the metastore is shared: new namespaces are written unencrypted; set encryption_master_key (the same on every node) or key_provider kms (docs/encryption.md)');
+    }
+  }
+  if (config.key_provider === 'kms' || (config.key_provider === 'local' && masterKey !== null)) {
+    ({ ring: keys, control: keyControl, provider: keyProvider } = await openKeyRing(config, masterKey, raw));
+  } else if (config.encryption === 'on' && config.key_provider === 'none') {
     logger.warn('encryption is on but key_provider is none: namespaces are written unencrypted (docs/encryption.md)');
   }
   const plainStore = o.store ?? openStore(config.store);
@@ -189,6 +200,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
 
   let workers: Workers | null = null;
   let thread: WorkerThread | null = null;
+  let workerFiles: DataFiles | null = null;
   let control: ControlStore | null = null;
   let tenancy: Tenancy | null = null;
   const onApply = (c: { ns: number; id: number }, r: { lag: number; applied: number; compacted: boolean }, ms: number) => {
@@ -215,8 +227,8 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     gcIntervalMs: config.gc_interval_ms,
     gcGraceMs: config.gc_grace_ms,
   };
-  // With encryption the workers stay on this thread, where the key ring is.
-  if (roles.has('worker') && !o.meta && !o.store && !keys && canRunInThread(config.metastore, config.store)) {
+  // With encryption the thread builds its own key ring from the same settings (./keys.ts).
+  if (roles.has('worker') && !o.meta && !o.store && canRunInThread(config.metastore, config.store)) {
     // Workers in their own thread, so building data files never stalls acknowledgements.
     thread = new WorkerThread(
       {
@@ -226,6 +238,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
         nice: config.worker_nice,
         logLevel: config.log_level,
         ...timings,
+        ...(keys ? { keys: { settings: { encryption: config.encryption, key_provider: config.key_provider, encryption_master_key: null, kms_region: config.kms_region, kms_endpoint: config.kms_endpoint, key_refresh_ms: config.key_refresh_ms }, masterKey } } : {}),
       },
       (m) => {
         if (m.kind === 'apply') onApply({ ns: m.ns, id: m.collection }, m, m.ms);
@@ -240,7 +253,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       store,
       log: logReader,
       manifests,
-      files: new DataFiles(store, cacheShare),
+      files: (workerFiles = new DataFiles(store, cacheShare)),
       ...timings,
       onApply,
       onGc: (r) => onGc(r.deleted.length),
@@ -279,6 +292,8 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   keys?.onShred((ns) => {
     manifests.dropNamespace(ns);
     reader?.files.dropNamespace(ns);
+    workerFiles?.dropNamespace(ns);
+    thread?.shred(ns);
   });
 
   let authorizer: Authorizer | null = null;
@@ -506,6 +521,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
         await withDeadline(tenancy?.close() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'tenancy').catch(() => undefined);
         await withDeadline(authorizer?.close?.() ?? Promise.resolve(), SHUTDOWN_DEADLINE_MS, 'the authorizer').catch(() => undefined);
         keys?.close();
+        await keyProvider?.close().catch(() => undefined);
         await keyControl?.close().catch(() => undefined);
         await control?.close().catch(() => undefined);
         if (erasureControl && erasureControl !== control) await erasureControl.close().catch(() => undefined);

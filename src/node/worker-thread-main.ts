@@ -9,6 +9,8 @@ import { LogReader } from '../log/reader.js';
 import { DataFiles } from '../collection/datafile.js';
 import { Manifests } from '../collection/manifest.js';
 import { openMetastore } from './backends.js';
+import { openKeyRing } from './keys.js';
+import { EncryptingStore } from '../crypto/encrypting-store.js';
 import { AggregatorRegistry } from 'prom-client';
 import { meteredMeta, metastoreRegistries, NodeMetrics } from './metrics.js';
 import { Workers } from '../workers/scheduler.js';
@@ -25,13 +27,23 @@ const send = (m: FromThread) => port.postMessage(m);
 const metrics = new NodeMetrics({ process: false });
 const { meta: raw, backend } = await openMetastore(cfg.metastore);
 const meta = meteredMeta(raw, backend, metrics);
-const store = openStore(cfg.store);
+// Encryption: this thread's own key ring (the node's settings, its own ControlStore handle).
+const keyed = cfg.keys ? await openKeyRing(cfg.keys.settings, cfg.keys.masterKey, raw) : null;
+const plainStore = openStore(cfg.store);
+const store = keyed ? new EncryptingStore(plainStore, keyed.ring) : plainStore;
+const manifests = new Manifests(store);
+const files = new DataFiles(store, cfg.cacheBytes);
+// A shredded namespace's decoded blocks and manifests leave this thread's caches too (spec §9.8).
+keyed?.ring.onShred((ns) => {
+  manifests.dropNamespace(ns);
+  files.dropNamespace(ns);
+});
 const workers = new Workers({
   meta,
   store,
-  log: new LogReader(meta, store, cfg.cacheBytes),
-  manifests: new Manifests(store),
-  files: new DataFiles(store, cfg.cacheBytes),
+  log: new LogReader(meta, store, cfg.cacheBytes, keyed?.ring),
+  manifests,
+  files,
   owner: cfg.owner,
   leaseTtlMs: cfg.leaseTtlMs,
   applyPollMs: cfg.applyPollMs,
@@ -48,6 +60,7 @@ const workers = new Workers({
 port.on('message', (m: ToThread) => {
   if (m.kind === 'committed') workers.committed(m.assigned);
   else if (m.kind === 'evict') workers.evict(new Set(m.paths));
+  else if (m.kind === 'shred') keyed?.ring.forget(m.ns);
   else if (m.kind === 'metrics') {
     // With a remote metastore, the thread's own client's RPC metrics too (summed with the node's at the scrape).
     void Promise.all([metrics.registry, ...metastoreRegistries(raw)].map((r) => r.getMetricsAsJSON()))
@@ -62,6 +75,9 @@ port.on('message', (m: ToThread) => {
       idle.stop();
       await workers.stop();
       await store.close();
+      keyed?.ring.close();
+      await keyed?.provider.close().catch(() => undefined);
+      await keyed?.control.close().catch(() => undefined);
       await raw.close();
       send({ kind: 'stopped' });
       port.close();

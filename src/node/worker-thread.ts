@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type { AssignedRange } from '../meta/types.js';
 import type { MetricsJson } from './metrics.js';
+import type { KeySettings } from './keys.js';
 
 /** How long a stopping thread may take before it is terminated. */
 export const THREAD_STOP_DEADLINE_MS = 15_000;
@@ -27,6 +28,12 @@ export interface ThreadConfig {
   gcIntervalMs: number;
   gcGraceMs: number;
   logLevel: string;
+  /**
+   * Envelope encryption (spec §9.8): the thread builds its own key ring from the node's
+   * settings, over its own ControlStore handle, so encrypted apply, compaction and segmenting
+   * stay off the event loop. The master key is handed over in memory, never written anywhere.
+   */
+  keys?: { settings: KeySettings; masterKey: string | null };
 }
 
 /** Messages from the thread. */
@@ -39,7 +46,13 @@ export type FromThread =
   | { kind: 'stopped' };
 
 /** Messages to the thread. */
-export type ToThread = { kind: 'committed'; assigned: AssignedRange[] } | { kind: 'evict'; paths: string[] } | { kind: 'metrics'; id: number } | { kind: 'stop' };
+export type ToThread =
+  | { kind: 'committed'; assigned: AssignedRange[] }
+  | { kind: 'evict'; paths: string[] }
+  /** A namespace's key was destroyed or changed: zeroize its cached keys, drop its cached bytes. */
+  | { kind: 'shred'; ns: number }
+  | { kind: 'metrics'; id: number }
+  | { kind: 'stop' };
 
 export function canRunInThread(metastore: string, store: string): boolean {
   return !metastore.includes(':memory:') && !store.startsWith('memory:');
@@ -140,6 +153,15 @@ export class WorkerThread {
   /** Drops these objects from the thread's caches (spec §9.4). */
   evict(paths: string[]): void {
     this.worker.postMessage({ kind: 'evict', paths } satisfies ToThread);
+  }
+
+  /** Tells the thread a namespace was crypto-shredded (its key ring forgets it at once). */
+  shred(ns: number): void {
+    try {
+      this.worker.postMessage({ kind: 'shred', ns } satisfies ToThread);
+    } catch {
+      // a thread being restarted builds a fresh key ring, which reads the destruction
+    }
   }
 
   async stop(): Promise<void> {

@@ -1,0 +1,76 @@
+// Envelope encryption's composition (spec §9.8, docs/encryption.md): which key provider a node
+// runs and where the local provider's master key comes from. The node's main thread and its
+// worker thread build their key rings from the same settings, each over its own ControlStore
+// handle, so encrypted work never has to leave the worker thread.
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { MetaStore } from '../meta/contract.js';
+import { controlStoreFor } from '../control/index.js';
+import type { ControlStore } from '../control/types.js';
+import { KeyRing } from '../crypto/keyring.js';
+import { LocalKeyProvider, parseMasterKey } from '../crypto/local.js';
+import { KmsKeyProvider } from '../crypto/kms.js';
+import type { KeyProvider } from '../crypto/provider.js';
+import { KEY_BYTES } from '../crypto/envelope.js';
+import { ConfigError, type NodeConfig } from './config.js';
+
+/** The settings a key ring is built from (the worker thread gets exactly these). */
+export type KeySettings = Pick<NodeConfig, 'encryption' | 'key_provider' | 'encryption_master_key' | 'kms_region' | 'kms_endpoint' | 'key_refresh_ms'>;
+
+/** The file in an embedded node's data directory that holds its generated master key (mode 0600). */
+export const MASTER_KEY_FILE = 'encryption.key';
+
+/**
+ * Where the local provider's master key comes from when the settings name none (the
+ * embedded defaults, docs/encryption.md):
+ *  - an embedded metastore on a file: `encryption.key` beside it, generated once (0600);
+ *  - `dataDir` (a node whose metastore was handed in, e.g. by a test harness): the same file there;
+ *  - a node-private in-memory metastore: a random key for this process (nothing outlives it);
+ *  - otherwise (a shared metastore: every node needs the same key): none, and the node says so.
+ */
+export function defaultMasterKey(metastore: string, o: { handedIn: boolean; dataDir?: string }): { key: string; source: string } | null {
+  let dir: string | undefined = o.dataDir;
+  if (!dir && !o.handedIn && metastore.startsWith('sqlite:') && metastore !== 'sqlite::memory:') dir = dirname(metastore.slice('sqlite:'.length));
+  if (dir) {
+    const file = resolve(dir, MASTER_KEY_FILE);
+    return { key: masterKeyFile(file), source: file };
+  }
+  if (!o.handedIn && metastore === 'sqlite::memory:') return { key: randomBytes(KEY_BYTES).toString('base64'), source: 'generated for this in-memory metastore' };
+  return null;
+}
+
+/** Reads the master key file, creating it first (create-only, 0600) when it does not exist. */
+export function masterKeyFile(file: string): string {
+  if (!existsSync(file)) {
+    try {
+      writeFileSync(file, `${randomBytes(KEY_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'EEXIST') throw e; // another process made it first: use theirs
+    }
+  }
+  if ((statSync(file).mode & 0o077) !== 0) throw new ConfigError('encryption_master_key', `is read from ${file}, which others may read: chmod 600 it`);
+  const value = readFileSync(file, 'utf8').trim();
+  try {
+    parseMasterKey(value, 'encryption_master_key');
+  } catch {
+    throw new ConfigError('encryption_master_key', `is read from ${file}, which does not hold 32 bytes in base64`);
+  }
+  return value;
+}
+
+export function keyProviderFor(s: KeySettings, masterKey: string | null): KeyProvider {
+  if (s.key_provider === 'kms') return new KmsKeyProvider({ region: s.kms_region, ...(s.kms_endpoint ? { endpoint: s.kms_endpoint } : {}) });
+  if (masterKey === null) throw new ConfigError('encryption_master_key', 'is required with key_provider local');
+  return new LocalKeyProvider(parseMasterKey(masterKey, 'encryption_master_key'));
+}
+
+/** A key ring over its own ControlStore handle on `raw` (a backend handle, not a client wrapper). */
+export async function openKeyRing(s: KeySettings, masterKey: string | null, raw: MetaStore): Promise<{ ring: KeyRing; control: ControlStore; provider: KeyProvider }> {
+  const control = await controlStoreFor(raw);
+  await control.init();
+  const provider = keyProviderFor(s, masterKey);
+  const ring = new KeyRing({ control, provider, encryptNewNamespaces: s.encryption === 'on', refreshIntervalMs: s.key_refresh_ms });
+  ring.start();
+  return { ring, control, provider };
+}
