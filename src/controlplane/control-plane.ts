@@ -10,7 +10,7 @@ import { pino, type Logger } from 'pino';
 import { RemoteServer, RemoteAuthError } from '../remote/server.js';
 import type { ServerCall } from '../remote/core.js';
 import { RemoteServerMetrics } from '../remote/metrics.js';
-import { listenMetrics, type MetricsListener } from '../gateway/metrics-listener.js';
+import { listenMetrics, type MetricsListener } from '../metrics/listener.js';
 import { AgentAuthenticator, CallRefused, CLUSTER_HEADER, GRPC_PERMISSION_DENIED } from './agent-auth.js';
 import { ClusterStores } from './cluster-stores.js';
 import { printableConfig, readTlsFiles, type ControlPlaneConfig } from './config.js';

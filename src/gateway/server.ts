@@ -1,5 +1,5 @@
 // The HTTP API (fastify) under /v1, /healthz and /readyz. /metrics has a listener of its
-// own (./metrics-listener.ts): it takes no API key.
+// own (src/metrics/listener.ts): it takes no API key.
 //
 // Every request passes one admission hook (`admit`): with auth api_keys, API-key
 // authentication, authorization and quotas (spec §6, §7); with auth none, the default org.

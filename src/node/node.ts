@@ -20,7 +20,7 @@ import { Workers } from '../workers/scheduler.js';
 import { canRunInThread, WorkerThread } from './worker-thread.js';
 import { buildApp, type Admit } from '../gateway/server.js';
 import { MoveHold, type MoveSignals } from '../gateway/move-buffer.js';
-import { listenMetrics, type MetricsListener } from '../gateway/metrics-listener.js';
+import { listenMetrics, type MetricsListener } from '../metrics/listener.js';
 import { openMetastore } from './backends.js';
 import type { NodeConfig } from './config.js';
 import { meteredMeta, metastoreRegistries, NodeMetrics, nodeMetricsText } from './metrics.js';

@@ -52,6 +52,11 @@ export function statusOf(e: unknown, write: boolean): grpc.StatusObject | Partia
   return { ...metaErrorToStatus(typed), code: grpc.status.INTERNAL };
 }
 
+/** The code of the errors metric: the MetaError's code, or the status of a refusal that is none (an auth refusal, a defect). */
+export function errorCode(e: unknown, status: grpc.status): string {
+  return isMetaError(e) ? e.code : (grpc.status[status] ?? String(status));
+}
+
 /** Refused before anything ran: the deadline had passed on arrival, or the caller went away. */
 export function refusedLate(call: ServerCall, deadline: number): MetaError | null {
   if (call.cancelled) return errors.retryable('cancelled', 'the caller cancelled the call before the server took it up; nothing was applied', true);
@@ -74,15 +79,16 @@ export function unary<Req, Res>(
   const write = keyOf !== undefined;
   return (call, callback) => {
     const started = process.hrtime.bigint();
-    const finish = (status: grpc.status) => {
+    const finish = (status: grpc.status, e?: unknown) => {
       core.metrics.calls.inc({ method, status: grpc.status[status] ?? String(status) });
+      if (status !== grpc.status.OK) core.metrics.errors.inc({ method, code: errorCode(e, status) });
       core.metrics.latency.observe({ method }, Number(process.hrtime.bigint() - started) / 1e9);
     };
     const deadline = deadlineOf(call);
     const late = refusedLate(call, deadline);
     if (late) {
       const s = { ...metaErrorToStatus(late), code: call.cancelled ? grpc.status.CANCELLED : grpc.status.DEADLINE_EXCEEDED };
-      finish(s.code);
+      finish(s.code, late);
       callback(s);
       return;
     }
@@ -110,7 +116,7 @@ export function unary<Req, Res>(
       (e: unknown) => {
         sig.done();
         const s = statusOf(e, write);
-        finish(s.code ?? grpc.status.UNKNOWN);
+        finish(s.code ?? grpc.status.UNKNOWN, e);
         callback(s);
       },
     );

@@ -11,7 +11,7 @@ import type { MetaStoreHandlers } from '../meta/backends/remote/gen/loam/remote/
 import type { ChangeEvent } from '../meta/backends/remote/gen/loam/remote/v1/ChangeEvent.js';
 import type { WatchChangesRequest__Output } from '../meta/backends/remote/gen/loam/remote/v1/WatchChangesRequest.js';
 import type { WriteContext__Output } from '../meta/backends/remote/gen/loam/remote/v1/WriteContext.js';
-import { callSignal, refusedLate, statusOf, unary, type CallContext } from './handlers.js';
+import { callSignal, errorCode, refusedLate, statusOf, unary, type CallContext } from './handlers.js';
 import type { ServerCore } from './core.js';
 
 /** Catalog changes read per changesSince page while serving a watch stream. */
@@ -193,6 +193,7 @@ async function watchStream(core: ServerCore, call: grpc.ServerWritableStream<Wat
   const late = refusedLate(call, deadline);
   if (late) {
     core.metrics.calls.inc({ method, status: 'DEADLINE_EXCEEDED' });
+    core.metrics.errors.inc({ method, code: late.code });
     // emit('error'), not destroy(): grpc-js sends the status from the 'error' handler; a destroyed stream sends none.
     call.emit('error', Object.assign(new Error(late.message), statusOf(late, false), { code: grpc.status.DEADLINE_EXCEEDED }));
     return;
@@ -227,6 +228,7 @@ async function watchStream(core: ServerCore, call: grpc.ServerWritableStream<Wat
   } catch (e) {
     const s = statusOf(e, false);
     core.metrics.calls.inc({ method, status: grpc.status[s.code ?? grpc.status.UNKNOWN] ?? 'UNKNOWN' });
+    core.metrics.errors.inc({ method, code: errorCode(e, s.code ?? grpc.status.UNKNOWN) });
     call.emit('error', Object.assign(new Error(s.details ?? 'watch failed'), s));
   } finally {
     sig.done();

@@ -23,7 +23,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['authz', 'quota', 'control', 'router', 'erasure', 'workers', 'gc', 'collection', 'log', 'check'],
   // Envelope encryption and key providers (spec §9.8): the data plane seals with it, the ControlStore holds its records.
   ['crypto'],
-  ['meta', 'store'],
+  ['meta', 'store', 'metrics'],
 ];
 
 const SRC = resolve(new URL('../../src', import.meta.url).pathname);

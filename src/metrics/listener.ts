@@ -1,7 +1,8 @@
-// The Prometheus scrape endpoint, GET /metrics, on a listener of its own. The API's port
-// answers only requests that carry an API key; this one carries per-route traffic and takes
-// none, so it listens apart (loopback by default: config metrics_host, metrics_port) where
-// only the operator's scraper reaches it.
+// The Prometheus scrape endpoint, GET /metrics, on a listener of its own, shared by the node,
+// the control plane and the remote metastore server. The API's port answers only requests
+// that carry an API key (and a gRPC port only calls with an agent key); this one carries
+// per-route traffic and takes none, so it listens apart (loopback by default) where only the
+// operator's scraper reaches it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
