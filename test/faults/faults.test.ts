@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { backendFactory, backendName } from '../harness/backends.js';
-import { ATTEMPTS, FAULTS, GROUPS, renderTable, runCell, type CellResult } from './matrix.js';
+import { ATTEMPTS, FAULTS, GROUPS, diffCells, renderTable, runCell, type CellResult } from './matrix.js';
 
 const backend = backendName();
 const factory = backendFactory(backend);
@@ -31,6 +31,9 @@ describe(`fault matrix: ${backend}`, () => {
       return;
     }
     assert.ok(existsSync(expectedPath), `no blessed table at ${expectedPath}; run npm run test:faults -- --backend ${backend} --bless`);
-    assert.equal(table, readFileSync(expectedPath, 'utf8'), 'the fault matrix changed: review and re-bless');
+    const blessed = readFileSync(expectedPath, 'utf8');
+    const moved = diffCells(blessed, cells);
+    assert.deepEqual(moved, [], `cells differ from the blessed table:\n${moved.join('\n')}`);
+    assert.equal(table, blessed, 'the fault matrix changed: review and re-bless');
   });
 });

@@ -421,6 +421,8 @@ export interface CellResult {
   realPoint?: FaultPoint;
   /** How the real server produced it (a RealFault's legend line). */
   realHow?: string;
+  /** The surfaced error's message, or the attempts a success took: shown when a cell differs from the blessed table. */
+  detail?: string;
 }
 
 export async function runCell(factory: BackendFactory, group: Group, fault: Fault, attempt: Attempt): Promise<CellResult> {
@@ -469,6 +471,7 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
   let acked: unknown;
   let outcome: string;
   let attempts = 0;
+  let detail = '';
   const resolvedBefore = resolvedCount?.(store) ?? 0;
   plan.armed = true;
   try {
@@ -491,8 +494,10 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
     if (acked === undefined) acked = null; // a void call that succeeded
     const resolved = (resolvedCount?.(store) ?? 0) > resolvedBefore;
     outcome = attempts > 1 ? 'Retried' : resolved ? 'Resolved' : 'NoEffect';
+    detail = `succeeded on attempt ${attempts}`;
   } catch (e) {
     if (!isMetaError(e)) throw e;
+    detail = `attempt ${attempts}: ${e.code}: ${e.message}`;
     outcome = e.code === 'Unknown' ? 'SurfacedUnknown' : e.code === 'Retryable' ? 'SurfacedRetryable' : `Refused(${e.code})`;
   } finally {
     plan.armed = false;
@@ -508,10 +513,31 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
     attempt,
     fault,
     outcome,
+    detail,
     ...(real ? { realPoint: real } : {}),
     ...(producer ? { realHow: producer.how } : {}),
     ...(variant ? { variant: true } : {}),
   };
+}
+
+/**
+ * The cells whose outcome differs from a blessed table, one line each with what happened, so a
+ * failing comparison says which cell moved and why rather than only that the table changed.
+ */
+export function diffCells(blessed: string, cells: CellResult[]): string[] {
+  const want = new Map<string, string>();
+  for (const line of blessed.split('\n')) {
+    const cols = line.split('|').map((c) => c.trim());
+    if (cols.length !== FAULTS.length + 4 || !(ATTEMPTS as readonly string[]).includes(cols[2]!)) continue;
+    FAULTS.forEach((f, i) => want.set(`${cols[1]} × ${cols[2]} × ${f}`, cols[3 + i]!));
+  }
+  const out: string[] = [];
+  for (const c of cells) {
+    const key = `${c.group} × ${c.attempt} × ${c.fault}`;
+    const w = want.get(key);
+    if (w !== c.outcome) out.push(`${key}: blessed ${w ?? '(none)'}, got ${c.outcome} (${c.detail ?? ''})`);
+  }
+  return out;
 }
 
 export function renderTable(backend: string, cells: CellResult[]): string {
