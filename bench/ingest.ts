@@ -52,6 +52,29 @@ export function rssMiB(pid: number): { rss: number; anon: number } {
   return { rss: kib('VmRSS') / 1024, anon: kib('RssAnon') / 1024 };
 }
 
+/**
+ * A node's memory: the server's resident set, plus the anonymous memory of its launcher when
+ * `loam` relaunched itself (src/cli/relaunch.mjs; the two share the node binary's pages).
+ */
+export function nodeRssMiB(n: { pid: number; launcherPid: number | null }): { rss: number; anon: number } {
+  const server = rssMiB(n.pid);
+  if (n.launcherPid === null) return server;
+  const launcher = rssMiB(n.launcherPid);
+  return { rss: server.rss + launcher.anon, anon: server.anon + launcher.anon };
+}
+
+/** The node process `loam` runs the server in: its relaunched child, or itself (linux /proc). */
+function serverPidOf(pid: number): number {
+  try {
+    for (const c of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) {
+      if (readFileSync(`/proc/${c}/comm`, 'utf8').trim() === 'node') return Number(c);
+    }
+  } catch {
+    // not Linux, or it exited: measure the process itself
+  }
+  return pid;
+}
+
 export { pct } from './_stats.js';
 
 export function round(x: number, digits = 2): number {
@@ -65,6 +88,10 @@ export function line(bench: string, metric: string, value: number, unit: string,
 
 export interface ChildNode {
   proc: ChildProcess;
+  /** The server's process (a child of `proc` when the launcher relaunched itself). */
+  pid: number;
+  /** `proc`'s pid when it is a launcher, else null. */
+  launcherPid: number | null;
   url: string;
   port: number;
   /** The port of its /metrics listener. */
@@ -119,8 +146,11 @@ export async function startChildNode(dir: string, env: Record<string, string> = 
     });
     void exited.then((c) => reject(new Error(`the node exited with ${c}`)));
   });
+  const pid = serverPidOf(proc.pid!);
   return {
     proc,
+    pid,
+    launcherPid: pid === proc.pid ? null : proc.pid!,
     url,
     port: Number(new URL(url).port),
     metricsPort: Number(new URL(metricsUrl).port),
@@ -413,10 +443,11 @@ export async function main(argv: string[]): Promise<void> {
     // The node's resident set, sampled while it is saturated (its peak) and after it idles.
     let rssPeak = 0;
     let anonPeak = 0;
-    const pid = node?.proc.pid;
-    const sampler = pid
+    const pid = node?.pid;
+    const pids = node ? [node.pid, ...(node.launcherPid === null ? [] : [node.launcherPid])] : [];
+    const sampler = node
       ? setInterval(() => {
-          const r = rssMiB(pid);
+          const r = nodeRssMiB(node);
           rssPeak = Math.max(rssPeak, r.rss);
           anonPeak = Math.max(anonPeak, r.anon);
         }, RSS_SAMPLE_MS)
@@ -424,7 +455,7 @@ export async function main(argv: string[]): Promise<void> {
     const running = Array.from({ length: clients }, (_, c) => worker(c));
     await new Promise((r) => setTimeout(r, WARMUP_MS));
     const m0 = (await request(metricsPort, 'GET', '/metrics')).body;
-    const nodeCpu0 = pid ? cpuSecondsOf([pid]) : 0;
+    const nodeCpu0 = pid ? cpuSecondsOf(pids) : 0;
     const clientCpu0 = process.cpuUsage();
     measuring = true;
     const t0 = performance.now();
@@ -432,7 +463,7 @@ export async function main(argv: string[]): Promise<void> {
     measuring = false;
     const elapsed = (performance.now() - t0) / 1000;
     const clientCpu = process.cpuUsage(clientCpu0);
-    const nodeCpuS = pid ? cpuSecondsOf([pid]) - nodeCpu0 : 0;
+    const nodeCpuS = pid ? cpuSecondsOf(pids) - nodeCpu0 : 0;
     const m1 = (await request(metricsPort, 'GET', '/metrics')).body;
     stop = true;
     await Promise.all(running);
@@ -472,7 +503,7 @@ export async function main(argv: string[]): Promise<void> {
       }
       line('ingest', 'apply_catch_up_s', (performance.now() - caughtUpStart) / 1000, 's', { lag_left_records: lagLeft });
       await new Promise((r) => setTimeout(r, Number(o.idleSeconds) * 1000));
-      const idle = rssMiB(pid);
+      const idle = nodeRssMiB(node!);
       const idleTarget = RSS_IDLE_BASE_MIB + cacheMiB;
       line('ingest', 'rss_idle_mb', idle.rss, 'MiB', { anon_mb: round(idle.anon), target: idleTarget, meets_target: idle.rss <= idleTarget, after_idle_s: Number(o.idleSeconds) });
     }

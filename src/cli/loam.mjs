@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // The package's `bin`: runs the TypeScript CLI through tsx, so `npx loam …` and `npm start`
 // work in a checkout without a build step. On a fresh clone (no node_modules yet) it installs
-// the dependencies first, once, so `npm start` is the only command a new user needs.
+// the dependencies first, once, so `npm start` is the only command a new user needs. A server
+// command (dev, serve) first starts itself again with glibc's allocator tuned (./relaunch.mjs).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { relaunchIfNeeded, watchLauncher } from './relaunch.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 if (!existsSync(join(root, 'node_modules', 'tsx'))) {
@@ -22,7 +24,10 @@ if (!existsSync(join(root, 'node_modules', 'tsx'))) {
     process.exit(1);
   }
 }
-const { register } = await import('tsx/esm/api');
-register();
-const { program } = await import('./main.ts');
-await program().parseAsync(process.argv);
+if (!relaunchIfNeeded()) {
+  watchLauncher();
+  const { register } = await import('tsx/esm/api');
+  register();
+  const { program } = await import('./main.ts');
+  await program().parseAsync(process.argv);
+}
