@@ -18,7 +18,7 @@ import type { Store } from '../store/index.js';
 import { compareKeys } from '../log/keys.js';
 import { decodedBytes, getWithRetry, Lru } from '../log/reader.js';
 import { dataErrors } from '../log/errors.js';
-import { putUvarint, uvarintLen } from '../log/format.js';
+import { DEFLATE_OPTIONS, putUvarint, uvarintLen } from '../log/format.js';
 
 export const DATA_MAGIC = Buffer.from('LOAMDF01', 'latin1');
 export const TRAILER_MAGIC = Buffer.from('LOAMDFIX', 'latin1');
@@ -162,8 +162,8 @@ export class DataFileBuilder {
 
   private closeBlock(): Buffer {
     const raw = Buffer.concat(this.block, this.blockBytes);
-    // Level 1: data files are most of the bytes the workers write; JSON deflates well.
-    const z = deflateRawSync(raw, { level: 1 });
+    // Data files are most of the bytes the workers write; JSON deflates well.
+    const z = deflateRawSync(raw, DEFLATE_OPTIONS);
     const packed = z.length <= raw.length * (1 - BLOCK_MIN_SAVING);
     const b = packed ? z : raw;
     this.index.push({ k: this.first, o: this.pos, l: b.length, c: crc32c(b), n: this.block.length, ...(packed ? { z: 1 as const } : {}) });

@@ -24,7 +24,8 @@
 // Integers are big-endian. A reader refuses an unknown magic, version or codec and any
 // CRC mismatch (CorruptObject), so a damaged byte never becomes a silently wrong read.
 import { crc32c } from '@node-rs/crc32';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { constants as zlibConstants, gunzipSync, gzipSync } from 'node:zlib';
+import type { BuildBuffers } from './build-buffers.js';
 
 export const WAL_MAGIC = Buffer.from('LOAMWAL', 'latin1');
 export const WAL_FORMAT_VERSION = 1;
@@ -39,6 +40,16 @@ export const MAX_KEY_META_BYTES = 1024;
 export const MAX_CHUNK_PAYLOAD_BYTES = 256 * 1024 * 1024;
 /** Records per chunk: bounds every decode loop. */
 export const MAX_CHUNK_RECORDS = 10_000_000;
+
+/**
+ * zlib's settings wherever Loam compresses (segments here, data-file blocks in
+ * src/collection/datafile.ts). Level 1: most of the saving on JSON for a fraction of the CPU.
+ * A 16 KiB window and memLevel 7 make a compressor's state about 128 KiB instead of 256 KiB,
+ * for the same size on JSON blocks of 64 KiB (measured: within 1 %); any inflater reads them.
+ */
+export const DEFLATE_OPTIONS = Object.freeze({ level: 1, windowBits: 14, memLevel: 7 });
+/** zlib's output pieces for a segment: large ones, so a big payload is not many small buffers joined. */
+export const ZLIB_SEGMENT_CHUNK_BYTES = 1024 * 1024;
 
 export const CODEC_NONE = 0;
 export const CODEC_GZIP = 1;
@@ -179,21 +190,39 @@ export interface ChunkInput {
 /** Opens an encrypted chunk's stored payload with its key metadata (see ChunkInput.seal). */
 export type ChunkOpener = (keyMeta: Buffer, sealed: Buffer) => Buffer;
 
-/** Encodes one chunk (header + payload) as a list of buffers (no copy of record bytes). */
-export function encodeChunk(c: ChunkInput): Buffer[] {
+/** A chunk's payload as stored (after the codec and the seal) and its key metadata. */
+interface StoredPayload {
+  stored: Buffer;
+  keyMeta: Buffer;
+  rawLen: number;
+}
+
+/** A coded or sealed chunk's payload, built on its own (a plain chunk's is copied straight into its object). */
+function storedPayload(c: ChunkInput, pool?: BuildBuffers): StoredPayload {
   const codec = c.codec ?? CODEC_NONE;
   let keyMeta = c.keyMeta ?? Buffer.alloc(0);
-  let raw = Buffer.concat(c.records);
-  const rawLen = raw.length;
-  // Level 1: most of gzip's saving on JSON for a fraction of its CPU (segments are cold data).
-  let stored: Buffer = codec === CODEC_GZIP ? gzipSync(raw, { level: 1 }) : raw;
-  raw = Buffer.alloc(0);
-  if (c.seal) ({ keyMeta, sealed: stored } = c.seal(stored));
+  let rawLen = 0;
+  for (const r of c.records) rawLen += r.length;
+  const raw = pool ? pool.acquire(rawLen) : Buffer.allocUnsafe(rawLen);
+  try {
+    let pos = 0;
+    for (const r of c.records) pos += r.copy(raw, pos);
+    let stored: Buffer = codec === CODEC_GZIP ? gzipSync(raw, { ...DEFLATE_OPTIONS, chunkSize: ZLIB_SEGMENT_CHUNK_BYTES }) : raw;
+    if (c.seal) ({ keyMeta, sealed: stored } = c.seal(stored));
+    // Here only for a codec or a seal, each of which made new bytes: the scratch can go back.
+    if (stored === raw) stored = Buffer.from(raw);
+    return { stored, keyMeta, rawLen };
+  } finally {
+    if (pool) pool.release(raw);
+  }
+}
+
+/** Writes a chunk's header at `at`, for a payload already in place after it; returns the header's length. */
+function writeChunkHeader(h: Buffer, at: number, c: ChunkInput, codec: Codec, keyMeta: Buffer, payload: Buffer, rawLen: number): number {
   if (keyMeta.length > MAX_KEY_META_BYTES) throw new RangeError(`key metadata over ${MAX_KEY_META_BYTES} bytes`);
-  if (stored.length > MAX_CHUNK_PAYLOAD_BYTES) throw new RangeError(`chunk payload over ${MAX_CHUNK_PAYLOAD_BYTES} bytes`);
-  const headerLen = CHUNK_FIXED_HEADER_BYTES + keyMeta.length + 4;
-  const h = Buffer.alloc(headerLen);
-  let p = 0;
+  if (payload.length > MAX_CHUNK_PAYLOAD_BYTES) throw new RangeError(`chunk payload over ${MAX_CHUNK_PAYLOAD_BYTES} bytes`);
+  const headerLen = chunkHeaderLen(keyMeta);
+  let p = at;
   p = h.writeUInt32BE(CHUNK_MAGIC, p);
   p = h.writeUInt16BE(headerLen, p);
   p = h.writeUInt8(CHUNK_VERSION, p);
@@ -202,13 +231,22 @@ export function encodeChunk(c: ChunkInput): Buffer[] {
   p = h.writeBigUInt64BE(BigInt(c.stream), p);
   p = h.writeUInt32BE(c.partition, p);
   p = h.writeUInt32BE(c.records.length, p);
-  p = h.writeUInt32BE(stored.length, p);
+  p = h.writeUInt32BE(payload.length, p);
   p = h.writeUInt32BE(rawLen, p);
-  p = h.writeUInt32BE(crc32c(stored), p);
+  p = h.writeUInt32BE(crc32c(payload), p);
   p = h.writeUInt16BE(keyMeta.length, p);
   p += keyMeta.copy(h, p);
-  h.writeUInt32BE(crc32c(h.subarray(0, p)), p);
-  return [h, stored];
+  h.writeUInt32BE(crc32c(h.subarray(at, p)), p);
+  return headerLen;
+}
+
+function chunkHeaderLen(keyMeta: Buffer): number {
+  return CHUNK_FIXED_HEADER_BYTES + keyMeta.length + 4;
+}
+
+/** Encodes one chunk (header + payload). */
+export function encodeChunk(c: ChunkInput): Buffer[] {
+  return [encodeObject(0, [c]).bytes.subarray(OBJECT_HEADER_BYTES)];
 }
 
 export interface DecodedChunk extends ChunkHeader {
@@ -269,7 +307,10 @@ export function readChunk(buf: Buffer, path: string): DecodedChunk {
         if (!opener) throw new CorruptObject(path, 'the chunk is encrypted and no key ring is configured to open it');
         plain = opener(keyMeta, stored);
       }
-      const raw = codec === CODEC_GZIP ? gunzipSync(plain) : plain;
+      if (rawLen > MAX_CHUNK_PAYLOAD_BYTES) throw new CorruptObject(path, `chunk payload of ${rawLen} bytes over ${MAX_CHUNK_PAYLOAD_BYTES}`);
+      // The output in one piece of the size the header states (one byte over, so zlib ends
+      // in it rather than asking for another).
+      const raw = codec === CODEC_GZIP ? gunzipSync(plain, { chunkSize: Math.max(zlibConstants.Z_MIN_CHUNK, rawLen + 1) }) : plain;
       if (raw.length !== rawLen) throw new CorruptObject(path, 'chunk payload length mismatch after decoding');
       return decodeRecords(raw, records, path);
     },
@@ -279,31 +320,60 @@ export function readChunk(buf: Buffer, path: string): DecodedChunk {
 // ------------------------------------------------------------------ objects
 
 export interface EncodedObject {
+  /** The object; from `pool` when one was given (hand it back with pool.release). */
   bytes: Buffer;
   /** Per input chunk, its byte range in the object. */
   ranges: { byteStart: number; byteEnd: number }[];
 }
 
-export function encodeObject(objectStamp: number, chunks: ChunkInput[]): EncodedObject {
-  const header = Buffer.alloc(OBJECT_HEADER_BYTES);
-  WAL_MAGIC.copy(header, 0);
-  header.writeUInt8(WAL_FORMAT_VERSION, 7);
-  header.writeBigUInt64BE(BigInt(objectStamp), 8);
-  header.writeUInt32BE(chunks.length, 16);
-  const parts: Buffer[] = [header];
-  const ranges: { byteStart: number; byteEnd: number }[] = [];
-  let pos = OBJECT_HEADER_BYTES;
-  for (const c of chunks) {
-    const enc = encodeChunk(c);
-    const start = pos;
-    for (const b of enc) {
-      parts.push(b);
-      pos += b.length;
+/**
+ * Encodes a whole object into one buffer: a plain chunk's records are copied once, straight
+ * to their place (no per-chunk then per-object concatenation). With `pool`, the object's
+ * buffer (and a coded chunk's scratch) come from it.
+ */
+export function encodeObject(objectStamp: number, chunks: ChunkInput[], pool?: BuildBuffers): EncodedObject {
+  const built = chunks.map((c) => ((c.codec ?? CODEC_NONE) === CODEC_NONE && !c.seal ? null : storedPayload(c, pool)));
+  let total = OBJECT_HEADER_BYTES;
+  const rawLens = chunks.map((c, i) => {
+    const b = built[i];
+    if (b) {
+      total += chunkHeaderLen(b.keyMeta) + b.stored.length;
+      return b.rawLen;
     }
-    ranges.push({ byteStart: start, byteEnd: pos });
+    let n = 0;
+    for (const r of c.records) n += r.length;
+    total += chunkHeaderLen(c.keyMeta ?? EMPTY) + n;
+    return n;
+  });
+  const bytes = pool ? pool.acquire(total) : Buffer.allocUnsafe(total);
+  try {
+    bytes.fill(0, 0, OBJECT_HEADER_BYTES);
+    WAL_MAGIC.copy(bytes, 0);
+    bytes.writeUInt8(WAL_FORMAT_VERSION, 7);
+    bytes.writeBigUInt64BE(BigInt(objectStamp), 8);
+    bytes.writeUInt32BE(chunks.length, 16);
+    const ranges: { byteStart: number; byteEnd: number }[] = [];
+    let pos = OBJECT_HEADER_BYTES;
+    chunks.forEach((c, i) => {
+      const b = built[i];
+      const keyMeta = b ? b.keyMeta : (c.keyMeta ?? EMPTY);
+      const start = pos;
+      const payloadAt = start + chunkHeaderLen(keyMeta);
+      let end = payloadAt;
+      if (b) end += b.stored.copy(bytes, payloadAt);
+      else for (const r of c.records) end += r.copy(bytes, end);
+      writeChunkHeader(bytes, start, c, c.codec ?? CODEC_NONE, keyMeta, bytes.subarray(payloadAt, end), rawLens[i]!);
+      ranges.push({ byteStart: start, byteEnd: end });
+      pos = end;
+    });
+    return { bytes, ranges };
+  } catch (e) {
+    if (pool) pool.release(bytes);
+    throw e;
   }
-  return { bytes: Buffer.concat(parts, pos), ranges };
 }
+
+const EMPTY = Buffer.alloc(0);
 
 export interface ObjectHeader {
   version: number;

@@ -22,6 +22,7 @@ import type { AssignedRange, WalChunk } from '../meta/types.js';
 import { isStoreError, type Store } from '../store/index.js';
 import { dataErrors, keyError } from './errors.js';
 import { encodeObject, type ChunkInput, type Codec, CODEC_NONE } from './format.js';
+import { BuildBuffers } from './build-buffers.js';
 import { chunkSealer } from '../crypto/chunk.js';
 import type { KeyRing, WriteKey } from '../crypto/keyring.js';
 
@@ -123,6 +124,8 @@ export class LogWriter {
   private seq = 0;
   private closed = false;
   private readonly idle: (() => void)[] = [];
+  /** The buffers WAL objects are built in, reused from flush to flush (./build-buffers.ts). */
+  readonly buffers = new BuildBuffers();
   /** A random part per process, so a restarted node never reuses an object name. */
   private readonly incarnation = randomBytes(4).toString('hex');
 
@@ -257,10 +260,15 @@ export class LogWriter {
     });
     const report: FlushReport = { object: path, bytes: 0, chunks: parts.length, records: b.records, writers: b.waiters.length, putMs: 0, commitMs: 0, ok: false };
     try {
-      const enc = encodeObject(stamp, inputs);
+      const enc = encodeObject(stamp, inputs, this.buffers);
       report.bytes = enc.bytes.length;
       const t0 = performance.now();
-      await this.putOnce(path, enc.bytes);
+      try {
+        await this.putOnce(path, enc.bytes);
+      } finally {
+        // Settled (written, or given up after its retries): the store no longer reads the bytes.
+        this.buffers.release(enc.bytes);
+      }
       const t1 = performance.now();
       report.putMs = t1 - t0;
       const chunks: WalChunk[] = parts.map((p, i) => ({

@@ -15,6 +15,7 @@ import type { Store } from '../store/index.js';
 import { CODEC_GZIP, encodeObject, encodeRecord, OBJECT_HEADER_BYTES } from '../log/format.js';
 import type { LogReader } from '../log/reader.js';
 import { putCreateOnly } from '../collection/manifest.js';
+import { BuildBuffers } from '../log/build-buffers.js';
 import { segmentPath, stampOf } from '../collection/paths.js';
 
 /**
@@ -32,6 +33,8 @@ export const SEGMENT_CODEC = CODEC_GZIP;
 export const MAX_SEGMENT_RECORDS = 500_000;
 /** Segments one pass writes per partition at most (bounds a pass). */
 export const MAX_SEGMENTS_PER_PASS = 4;
+/** A segment needs two build buffers (its object, and the scratch its payload is compressed from). */
+const segmentBuffers = new BuildBuffers(2);
 
 export interface SegmenterDeps {
   meta: MetaStore;
@@ -79,10 +82,15 @@ export async function segmentPartition(
     const end = run[run.length - 1]!.end;
     const stamp = Date.now();
     const path = segmentPath(s.ns, s.id, partition, start, end, stamp);
-    const obj = encodeObject(stamp, [{ ns: s.ns, stream: s.id, partition, records: recs.map(encodeRecord), codec: SEGMENT_CODEC }]);
-    await putCreateOnly(d.store, path, obj.bytes);
+    const obj = encodeObject(stamp, [{ ns: s.ns, stream: s.id, partition, records: recs.map(encodeRecord), codec: SEGMENT_CODEC }], segmentBuffers);
+    const byteEnd = obj.bytes.length;
     try {
-      await d.meta.swapSegment({ ns: s.ns, stream: s.id, partition, start, end, path, byteStart: OBJECT_HEADER_BYTES, byteEnd: obj.bytes.length }, { fence });
+      await putCreateOnly(d.store, path, obj.bytes);
+    } finally {
+      segmentBuffers.release(obj.bytes);
+    }
+    try {
+      await d.meta.swapSegment({ ns: s.ns, stream: s.id, partition, start, end, path, byteStart: OBJECT_HEADER_BYTES, byteEnd }, { fence });
       written++;
     } catch (e) {
       // Trimmed meanwhile, or another segmenter swapped first: the segment is garbage (GC).
