@@ -126,7 +126,8 @@ export interface Store {
    * Write a whole object. `{ ifNoneMatch: '*' }` fails with AlreadyExists when the key
    * exists; `{ ifMatch }` fails with PreconditionFailed when the current ETag differs or the
    * key is missing. Objects over MULTIPART_THRESHOLD_BYTES are uploaded in parts where the
-   * provider has them, under the same condition.
+   * provider has them, under the same condition. A provider does not keep or read `bytes`
+   * once the call has settled (callers reuse their build buffers).
    */
   put(path: string, bytes: Uint8Array, cond?: PutCondition): Promise<PutResult>;
 
