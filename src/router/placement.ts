@@ -86,19 +86,49 @@ interface Entry {
   id: NodeId;
   zone: string;
   weight: number;
-  seed: bigint;
+  /** The two halves of xxh3(id). */
+  s1: number;
+  s2: number;
 }
 
+const TWO_POW_21 = 2 ** 21;
 const TWO_POW_53 = 2 ** 53;
 
+/** The key's xxh3, as two 32-bit halves: hashed once per key, whatever the node count. */
+interface KeyHash {
+  lo: number;
+  hi: number;
+}
+
+function halves(h: bigint): KeyHash {
+  return { lo: Number(h & 0xffffffffn), hi: Number(h >> 32n) };
+}
+
+function hashKey(hashed: string): KeyHash {
+  return halves(xxh3.xxh64(hashed));
+}
+
+/** murmur3's 32-bit finalizer: every input bit flips each output bit with probability ½. */
+function fmix32(x: number): number {
+  let h = x;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
 /**
- * Weighted rendezvous score (the logarithmic method): w / −ln(u) with u uniform in (0, 1)
- * from xxh3(key, seed of the node). Ordering by it gives each node a share of keys
- * proportional to its weight, and a node's leaving moves only the keys it had.
+ * Weighted rendezvous score (the logarithmic method): w / −ln(u), u uniform in (0, 1) from
+ * the key's xxh3 mixed with the node's (53 bits). Ordering by it gives each node a share of
+ * keys proportional to its weight, and a node's leaving moves only the keys it had. The key is
+ * hashed once and mixed per node in plain arithmetic, so a key costs one xxh3 call.
  */
-function score(hashed: string, e: Entry): number {
-  const h = xxh3.xxh64(hashed, e.seed);
-  const u = (Number(h >> 11n) + 0.5) / TWO_POW_53;
+function score(k: KeyHash, e: Entry): number {
+  const a = fmix32(k.lo ^ e.s1);
+  const b = fmix32(k.hi ^ e.s2 ^ Math.imul(a, 0x27d4eb2d));
+  const u = (a * TWO_POW_21 + (b >>> 11) + 0.5) / TWO_POW_53;
   return e.weight / -Math.log(u);
 }
 
@@ -131,7 +161,8 @@ export class Placement {
       const weight = n.weight ?? 1;
       if (!(Number.isFinite(weight) && weight >= MIN_WEIGHT && weight <= MAX_WEIGHT)) throw new PlacementError(`node ${n.id}: weight must be in ${MIN_WEIGHT}..${MAX_WEIGHT}, got ${weight}`);
       if (n.zone !== undefined && !ZONE_PATTERN.test(n.zone)) throw new PlacementError(`node ${n.id}: zone must match ${ZONE_PATTERN.source}`);
-      entries.push({ id: n.id, zone: n.zone ?? '', weight, seed: xxh3.xxh64(n.id) });
+      const h = halves(xxh3.xxh64(`node\u0000${n.id}`));
+      entries.push({ id: n.id, zone: n.zone ?? '', weight, s1: h.lo, s2: h.hi });
     }
     entries.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     this.entries = entries;
@@ -159,11 +190,12 @@ export class Placement {
   /** The key's owner: the node with the highest score. Throws PlacementError without nodes. */
   owner(k: PlacementKey): NodeId {
     if (this.entries.length === 0) throw new PlacementError('no live node to place on');
+    const kh = hashKey(k.hashed);
     let best = this.entries[0]!;
-    let bestScore = score(k.hashed, best);
+    let bestScore = score(kh, best);
     for (let i = 1; i < this.entries.length; i++) {
       const e = this.entries[i]!;
-      const s = score(k.hashed, e);
+      const s = score(kh, e);
       if (better(s, e, bestScore, best)) {
         best = e;
         bestScore = s;
@@ -178,7 +210,8 @@ export class Placement {
   }
 
   private ranked(k: PlacementKey): Entry[] {
-    const scored = this.entries.map((e) => ({ e, s: score(k.hashed, e) }));
+    const kh = hashKey(k.hashed);
+    const scored = this.entries.map((e) => ({ e, s: score(kh, e) }));
     scored.sort((a, b) => (better(a.s, a.e, b.s, b.e) ? -1 : 1));
     return scored.map((x) => x.e);
   }
