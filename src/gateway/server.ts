@@ -27,6 +27,8 @@ import type { Authorizer } from '../authz/authorizer.js';
 import { isAuthzError } from '../authz/errors.js';
 import type { ErasureService } from '../erasure/service.js';
 import { erasureJson, verifyKey } from '../erasure/view.js';
+import { FORWARDED_BY_HEADER, ForwardFailed, SERVED_BY_HEADER, type RequestRouter, type RouteKind } from '../router/requests.js';
+import { placementKey } from '../router/placement.js';
 
 /** HTTP body limit: the batch byte limit plus room for JSON syntax. */
 export const BODY_LIMIT_BYTES = MAX_BATCH_BYTES + 4 * 1024 * 1024;
@@ -104,7 +106,22 @@ export interface GatewayDeps {
   publicPaths?: readonly string[];
   /** Holds writes to a namespace while it moves between metastore shards (spec §5.5; sharded metastores only). */
   moveHold?: MoveHold;
+  /** This node's id: every answer names the node that served it (SERVED_BY_HEADER). */
+  nodeId?: string;
+  /**
+   * Request routing (spec §5.3, docs/placement.md): reads and queries to the collection's owner,
+   * writes to a log node in this zone. `orgOf` says whose names the request's path uses (the
+   * key's org), or throws when it cannot tell (the request is then admitted here and refused).
+   */
+  router?: { requests: RequestRouter; orgOf: (req: FastifyRequest) => string | Promise<string> };
 }
+
+/** The routes a gateway routes (spec §5.3), and how. */
+const ROUTED: Record<string, RouteKind> = {
+  [ROUTES.getDocument.url]: 'read',
+  [ROUTES.query.url]: 'read',
+  [ROUTES.writeDocuments.url]: 'write',
+};
 
 export class HttpError extends Error {
   constructor(
@@ -277,9 +294,47 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
 
   app.setNotFoundHandler(notFound(table, MAX_PARAM_LENGTH) as never);
 
+  if (d.nodeId) {
+    const id = d.nodeId;
+    // A forwarded answer keeps the serving node's header.
+    app.addHook('onSend', (_req, reply, payload, done) => {
+      if (!reply.hasHeader(SERVED_BY_HEADER)) void reply.header(SERVED_BY_HEADER, id);
+      done(null, payload);
+    });
+  }
+
+  /**
+   * Routes a request to where it is best served (spec §5.3); true when it was answered from
+   * there. Anything that stops the routing (a name that does not resolve, a target that does
+   * not answer) leaves the request to be admitted and served here, where it is correct too.
+   */
+  const routeAway = async (req: FastifyRequest, reply: FastifyReply, kind: RouteKind): Promise<boolean> => {
+    const r = d.router!;
+    let target;
+    try {
+      const org = await r.orgOf(req);
+      const params = req.params as { ns: string; c: string };
+      const c = await d.catalog.collection(org, params.ns, params.c);
+      target = r.requests.target(kind, placementKey.collection(c.ns, c.id), req.headers);
+    } catch {
+      return false;
+    }
+    if (!target) return false;
+    try {
+      const a = await r.requests.forward(target, { method: req.method, url: req.url, headers: req.headers, body: req.body }, kind);
+      void reply.status(a.status).headers(a.headers).send(a.body);
+      return true;
+    } catch (e) {
+      if (e instanceof ForwardFailed && e.outcomeUnknown) {
+        throw new HttpError(503, 'unavailable', `the log node this write was sent to (${e.target}) did not answer; it may have been applied: retry it (writes by primary key repeat safely)`, UNAVAILABLE_RETRY_AFTER_S);
+      }
+      return false;
+    }
+  };
+
   const ops = new Set(['/healthz', '/readyz', '/v1/openapi.json', ...(d.publicPaths ?? [])]);
   // Callback style, so an admission answered at once costs no promise (bench gateway).
-  app.addHook('preHandler', (req, _reply, done) => {
+  app.addHook('preHandler', (req, reply, done) => {
     if (req.is404) {
       // No route: authenticated like any request (401 first), then 404 or 405 (not a 403 for an unmapped route).
       if (!d.authenticate) return done();
@@ -293,6 +348,18 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     }
     const route = req.routeOptions.url ?? '';
     if (ops.has(route)) return done();
+    const kind = d.router ? ROUTED[route] : undefined;
+    if (kind && req.headers[FORWARDED_BY_HEADER] === undefined && d.router!.requests.routes(kind)) {
+      routeAway(req, reply, kind).then(
+        (answered) => (answered ? undefined : admitThen(req, route, done)),
+        (e: Error) => done(e),
+      );
+      return;
+    }
+    admitThen(req, route, done);
+  });
+
+  const admitThen = (req: FastifyRequest, route: string, done: (e?: Error) => void): void => {
     let got: Principal | Promise<Principal>;
     try {
       got = admit(req, route);
@@ -310,7 +377,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
       },
       (e: Error) => done(e),
     );
-  });
+  };
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_req, reply) => {

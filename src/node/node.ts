@@ -43,6 +43,8 @@ import { replayErasures } from '../erasure/replay.js';
 import { Leases } from '../workers/lease.js';
 import { erasureBoundMs } from './config.js';
 import { Membership, type NodeRole } from '../router/membership.js';
+import { RequestRouter } from '../router/requests.js';
+import { DEFAULT_ORG } from '../collection/catalog.js';
 
 /** The caches cache_bytes is split among: log chunks and data blocks, for reads and for workers. */
 export const CACHES_PER_NODE = 4;
@@ -395,6 +397,17 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       return null;
     }));
 
+  const membership = new Membership({
+    control: memberControl,
+    self: { id, roles: ['gateway', ...config.roles] as NodeRole[], ...(config.zone ? { zone: config.zone } : {}), weight: config.placement_weight },
+    heartbeatMs: config.membership_heartbeat_ms,
+    failed: (e) => {
+      metrics.controlTaskFailures.inc({ task: 'membership' });
+      logger.warn({ err: { message: (e as Error).message } }, 'membership heartbeat failed; the last view stands');
+    },
+  });
+  const requests = config.routing === 'owner' ? new RequestRouter({ membership }) : null;
+
   // A sharded metastore moves namespaces between shards: writes to a moving one are held (spec §5.5).
   const moves = (raw as { moveSignals?: () => MoveSignals }).moveSignals?.();
   const app = buildApp({
@@ -421,6 +434,16 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     metrics,
     logger,
     version: VERSION,
+    nodeId: id,
+    ...(requests
+      ? {
+          router: {
+            requests,
+            // The key's org names the path's namespace; without authentication, the default org.
+            orgOf: (req: FastifyRequest) => (tenancy ? tenancy.keys.authenticated(req.headers.authorization).then((v) => v.principal.org) : DEFAULT_ORG),
+          },
+        }
+      : {}),
     ...(o.admit && !tenancy ? { admit: o.admit } : {}),
     ready: async () => {
       await withDeadline(meta.catalogVersion(), READY_CHECK_DEADLINE_MS, 'the metastore');
@@ -452,21 +475,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   // Membership (spec §5.3): every node is a gateway; it publishes its roles, zone, weight and
   // where the others reach it, and follows theirs. A ControlStore that does not answer yet
   // leaves the node in a view of its own (it serves; placement is a hint).
-  const membership = new Membership({
-    control: memberControl,
-    self: {
-      id,
-      roles: ['gateway', ...config.roles] as NodeRole[],
-      ...(config.zone ? { zone: config.zone } : {}),
-      weight: config.placement_weight,
-      url: config.advertise_url ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${port}`,
-    },
-    heartbeatMs: config.membership_heartbeat_ms,
-    failed: (e) => {
-      metrics.controlTaskFailures.inc({ task: 'membership' });
-      logger.warn({ err: { message: (e as Error).message } }, 'membership heartbeat failed; the last view stands');
-    },
-  });
+  membership.advertise(config.advertise_url ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${port}`);
   await membership.start();
   workers?.start();
   if (erasureRunner) {

@@ -166,22 +166,34 @@ export class Membership {
   private beating: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
-  private readonly info: string;
+  private left = false;
+  private info: string;
+  private me: NodeDescriptor;
   private readonly now: () => number;
   private readonly heartbeatMs: number;
   private readonly ttlMs: number;
 
   constructor(private readonly o: MembershipOptions) {
     checkDescriptor(o.self);
-    this.info = encodeInfo(o.self);
+    this.me = { ...o.self };
+    this.info = encodeInfo(this.me);
     this.now = o.now ?? Date.now;
     this.heartbeatMs = o.heartbeatMs ?? MEMBERSHIP_HEARTBEAT_MS;
     this.ttlMs = o.ttlMs ?? MEMBERSHIP_TTL_MS;
-    this.current = new MembershipView(0, [o.self], o.placement);
+    this.current = new MembershipView(0, [this.me], o.placement);
   }
 
   get self(): NodeDescriptor {
-    return this.o.self;
+    return this.me;
+  }
+
+  /** Sets where the others reach this node (known once its listener is bound), before `start`. */
+  advertise(url: string): void {
+    const me = { ...this.me, url };
+    checkDescriptor(me);
+    this.me = me;
+    this.info = encodeInfo(me);
+    this.current = new MembershipView(this.current.version + 1, this.current.nodes.map((n) => (n.id === me.id ? me : n)), this.o.placement);
   }
 
   /** The latest view (never empty: this node is in it). */
@@ -211,7 +223,7 @@ export class Membership {
       try {
         const members = await withDeadline(
           (async () => {
-            await control.heartbeat(this.o.self.id, this.ttlMs, this.now(), this.info);
+            await control.heartbeat(this.me.id, this.ttlMs, this.now(), this.info);
             return control.members(this.now());
           })(),
           MEMBERSHIP_CALL_DEADLINE_MS,
@@ -229,7 +241,7 @@ export class Membership {
   private apply(members: readonly Member[]): void {
     const nodes = members.map(decodeMember);
     // This node is in its own view even when its entry lags (a slow store, a clock step).
-    if (!nodes.some((n) => n.id === this.o.self.id)) nodes.push(this.o.self);
+    if (!nodes.some((n) => n.id === this.me.id)) nodes.push(this.me);
     nodes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const prev = this.current;
     if (prev.nodes.length === nodes.length && prev.nodes.every((n, i) => sameNode(n, nodes[i]!))) return;
@@ -243,11 +255,23 @@ export class Membership {
     }
   }
 
+  /**
+   * Stops renewing and following without leaving: the node stays in the others' views until
+   * its TTL lapses, as a node that died would, and its own view stays as it was (tests of
+   * stale views and of a node that is gone without a word).
+   */
+  stop(): void {
+    this.closed = true;
+    if (this.timer) clearInterval(this.timer);
+  }
+
   async close(): Promise<void> {
-    if (this.closed) return;
+    if (this.timer) clearInterval(this.timer);
+    if (this.left) return;
+    this.left = true;
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     await this.beating;
-    if (this.o.control) await withDeadline(this.o.control.leave(this.o.self.id), MEMBERSHIP_CALL_DEADLINE_MS).catch(() => undefined);
+    if (this.o.control) await withDeadline(this.o.control.leave(this.me.id), MEMBERSHIP_CALL_DEADLINE_MS).catch(() => undefined);
   }
 }

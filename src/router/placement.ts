@@ -288,6 +288,12 @@ export class BoundedLoad {
     return node;
   }
 
+  /** Counts `cost` on a node chosen elsewhere (a forward in flight). */
+  add(node: NodeId, cost = 1): void {
+    this.load.set(node, (this.load.get(node) ?? 0) + cost);
+    this.sum += cost;
+  }
+
   release(node: NodeId, cost = 1): void {
     const have = this.load.get(node) ?? 0;
     const take = Math.min(have, cost);
