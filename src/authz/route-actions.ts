@@ -44,6 +44,8 @@ export const ROUTE_AUTH: Record<string, RouteAuth> = {
   'POST /v1/bindings': { action: 'org.manage', scope: 'org' },
   'DELETE /v1/bindings': { action: 'org.manage', scope: 'org' },
   'GET /v1/quotas': { action: 'org.read', scope: 'org' },
+  // Where keys are placed: an org admin's view of its namespaces (the operator's of any org's, by ?org=).
+  'GET /v1/placement': { action: 'org.manage', scope: 'org' },
   'GET /v1/usage': { action: 'org.read', scope: 'org' },
   'GET /v1/orgs': { action: 'org.list', scope: 'deployment' },
   'POST /v1/orgs': { action: 'org.create', scope: 'deployment' },

@@ -21,6 +21,7 @@ import { dataCommands } from './data.js';
 import { shardCommands } from './shards.js';
 import { moveCommands } from './moves.js';
 import { erasureCommands } from './erasure.js';
+import { placementCommand } from './placement.js';
 import { addExamples } from './examples.js';
 import { clusterCommands, controlPlaneCommand } from './control-plane.js';
 
@@ -224,6 +225,7 @@ export function program(): Command {
   shardCommands(p);
   moveCommands(p);
   erasureCommands(p);
+  placementCommand(p);
   tenancyCommands(p);
   controlPlaneCommand(p);
   clusterCommands(p);

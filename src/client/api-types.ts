@@ -350,6 +350,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/placement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where a namespace's keys are placed (spec §5.3): the owner and replicas of its namespace key and of its collections, and the load per node (an org admin's; the operator names the org) */
+        get: operations["getPlacement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/quotas": {
         parameters: {
             query?: never;
@@ -5346,6 +5363,184 @@ export interface operations {
                             value?: number;
                             window?: number;
                         }[];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getPlacement: {
+        parameters: {
+            query: {
+                collection?: string;
+                ns: string;
+                org?: string;
+                replicas?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys?: {
+                            collection?: string;
+                            /** @description The placement key (what is hashed: ns/<id> for a small namespace) */
+                            key?: string;
+                            /** @enum {string} */
+                            kind?: "namespace" | "collection";
+                            owner?: string | null;
+                            replicas?: string[];
+                            /** @description The nodes it is placed among: gateway (the quota bucket), query (reads and queries) */
+                            role?: string;
+                        }[];
+                        namespace?: {
+                            id?: number;
+                            name?: string;
+                            /** @enum {string} */
+                            size_class?: "small" | "large";
+                        };
+                        nodes?: {
+                            id?: string;
+                            /** @description Requests the answering node has forwarded to it and not yet had answered */
+                            in_flight?: number;
+                            /** @description Keys listed here that the node owns */
+                            owned?: number;
+                            roles?: string[];
+                            weight?: number;
+                            zone?: string | null;
+                        }[];
+                        /** @description The answering node's membership view */
+                        view?: {
+                            nodes?: number;
+                            version?: number;
+                        };
                     };
                 };
             };

@@ -52,6 +52,8 @@ export type OrgQuotaSet = Answer<'setOrgQuota', 200>;
 export type CreatedOrg = Answer<'createOrg', 201>;
 export type OrgList = Answer<'listOrgs', 200>;
 export type UsageOptions = QueryOf<'getUsage'>;
+export type Placement = Answer<'getPlacement', 200>;
+export type PlacementOptions = Omit<QueryOf<'getPlacement'>, 'ns'>;
 export type Usage = Answer<'getUsage', 200>;
 /** A document: any JSON object with the collection's primary key. */
 export type Doc = Record<string, unknown>;
@@ -337,6 +339,11 @@ export class LoamClient {
     /** Sets (or with value null clears) an override; setting a value twice is the same as once. */
     setQuota: (org: string, q: QuotaSetting): Promise<OrgQuotaSet> => this.send('PUT', pathOf('/v1/orgs/{org}/quotas', { org }), 'safe', { body: q }),
     usage: (org: string, o: UsageOptions = {}): Promise<Usage> => this.send('GET', pathOf('/v1/orgs/{org}/usage', { org }), 'safe', { query: o }),
+  };
+
+  /** Where a namespace's keys are placed and the load per node (an org admin's key; the operator's names the org). */
+  readonly placement = {
+    get: (ns: string, o: PlacementOptions = {}): Promise<Placement> => this.send('GET', pathOf('/v1/placement'), 'safe', { query: { ns, ...o } }),
   };
 
   readonly usage = {

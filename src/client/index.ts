@@ -25,6 +25,8 @@ export type {
   Org,
   Page,
   PageOptions,
+  Placement,
+  PlacementOptions,
   QueryPage,
   QueryRequest,
   QuotaSetting,

@@ -133,6 +133,11 @@ export const erasureBody = {
 export const nsParams = { type: 'object', required: ['ns'], properties: { ns: name } } as const;
 export const collParams = { type: 'object', required: ['ns', 'c'], properties: { ns: name, c: name } } as const;
 
+/** Replicas `GET /v1/placement` lists per key, at most. */
+export const MAX_PLACEMENT_REPLICAS = 8;
+/** Collections `GET /v1/placement` lists, at most (the first page by name). */
+export const MAX_PLACEMENT_COLLECTIONS = 100;
+
 export interface RouteDef {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
@@ -305,6 +310,64 @@ export const ROUTES = {
         },
       },
       response: { 202: { type: 'object', properties: { erasure: erasureBody, token } }, 400: errorBody, 404: errorBody, 413: errorBody, 503: errorBody },
+    },
+  },
+  getPlacement: {
+    method: 'GET',
+    url: '/v1/placement',
+    summary: "Where a namespace's keys are placed (spec §5.3): the owner and replicas of its namespace key and of its collections, and the load per node (an org admin's; the operator names the org)",
+    schema: {
+      querystring: {
+        type: 'object',
+        required: ['ns'],
+        additionalProperties: false,
+        properties: {
+          ns: { ...name, description: 'The namespace' },
+          collection: { ...name, description: 'Only this collection (default: the first page of them)' },
+          replicas: { type: 'integer', minimum: 1, maximum: MAX_PLACEMENT_REPLICAS, default: 1, description: 'Replicas listed per key (zone-aware)' },
+          org: { type: 'string', minLength: 1, maxLength: 64, description: "The namespace's org: the operator's key must name it; an org's key may only name its own" },
+        },
+      },
+      response: {
+        200: {
+          type: 'object',
+          properties: {
+            namespace: { type: 'object', properties: { name: { type: 'string' }, id: { type: 'integer' }, size_class: { type: 'string', enum: ['small', 'large'] } } },
+            view: { type: 'object', properties: { version: { type: 'integer' }, nodes: { type: 'integer' } }, description: "The answering node's membership view" },
+            nodes: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  id: { type: 'string' },
+                  roles: { type: 'array', items: { type: 'string' } },
+                  zone: { type: ['string', 'null'] },
+                  weight: { type: 'number' },
+                  owned: { type: 'integer', description: 'Keys listed here that the node owns' },
+                  in_flight: { type: 'integer', description: 'Requests the answering node has forwarded to it and not yet had answered' },
+                },
+              },
+            },
+            keys: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: {
+                  kind: { type: 'string', enum: ['namespace', 'collection'] },
+                  key: { type: 'string', description: 'The placement key (what is hashed: ns/<id> for a small namespace)' },
+                  collection: { type: 'string' },
+                  role: { type: 'string', description: 'The nodes it is placed among: gateway (the quota bucket), query (reads and queries)' },
+                  owner: { type: ['string', 'null'] },
+                  replicas: { type: 'array', items: { type: 'string' } },
+                },
+              },
+            },
+          },
+        },
+        400: errorBody,
+        403: errorBody,
+        404: errorBody,
+      },
     },
   },
   listErasures: {

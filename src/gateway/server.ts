@@ -114,6 +114,8 @@ export interface GatewayDeps {
    * key's org), or throws when it cannot tell (the request is then admitted here and refused).
    */
   router?: { requests: RequestRouter; orgOf: (req: FastifyRequest) => string | Promise<string> };
+  /** Routes of the node's other parts (GET /v1/placement), admitted like the others; their definitions are in ROUTES. */
+  moreRoutes?: readonly ((app: FastifyInstance) => void)[];
 }
 
 /** The routes a gateway routes (spec §5.3), and how. */
@@ -572,6 +574,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
   });
 
   d.routes?.(app as unknown as FastifyInstance);
+  for (const r of d.moreRoutes ?? []) r(app as unknown as FastifyInstance);
   return app as unknown as FastifyInstance;
 }
 

@@ -44,6 +44,7 @@ import { Leases } from '../workers/lease.js';
 import { erasureBoundMs } from './config.js';
 import { Membership, type NodeRole } from '../router/membership.js';
 import { RequestRouter } from '../router/requests.js';
+import { placementRoute } from '../gateway/placement-route.js';
 import { DEFAULT_ORG } from '../collection/catalog.js';
 
 /** The caches cache_bytes is split among: log chunks and data blocks, for reads and for workers. */
@@ -435,6 +436,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     logger,
     version: VERSION,
     nodeId: id,
+    moreRoutes: [placementRoute({ meta, catalog, membership, ...(requests ? { requests } : {}) })],
     ...(requests
       ? {
           router: {

@@ -184,6 +184,11 @@ export class RequestRouter {
     }
   }
 
+  /** Forwards in flight, per node (GET /v1/placement's load). */
+  inFlight(): ReadonlyMap<string, number> {
+    return this.loadFor?.load.loads() ?? new Map();
+  }
+
   /** In-flight forwards per node, counted against the bounded-load caps. */
   private track(node: string, d: number): void {
     const l = this.loadFor?.load;
