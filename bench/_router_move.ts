@@ -72,8 +72,15 @@ function writers(client: MetaStore, ns: number, streams: number[], tag: string):
   return out;
 }
 
+interface MoveRun {
+  ms: number;
+  fencedMs: number;
+  rows: number;
+  changed: number;
+}
+
 /** Runs one move in a child process; resolves with its report. */
-function moveInChild(dir: string, ns: number, to: string, synchronous: string): Promise<{ ms: number; fencedMs: number; rows: number }> {
+function moveInChild(dir: string, ns: number, to: string, synchronous: string): Promise<MoveRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', CHILD, dir, String(ns), to, synchronous], { stdio: ['ignore', 'pipe', 'inherit'] });
     let outText = '';
@@ -81,7 +88,7 @@ function moveInChild(dir: string, ns: number, to: string, synchronous: string): 
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`the mover exited with ${code}`));
-      resolve(JSON.parse(outText.trim().split('\n').pop()!) as { ms: number; fencedMs: number; rows: number });
+      resolve(JSON.parse(outText.trim().split('\n').pop()!) as MoveRun);
     });
   });
 }
@@ -112,7 +119,7 @@ export const movePause: RouterFigure = {
       const home = (await router.reload(ns.id)).shard;
       const other = router.shards.find((s) => s.name !== home)!.name;
       const pauses: number[] = [];
-      const moves: { ms: number; fencedMs: number; rows: number }[] = [];
+      const moves: MoveRun[] = [];
       let failed = 0;
       const errors: string[] = [];
       for (let r = 0; r < MOVE_ROUNDS; r++) {
@@ -132,6 +139,7 @@ export const movePause: RouterFigure = {
         target: 50,
         collections: MOVE_COLLECTIONS,
         rows: moves[0]!.rows,
+        delta_rows_median: pct(moves.map((m) => m.changed), 50),
         rounds: MOVE_ROUNDS,
         writers: MOVE_WRITERS,
         pauses_ms: pauses.map((p) => round(p, 1)),

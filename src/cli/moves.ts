@@ -12,7 +12,7 @@ Copies the namespace's metadata (collections, streams, log index, pointers, leas
 object references: docs/sharding.md "What moves") to the shard named by --to and flips the
 directory entry; its data stays where it is in the bucket. Writes to the namespace pause for
 the moment of the flip instead of failing; reads go on. Phases, in order:
-  checked marked fenced copied flipped removed unfenced done
+  checked tracked precopied marked fenced copied flipped removed unfenced done
 A move that fails before "flipped" is undone (the namespace stays on its shard, readable and
 writable). If the command dies, run it again: it finishes the move from where it stopped
 (another run's move lease expires ${MOVE_LEASE_TTL_MS / 1000} s after that run died).
@@ -26,9 +26,11 @@ function describe(p: MoveProgress): string {
   const what =
     p.phase === 'checked'
       ? `namespace ${p.ns}: ${p.from} → ${p.to}${p.resumed ? ' (resuming an unfinished move)' : ''}, move epoch ${p.epoch}`
-      : p.phase === 'copied' && c
+      : p.phase === 'precopied' && c
         ? `${c.rows} rows: ${c.collections} collections, ${c.streams} streams, ${c.indexEntries} index entries, ${c.pointers} pointers, ${c.leases} leases, ${c.tags} tags, ${c.objects} object references`
-        : '';
+        : p.phase === 'copied' && c
+          ? `${c.changed} rows changed since the pre-copy`
+          : '';
   return `${p.phase.padEnd(9)}${String(Math.round(p.ms)).padStart(7)} ms  ${what}`.trimEnd();
 }
 

@@ -14,6 +14,15 @@
 // call naming the namespace answers NamespaceMoved: the caller refreshes its directory and
 // retries on the new shard.
 //
+// The pre-copy. A move copies the rows while writes go on, then fences and copies only what
+// changed: trackNamespace starts recording, in every write's own transaction, the key of each
+// of the namespace's rows that changes (a trigger per moved table on SQL backends, so no write
+// path can bypass it); a full copy is read from a snapshot taken after tracking began and
+// imported; after the fence, exportNamespaceChanges reads the current rows at every recorded
+// key (absent: deleted) and importNamespaceChanges replaces those keys on the target. Every
+// change after tracking began is recorded, every change before it is in the snapshot, so the
+// target ends equal to the source, and the fenced window holds only the delta.
+//
 // What moves (NamespaceRows): everything keyed by the namespace — the namespace, its streams,
 // collections, links and aliases (dropping ones too: the janitor goes on at the target), its
 // partition heads and index entries, pointers and their history, its leases (same owners and
@@ -21,16 +30,20 @@
 // GC-claim rows of its own objects (paths under ns/<id>/). The WAL objects its index entries
 // point into are cluster-level: they stay where they are, and the shard's live count for
 // each moves with the entries (the target counts them up at import, the source down at
-// removal, spec §5.2). What does not move: commit-token rows (a call's idempotency is kept
-// across a move by the fence: a refused write applied nothing), WAL commit records (see
+// removal, spec §5.2), and the commit-token rows of its writes (a write acknowledged before
+// the fence, retried on the target with its requestId, finds its result there and applies
+// nothing twice). What does not move: WAL commit records (see
 // docs/sharding.md for what that means for a commit retried across a move), catalog
 // changes (the target records one change for the arrival) and id counters (ids are
 // cluster-wide; the target's counters are raised past the imported ids all the same).
 import type { MetaStore } from './contract.js';
 import type { Collection, IndexEntry, Link, Namespace, NamespaceId, Pointer, Stream, Tag } from './types.js';
 
-/** A namespace's move state on one shard: writable, fenced at an epoch, or moved away. */
-export type MoveState = 'open' | 'fenced' | 'moved';
+/**
+ * A namespace's move state on one shard: writable; writable with its changes recorded for a
+ * pre-copy ('tracking'); fenced at an epoch; or moved away.
+ */
+export type MoveState = 'open' | 'tracking' | 'fenced' | 'moved';
 
 export interface NamespaceMoveState {
   ns: NamespaceId;
@@ -55,6 +68,8 @@ export interface NamespaceRows {
   /** The namespace's leases (scope = the namespace). */
   leases: Array<{ key: string; owner: string | null; epoch: number; deadline: number }>;
   tags: Tag[];
+  /** Commit tokens of the namespace's writes (core/tokens.ts): `result` is the stored answer. */
+  tokens: Array<{ id: string; op: string; result: unknown; stamp: number }>;
   /** Reference and GC-claim rows of the namespace's own objects (paths under ns/<id>/). */
   objects: Array<{
     path: string;
@@ -82,24 +97,93 @@ export function rowCount(r: NamespaceRows): number {
     r.pointerHistory.length +
     r.leases.length +
     r.tags.length +
+    r.tokens.length +
     r.objects.length
   );
+}
+
+/** The kinds of rows a move copies: the array fields of NamespaceRows (the namespace row aside). */
+export type RowKind = Exclude<keyof NamespaceRows, 'format' | 'namespace'>;
+
+/**
+ * Each kind's key: the fields that name one row within the namespace (every backend's primary
+ * key, in entity field names). A delta names changed rows by these.
+ */
+export const ROW_KEYS = {
+  streams: ['id'],
+  collections: ['id'],
+  links: ['id'],
+  aliases: [],
+  heads: ['stream', 'partition'],
+  index: ['stream', 'partition', 'start'],
+  pointers: ['key'],
+  pointerHistory: ['key', 'version'],
+  leases: ['key'],
+  tags: ['collection', 'name'],
+  tokens: ['id'],
+  objects: ['path'],
+} as const satisfies Record<RowKind, readonly string[]>;
+
+export const ROW_KINDS = Object.keys(ROW_KEYS) as RowKind[];
+
+/**
+ * What changed in a namespace since its changes began to be recorded (trackNamespace): per
+ * kind, the key of every row that was inserted, updated or deleted (values in ROW_KEYS
+ * order), and the current rows at those keys — a key without a row was deleted.
+ */
+export interface NamespaceDelta {
+  format: 1;
+  /** The namespace row now (its state and name as the source holds them). */
+  namespace: Namespace;
+  changed: Record<RowKind, unknown[][]>;
+  rows: NamespaceRows;
+}
+
+/** The row count of a delta: changed keys, for progress and the MAX_MOVE_ROWS bound. */
+export function deltaCount(d: NamespaceDelta): number {
+  return 1 + ROW_KINDS.reduce((n, k) => n + d.changed[k].length, 0);
 }
 
 /** What a shard offers for moves. Every call is one transaction; every call is idempotent. */
 export interface NamespaceMoveStorage {
   moveState(ns: NamespaceId): Promise<NamespaceMoveState>;
   /**
+   * Starts recording the namespace's changes at `epoch` (state 'tracking'; writes go on): from
+   * this call's commit on, every write that changes one of its rows records that row's key in
+   * the same transaction. A no-op if tracking or fenced at `epoch`; a lower or lifted epoch is
+   * FenceMismatch. NotFound if the namespace is absent or dropping here.
+   */
+  trackNamespace(ns: NamespaceId, epoch: number): Promise<NamespaceMoveState>;
+  /**
    * Fences the namespace at `epoch`: from this call's commit on, every write to it is refused
    * (Retryable 'namespace-fenced'). A write in flight either committed before, or is refused.
-   * Fencing again at the same epoch is a no-op; a lower epoch, or the epoch of a fence already
-   * lifted, is FenceMismatch. NotFound if the namespace is absent or dropping here.
+   * Fencing again at the same epoch is a no-op, as is fencing a namespace tracking at it; a
+   * lower epoch, or the epoch of a fence already lifted, is FenceMismatch. NotFound if the
+   * namespace is absent or dropping here. Recorded changes are kept.
    */
   fenceNamespace(ns: NamespaceId, epoch: number): Promise<NamespaceMoveState>;
-  /** Lifts the fence of `epoch`. A no-op if already lifted at that epoch; another epoch is FenceMismatch. */
+  /**
+   * Lifts the fence (or the tracking) of `epoch` and forgets the recorded changes. A no-op if
+   * already lifted at that epoch; another epoch is FenceMismatch.
+   */
   unfenceNamespace(ns: NamespaceId, epoch: number): Promise<NamespaceMoveState>;
-  /** The namespace's rows, from one snapshot. InvalidArgument unless it is fenced (rows must not change under the copy). */
+  /**
+   * The namespace's rows, from one snapshot. InvalidArgument unless it is fenced or tracking
+   * (what changes after a tracking snapshot is recorded, and copied by the delta).
+   */
   exportNamespace(ns: NamespaceId): Promise<NamespaceRows>;
+  /**
+   * The rows changed since tracking began, from one snapshot. InvalidArgument unless fenced
+   * (the delta must hold still); a namespace fenced without tracking has recorded nothing,
+   * and its mover copies it whole.
+   */
+  exportNamespaceChanges(ns: NamespaceId): Promise<NamespaceDelta>;
+  /**
+   * Applies a delta to this shard's copy fenced at `epoch`, in one transaction: every changed
+   * key is replaced by the delta's row, or removed. FenceMismatch unless the copy here is
+   * fenced at `epoch`. Claimed if GC claimed a WAL object a new entry points into.
+   */
+  importNamespaceChanges(delta: NamespaceDelta, epoch: number): Promise<NamespaceMoveState>;
   /**
    * Writes a copy, fenced at `epoch`, replacing any earlier partial copy or tombstone of the
    * namespace here, in one transaction. AlreadyExists if this shard holds the namespace
@@ -117,10 +201,13 @@ export interface NamespaceMoveStorage {
 
 export const MOVE_STORAGE_METHODS = [
   'moveState',
+  'trackNamespace',
   'fenceNamespace',
   'unfenceNamespace',
   'exportNamespace',
   'importNamespace',
+  'exportNamespaceChanges',
+  'importNamespaceChanges',
   'removeNamespaceCopy',
 ] as const satisfies ReadonlyArray<keyof NamespaceMoveStorage>;
 

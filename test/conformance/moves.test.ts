@@ -220,6 +220,69 @@ describe('namespace moves: the fence and the copy (spec §5.5)', { skip }, () =>
     assert.equal((await store.collection(ns.id, coll.id)).name, 'docs');
   });
 
+  test('a pre-copy while writes go on, then the fenced delta: the target ends equal to the source in every kind of row', async () => {
+    const { store, ns, coll, obj, lease, stream } = await populated();
+    const target = (await fresh()) as Mover;
+    const early = await store.createStream({ ns: ns.id, name: 'early', partitions: 1 }, { requestId: 'req-before-tracking' });
+    assert.deepEqual(await store.trackNamespace(ns.id, 1), { ns: ns.id, state: 'tracking', epoch: 1 });
+    assert.deepEqual(await store.trackNamespace(ns.id, 1), { ns: ns.id, state: 'tracking', epoch: 1 }, 'tracking again at the same epoch is a no-op');
+    await rejectsWith(() => store.exportNamespaceChanges(ns.id), 'InvalidArgument', (e) => assert.equal(e.details.field, 'ns'));
+    // The pre-copy: a snapshot while tracking, arriving fenced on the target.
+    const pre = await store.exportNamespace(ns.id);
+    assert.deepEqual(await target.importNamespace(pre, 1), { ns: ns.id, state: 'fenced', epoch: 1 });
+    assert.ok(pre.tokens.some((t) => t.id === 'req-before-tracking'), 'a commit token moves with its namespace');
+
+    // Writes go on meanwhile, changing every kind of row: catalog, heads and index, pointers
+    // and their history, leases, tags, object references, commit tokens; inserts, updates, deletes.
+    const during = await store.createCollection({ ns: ns.id, name: 'during', schema: SCHEMA, partitions: 1 }, { requestId: 'req-during' });
+    await store.updateAliases(ns.id, [{ op: 'set', alias: 'next', collection: during.id }]);
+    const obj2 = walPath();
+    await store.commitWal(wal([{ ns: ns.id, stream: coll.streamId, partition: 0, records: 2 }, { ns: ns.id, stream: during.streamId, partition: 0 }], { object: obj2 }));
+    await store.swapSegment({ ns: ns.id, stream: coll.streamId, partition: 1, start: 0, end: 2, path: `ns/${ns.id}/s/${coll.streamId}/seg-1`, byteStart: 0, byteEnd: 200 });
+    await store.trimPartition(ns.id, coll.streamId, 0, 3);
+    await store.casPointer(ns.id, linkPointerKey(coll.linkId), 1, `ns/${ns.id}/c/${coll.id}/manifest-2`);
+    await store.releaseLease(ns.id, 'compactor', 'node-a', lease.epoch);
+    await store.acquireLease(ns.id, 'indexer', 'node-b', 60_000);
+    await store.createTag(ns.id, coll.id, 'v2', 2);
+    await store.dropTag(ns.id, coll.id, 'v1');
+    await store.claimObject(`ns/${ns.id}/c/${coll.id}/orphan`, 'gc-1');
+    await store.setRetention(ns.id, early.id, { ms: 1_000, bytes: null });
+    await store.updateCollectionSchema(ns.id, coll.id, 1, { primaryKey: 'id', fields: { id: 'string', n: 'number' } });
+    await store.dropStream(ns.id, stream.id);
+    await store.janitor(ns.id);
+
+    assert.deepEqual(await store.fenceNamespace(ns.id, 1), { ns: ns.id, state: 'fenced', epoch: 1 }, 'a tracking namespace is fenced at its epoch');
+    const delta = await store.exportNamespaceChanges(ns.id);
+    const full = await store.exportNamespace(ns.id);
+    assert.ok(!delta.changed.streams.some((k) => k[0] === coll.streamId) && !delta.changed.links.some((k) => k[0] === coll.linkId), `only what changed: ${JSON.stringify(delta.changed)}`);
+    assert.ok(Object.values(delta.changed).every((keys) => keys.length > 0), `every kind of row changed, and was recorded: ${JSON.stringify(delta.changed)}`);
+    assert.deepEqual(await target.importNamespaceChanges(delta, 1), { ns: ns.id, state: 'fenced', epoch: 1 });
+    const onTarget = await target.exportNamespace(ns.id);
+    for (const kind of Object.keys(full) as (keyof typeof full)[]) assert.deepEqual(onTarget[kind], full[kind], `${kind}: the target equals the source`);
+    for (const path of [obj, obj2]) assert.equal((await target.objectRef(path))?.refs ?? 0, (await store.objectRef(path))?.refs ?? 0, `the WAL live count of ${path} moved with the entries`);
+    await rejectsWith(() => target.importNamespaceChanges(delta, 2), 'FenceMismatch');
+
+    // After the move, a write retried on the target with its requestId finds its first result there.
+    await target.unfenceNamespace(ns.id, 1);
+    const retried = await target.createCollection({ ns: ns.id, name: 'during', schema: SCHEMA, partitions: 1 }, { requestId: 'req-during' });
+    assert.deepEqual(retried, during, 'the retry applied nothing twice');
+    assert.equal((await target.listCollections(ns.id)).items.filter((c) => c.name === 'during').length, 1);
+  });
+
+  test('tracking is lifted by unfence (a failed pre-copy is undone) and cannot go back in epochs', async () => {
+    const { store, ns, coll } = await populated();
+    await store.trackNamespace(ns.id, 2);
+    await store.commitWal(wal([{ ns: ns.id, stream: coll.streamId, partition: 0 }]));
+    await rejectsWith(() => store.trackNamespace(ns.id, 1), 'FenceMismatch');
+    assert.deepEqual(await store.unfenceNamespace(ns.id, 2), { ns: ns.id, state: 'open', epoch: 2 });
+    await rejectsWith(() => store.trackNamespace(ns.id, 2), 'FenceMismatch', (e) => assert.equal(e.details.currentEpoch, 2));
+    // A later move tracks afresh: the changes before it are in its own snapshot, not recorded.
+    await store.trackNamespace(ns.id, 3);
+    await store.fenceNamespace(ns.id, 3);
+    const d = await store.exportNamespaceChanges(ns.id);
+    assert.deepEqual(Object.values(d.changed).flat(), [], 'nothing recorded since tracking began at epoch 3');
+  });
+
   test('a copy abandoned on the target is forgotten entirely (a failed move leaves nothing half-moved)', async () => {
     const { store, ns, coll, obj } = await populated();
     const target = (await fresh()) as Mover;

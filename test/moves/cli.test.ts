@@ -54,7 +54,8 @@ describe('loam namespaces move', { skip }, () => {
     const lines = ok.stdout.trim().split('\n');
     assert.deepEqual(lines.slice(0, MOVE_PHASES.length).map((l) => l.split(/\s+/)[0]), MOVE_PHASES);
     assert.match(lines[0]!, new RegExp(`namespace ${ns.id}: ${from} → ${to}, move epoch 1`));
-    assert.match(lines.find((l) => l.startsWith('copied'))!, /\d+ rows: 3 collections, 3 streams, 0 index entries/);
+    assert.match(lines.find((l) => l.startsWith('precopied'))!, /\d+ rows: 3 collections, 3 streams, 0 index entries/);
+    assert.match(lines.find((l) => l.startsWith('copied'))!, /\d+ rows changed since the pre-copy/);
     assert.match(lines[lines.length - 1]!, new RegExp(`^acme/prod is on shard ${to} \\(\\d+ ms\\)$`));
 
     const { meta: after } = await openMetastore(resolveConfig({ metastore, store: 'memory://' }, envOverrides()).metastore);
@@ -67,7 +68,7 @@ describe('loam namespaces move', { skip }, () => {
     let help = '';
     move.configureOutput({ writeOut: (s) => (help += s) });
     move.outputHelp();
-    assert.match(help, /checked marked fenced copied flipped removed unfenced done/);
+    assert.match(help, /checked tracked precopied marked fenced copied flipped removed unfenced done/);
     assert.match(help, /Example:\n {2}loam namespaces move prod --to eu/);
   });
 });

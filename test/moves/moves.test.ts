@@ -12,6 +12,7 @@ import { linkPointerKey } from '../../src/meta/contract.js';
 import { isMetaError, type MetaStore } from '../../src/meta/index.js';
 import { hasMoveStorage } from '../../src/meta/moves.js';
 import type { ShardedMetaStore } from '../../src/meta/backends/sharded/index.js';
+import type { DirectoryEntry } from '../../src/meta/backends/sharded/directory.js';
 import { MOVE_PHASES, moveLeaseKey, type MovePhase, type MoveProgress } from '../../src/meta/backends/sharded/move.js';
 import { SCHEMA, fullIndex, rejectsWith, wal, walPath } from '../conformance/helpers.js';
 
@@ -89,7 +90,12 @@ describe(`namespace moves (${backend})`, () => {
     await rejectsWith(() => store.router.shard(from).store.collection(ns.id, coll.id), 'NamespaceMoved');
     // A node whose directory still names the source (another handle, its cache filled before the move) follows the move.
     const stale = (await factory.connect(store)) as Sharded;
-    stale.router.remember({ ...(await stale.router.reload(ns.id)), shard: from, version: 0 });
+    // Its cache pinned to the entry before the move (remember() keeps the newer entry it read).
+    const pin = async () => (stale.router as unknown as { cache: Map<number, DirectoryEntry> }).cache.set(ns.id, { ...(await stale.router.reload(ns.id)), shard: from });
+    await pin();
+    const w = await stale.commitWal(wal([{ ns: ns.id, stream: coll.streamId, partition: 0 }]));
+    assert.equal(w.assigned[0]!.start, 4, 'a commit routed to the source follows the move (NamespaceMoved: re-read, commit on the target)');
+    await pin();
     assert.equal((await stale.collection(ns.id, coll.id)).name, 'docs');
     assert.equal((await stale.router.entry(ns.id)).shard, to, 'NamespaceMoved made it re-read the entry');
     assert.deepEqual((await stale.listNamespaces(ns.org)).items.map((n) => n.id), [ns.id], 'listed once');
@@ -157,6 +163,58 @@ describe(`namespace moves (${backend})`, () => {
     const idx = await fullIndex(store, ns.id, coll.streamId, 0);
     assert.equal(idx.next, 3 + acked.length);
     console.log(`# ${backend}: ${acked.length} writes across the move, the longest took ${longest.toFixed(1)} ms`);
+  });
+
+  test('writes of every kind during the pre-copy reach the target: at the flip its copy equals the source, and a retried write applies once', async () => {
+    const { store, ns, coll, from, to } = await populated();
+    const src = store.router.shard(from).store;
+    const tgt = store.router.shard(to).store;
+    assert.ok(hasMoveStorage(src) && hasMoveStorage(tgt));
+    let resume!: () => void;
+    const precopied = new Promise<void>((r) => (resume = r));
+    let atPrecopy!: () => void;
+    const reachedPrecopy = new Promise<void>((r) => (atPrecopy = r));
+    let compared: Promise<void> | undefined;
+    const move = store.moveNamespace(ns.id, to, {
+      onProgress: (p) => {
+        if (p.phase === 'precopied') {
+          atPrecopy();
+          return precopied;
+        }
+        if (p.phase === 'copied') {
+          // Both copies fenced, before the flip: the target holds exactly the source's rows.
+          compared = (async () => {
+            const [a, b] = [await src.exportNamespace(ns.id), await tgt.exportNamespace(ns.id)];
+            for (const kind of Object.keys(a) as (keyof typeof a)[]) assert.deepEqual(b[kind], a[kind], `${kind}: the target equals the source`);
+          })();
+          return compared;
+        }
+        return undefined;
+      },
+    });
+    await reachedPrecopy;
+    // Writes during the pre-copy, through the sharded store (routed to the source), of every kind of row.
+    const during = await store.createCollection({ ns: ns.id, name: 'during', schema: SCHEMA, partitions: 1 }, { requestId: `req-${ns.id}` });
+    await store.updateAliases(ns.id, [{ op: 'set', alias: 'now', collection: during.id }]);
+    await store.commitWal(wal([{ ns: ns.id, stream: coll.streamId, partition: 0, records: 2 }, { ns: ns.id, stream: during.streamId, partition: 0 }]));
+    await store.trimPartition(ns.id, coll.streamId, 1, 2);
+    await store.casPointer(ns.id, linkPointerKey(coll.linkId), 1, `ns/${ns.id}/c/${coll.id}/manifest-2`);
+    await store.createTag(ns.id, coll.id, 'v2', 2);
+    await store.dropTag(ns.id, coll.id, 'v1');
+    await store.acquireLease(ns.id, 'indexer', 'node-b', 60_000);
+    await store.claimObject(`ns/${ns.id}/c/${coll.id}/orphan`, 'gc-1');
+    await store.dropCollection(ns.id, during.id);
+    const again = await store.createCollection({ ns: ns.id, name: 'later', schema: SCHEMA, partitions: 1 });
+    resume();
+    const report = await move;
+    await compared;
+    assert.ok(report.counts && report.counts.changed > 10 && report.counts.changed < report.counts.rows + 20, JSON.stringify(report.counts));
+    assert.equal((await store.router.reload(ns.id)).shard, to);
+    assert.equal((await store.collection(ns.id, again.id)).name, 'later');
+    assert.equal((await store.aliases(ns.id)).version, 2, 'the alias change made during the pre-copy (and the drop after it) moved');
+    // The create acknowledged during the pre-copy, retried after the move with its requestId: its first answer, nothing twice.
+    assert.deepEqual(await store.createCollection({ ns: ns.id, name: 'during', schema: SCHEMA, partitions: 1 }, { requestId: `req-${ns.id}` }), during);
+    assert.equal((await store.listCollections(ns.id)).items.filter((c) => c.name === 'during').length, 0, 'the dropped collection stays dropped');
   });
 
   test(`a mover ${realKills ? 'killed (SIGKILL)' : 'frozen'} right after each phase is finished by running the move again`, async () => {

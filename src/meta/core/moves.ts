@@ -4,8 +4,8 @@
 import type { MetaStore } from '../contract.js';
 import { errors, isMetaError } from '../errors.js';
 import { MAX_MOVE_ROWS } from '../limits.js';
-import { rowCount, type MoveState, type NamespaceMoveState, type NamespaceMoveStorage, type NamespaceRows } from '../moves.js';
-import type { NamespaceId, WalChunk } from '../types.js';
+import { deltaCount, rowCount, type MoveState, type NamespaceDelta, type NamespaceMoveState, type NamespaceMoveStorage, type NamespaceRows } from '../moves.js';
+import type { IndexEntry, NamespaceId, WalChunk } from '../types.js';
 
 /** A namespace row as the fence rules read it. `state` is the row's: live, dropping or moved (a tombstone). */
 export interface FenceRow {
@@ -17,7 +17,8 @@ export interface FenceRow {
 /** The namespace's move state from its row (null: no row). */
 export function moveStateOf(ns: NamespaceId, row: FenceRow | null): NamespaceMoveState {
   if (!row) return { ns, state: 'absent', epoch: 0 };
-  const state: MoveState = row.state === 'moved' ? 'moved' : row.moveState === 'fenced' ? 'fenced' : 'open';
+  const state: MoveState =
+    row.state === 'moved' ? 'moved' : row.moveState === 'fenced' ? 'fenced' : row.moveState === 'tracking' ? 'tracking' : 'open';
   return { ns, state, epoch: row.moveEpoch };
 }
 
@@ -44,30 +45,77 @@ export function namespacesOf(chunks: readonly Pick<WalChunk, 'ns'>[]): Namespace
   return [...new Set(chunks.map((c) => c.ns))].sort((a, b) => a - b);
 }
 
+/** trackNamespace: 'apply' (start recording at epoch) or 'noop' (tracking or fenced at it already); else the typed refusal. */
+export function trackRule(ns: NamespaceId, row: FenceRow | null, epoch: number): 'apply' | 'noop' {
+  if (!row || row.state === 'dropping') throw errors.notFound(`namespace ${ns}`);
+  if (row.state === 'moved') throw errors.namespaceMoved(ns, row.moveEpoch);
+  if (row.moveState !== null && row.moveEpoch === epoch) return 'noop';
+  if (epoch <= row.moveEpoch) throw errors.fenceMismatch(`namespace ${ns} move fence`, epoch, row.moveEpoch, null);
+  return 'apply';
+}
+
 /** fenceNamespace: 'apply' (write fenced at epoch) or 'noop' (already fenced at it); else the typed refusal. */
 export function fenceRule(ns: NamespaceId, row: FenceRow | null, epoch: number): 'apply' | 'noop' {
   if (!row || row.state === 'dropping') throw errors.notFound(`namespace ${ns}`);
   if (row.state === 'moved') throw errors.namespaceMoved(ns, row.moveEpoch);
   if (row.moveState === 'fenced' && row.moveEpoch === epoch) return 'noop';
+  if (row.moveState === 'tracking' && row.moveEpoch === epoch) return 'apply';
   if (epoch <= row.moveEpoch) {
     throw errors.fenceMismatch(`namespace ${ns} move fence`, epoch, row.moveEpoch, null);
   }
   return 'apply';
 }
 
-/** unfenceNamespace: 'apply', or 'noop' when already lifted at this epoch; another epoch is FenceMismatch. */
+/**
+ * unfenceNamespace: 'apply' (lift the fence or the tracking, forget the recorded changes), or
+ * 'noop' when already lifted at this epoch; another epoch is FenceMismatch. A namespace that
+ * is dropping may still be untracked (a drop during a pre-copy undoes the move).
+ */
 export function unfenceRule(ns: NamespaceId, row: FenceRow | null, epoch: number): 'apply' | 'noop' {
-  if (!row || row.state === 'dropping') throw errors.notFound(`namespace ${ns}`);
+  if (!row) throw errors.notFound(`namespace ${ns}`);
+  if (row.state === 'dropping' && row.moveState !== 'tracking') throw errors.notFound(`namespace ${ns}`);
   if (row.state === 'moved') throw errors.namespaceMoved(ns, row.moveEpoch);
   if (row.moveEpoch !== epoch) throw errors.fenceMismatch(`namespace ${ns} move fence`, epoch, row.moveEpoch, null);
-  return row.moveState === 'fenced' ? 'apply' : 'noop';
+  return row.moveState === 'fenced' || row.moveState === 'tracking' ? 'apply' : 'noop';
 }
 
-/** exportNamespace: only a fenced namespace's rows hold still for the copy. */
+/** exportNamespace: a fenced namespace's rows hold still; a tracking one's changes after the snapshot are recorded. */
 export function checkExportable(ns: NamespaceId, row: FenceRow | null): void {
   if (!row || row.state === 'dropping') throw errors.notFound(`namespace ${ns}`);
   if (row.state === 'moved') throw errors.namespaceMoved(ns, row.moveEpoch);
-  if (row.moveState !== 'fenced') throw errors.invalid('ns', `namespace ${ns} must be fenced before its rows are copied`);
+  if (row.moveState !== 'fenced' && row.moveState !== 'tracking') {
+    throw errors.invalid('ns', `namespace ${ns} must be fenced (or its changes tracked) before its rows are copied`);
+  }
+}
+
+/** exportNamespaceChanges: only a fenced namespace's delta holds still. */
+export function checkChangesExportable(ns: NamespaceId, row: FenceRow | null): void {
+  if (!row || row.state === 'dropping') throw errors.notFound(`namespace ${ns}`);
+  if (row.state === 'moved') throw errors.namespaceMoved(ns, row.moveEpoch);
+  if (row.moveState !== 'fenced') throw errors.invalid('ns', `namespace ${ns} must be fenced before its changes are copied`);
+}
+
+/** importNamespaceChanges: a delta applies only to a copy fenced at the move's epoch. */
+export function changesImportRule(delta: NamespaceDelta, row: FenceRow | null, epoch: number): void {
+  const ns = delta.namespace.id;
+  if (delta.format !== 1) throw errors.invalid('delta.format', `unknown delta format ${String(delta.format)}; expected 1`);
+  const n = deltaCount(delta);
+  if (n > MAX_MOVE_ROWS) throw errors.limitExceeded('MAX_MOVE_ROWS', MAX_MOVE_ROWS, n);
+  if (!row || row.state === 'moved' || row.moveState !== 'fenced' || row.moveEpoch !== epoch) {
+    throw errors.fenceMismatch(`namespace ${ns} copy on the target shard`, epoch, row?.moveEpoch ?? 0, null);
+  }
+}
+
+/**
+ * The net change of each WAL object's live count when `before` entries are replaced by
+ * `after` ones (a delta on the target; spec §5.2: the count is per shard). Zero nets omitted.
+ */
+export function walDeltas(before: readonly Pick<IndexEntry, 'kind' | 'path'>[], after: readonly Pick<IndexEntry, 'kind' | 'path'>[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of before) if (e.kind === 'wal') out.set(e.path, (out.get(e.path) ?? 0) - 1);
+  for (const e of after) if (e.kind === 'wal') out.set(e.path, (out.get(e.path) ?? 0) + 1);
+  for (const [p, n] of out) if (n === 0) out.delete(p);
+  return out;
 }
 
 /**

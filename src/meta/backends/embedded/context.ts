@@ -46,6 +46,8 @@ export class SqliteContext {
   private readonly feed: FeedRetention;
   private writes = 0;
   private pendingWake = false;
+  /** The namespaces the current write checked (writable): its commit token names the one it wrote to. */
+  private readonly txNamespaces = new Set<number>();
   closed = false;
 
   constructor(o: ContextOptions) {
@@ -87,6 +89,17 @@ export class SqliteContext {
     return this.q(sql).all(...args) as T[];
   }
 
+  /** Rows as arrays of column values (no object per row: for long pages). */
+  rows<T extends unknown[]>(sql: string, ...args: unknown[]): T[] {
+    const key = `raw:${sql}`;
+    let s = this.stmts.get(key);
+    if (!s) {
+      s = this.db.prepare(sql).raw(true);
+      this.stmts.set(key, s);
+    }
+    return s.all(...args) as T[];
+  }
+
   run(sql: string, ...args: unknown[]): Database.RunResult {
     return this.q(sql).run(...args);
   }
@@ -120,8 +133,13 @@ export class SqliteContext {
         checkTokenOp(prior.op, op);
         result = JSON.parse(prior.result) as T;
       } else {
+        this.txNamespaces.clear();
         result = fn(stamp);
-        if (token) this.run('INSERT INTO request_tokens (id, op, result, stamp) VALUES (?, ?, ?, ?)', token, op, JSON.stringify(result ?? null), stamp);
+        if (token) {
+          // The token moves with its namespace (src/meta/moves.ts): a retry on the target finds it.
+          const ns = this.txNamespaces.size === 1 ? [...this.txNamespaces][0]! : null;
+          this.run('INSERT INTO request_tokens (id, op, result, stamp, ns) VALUES (?, ?, ?, ?, ?)', token, op, JSON.stringify(result ?? null), stamp, ns);
+        }
         if (++this.writes % PRUNE_EVERY_WRITES === 0) this.prune();
       }
       if (this.faults) {
@@ -247,6 +265,7 @@ export class SqliteContext {
 
   /** The move fence every write to a namespace checks in its transaction (spec §5.5). */
   writable(ns: number): void {
+    this.txNamespaces.add(ns);
     checkWritable(ns, this.fenceRow(ns));
   }
 

@@ -2,6 +2,7 @@
 // inside one transaction that also records the new version in PRAGMA user_version.
 // A database written by a newer Loam (user_version above the last entry) is refused.
 import type Database from 'better-sqlite3';
+import { sqliteTrackingSchema } from '../sql/moves.js';
 
 export const MIGRATIONS: readonly string[] = [
   // 1: the whole catalog, log index, pointers, leases, tags, GC refs, change feed, tokens.
@@ -103,6 +104,14 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE namespaces ADD COLUMN move_state TEXT;
   ALTER TABLE namespaces ADD COLUMN move_epoch INTEGER NOT NULL DEFAULT 0;
+  `,
+  // 5: the pre-copy of a move (src/meta/moves.ts, backends/sql/moves.ts): a commit token names
+  // the namespace its write checked (tokens move with it), and every moved table records the
+  // keys it changes while its namespace is tracking.
+  `
+  ALTER TABLE request_tokens ADD COLUMN ns INTEGER;
+  CREATE INDEX request_tokens_ns ON request_tokens (ns) WHERE ns IS NOT NULL;
+  ${sqliteTrackingSchema()}
   `,
 ];
 

@@ -206,7 +206,9 @@ export class PgContext {
       } else {
         result = await fn(tx);
         if (useToken) {
-          const r = await tx.one<{ xid: string }>(SQL.TOKEN_INSERT, [tokenId, op, JSON.stringify(result ?? null), stamp]);
+          // The token moves with its namespace (src/meta/moves.ts): a retry on the target finds it.
+          const ns = tx.namespaces.size === 1 ? [...tx.namespaces][0]! : null;
+          const r = await tx.one<{ xid: string }>(SQL.TOKEN_INSERT, [tokenId, op, JSON.stringify(result ?? null), stamp, ns]);
           if (!r) {
             // A concurrent attempt with this requestId committed first: its result stands.
             await client.query('ROLLBACK');

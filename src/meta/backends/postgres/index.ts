@@ -82,7 +82,7 @@ import { postgresLeaseCalls } from './leases.js';
 import type { LeaseCalls } from '../../core/leases.js';
 import * as log from './log.js';
 import { moveCalls } from './moves.js';
-import type { NamespaceMoveStorage, NamespaceRows, NamespaceMoveState } from '../../moves.js';
+import type { NamespaceDelta, NamespaceMoveStorage, NamespaceRows, NamespaceMoveState } from '../../moves.js';
 import * as pointers from './pointers.js';
 import * as tagsGc from './tags-gc.js';
 import type { Stats } from './tx.js';
@@ -156,8 +156,20 @@ export class PostgresMetaStore implements MetaStore, NamespaceMoveStorage {
     return this.moves.moveState(ns);
   }
 
+  trackNamespace(ns: number, epoch: number): Promise<NamespaceMoveState> {
+    return this.moves.trackNamespace(ns, epoch);
+  }
+
   fenceNamespace(ns: number, epoch: number): Promise<NamespaceMoveState> {
     return this.moves.fenceNamespace(ns, epoch);
+  }
+
+  exportNamespaceChanges(ns: number): Promise<NamespaceDelta> {
+    return this.moves.exportNamespaceChanges(ns);
+  }
+
+  importNamespaceChanges(delta: NamespaceDelta, epoch: number): Promise<NamespaceMoveState> {
+    return this.moves.importNamespaceChanges(delta, epoch);
   }
 
   unfenceNamespace(ns: number, epoch: number): Promise<NamespaceMoveState> {

@@ -4,6 +4,7 @@
 // once apply each migration exactly once. Idempotent: an up-to-date database is a no-op.
 // A database written by a newer Loam (a recorded version above the last entry) is refused.
 import type pg from 'pg';
+import { pgTrackingSchema } from '../sql/moves.js';
 
 /** How long a starting node waits for another node's migration before it gives up. */
 export const MIGRATION_LOCK_WAIT_MS = 60_000;
@@ -119,6 +120,16 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE namespaces ADD CONSTRAINT namespaces_state_check CHECK (state IN ('live', 'dropping', 'moved'));
   ALTER TABLE namespaces ADD COLUMN move_state text CHECK (move_state IN ('fenced'));
   ALTER TABLE namespaces ADD COLUMN move_epoch bigint NOT NULL DEFAULT 0;
+  `,
+  // 5: the pre-copy of a move (src/meta/moves.ts, backends/sql/moves.ts): move state
+  // 'tracking', a commit token names the namespace its write checked (tokens move with it),
+  // and every moved table records the keys it changes while its namespace is tracking.
+  `
+  ALTER TABLE namespaces DROP CONSTRAINT namespaces_move_state_check;
+  ALTER TABLE namespaces ADD CONSTRAINT namespaces_move_state_check CHECK (move_state IN ('fenced', 'tracking'));
+  ALTER TABLE request_tokens ADD COLUMN ns bigint;
+  CREATE INDEX request_tokens_ns ON request_tokens (ns) WHERE ns IS NOT NULL;
+  ${pgTrackingSchema()}
   `,
 ];
 

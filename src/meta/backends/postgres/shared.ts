@@ -86,6 +86,7 @@ export async function shareNamespace(tx: WriteTx, ns: number): Promise<void> {
  */
 export async function writable(tx: WriteTx, ns: number | number[]): Promise<void> {
   const ids = typeof ns === 'number' ? [ns] : ns;
+  for (const id of ids) tx.namespaces.add(id);
   const rows = await tx.q<{ id: number; state: string; move_state: string | null; move_epoch: number }>(SQL.FENCE_SHARE, [ids]);
   for (const r of rows) checkWritable(r.id, { state: r.state, moveState: r.move_state, moveEpoch: r.move_epoch });
 }

@@ -38,7 +38,7 @@ export const SQL = {
       retired = NULL
     WHERE o.claim_owner IS NULL AND NOT o.deleted
     RETURNING o.path`,
-  TOKEN_INSERT: `INSERT INTO request_tokens (id, op, result, stamp) VALUES ($1, $2, $3, $4)
+  TOKEN_INSERT: `INSERT INTO request_tokens (id, op, result, stamp, ns) VALUES ($1, $2, $3, $4, $5)
     ON CONFLICT (id) DO NOTHING RETURNING pg_current_xact_id()::text AS xid`,
   CAS_PRE: `SELECT (SELECT state FROM namespaces WHERE id = $1) AS ns_state,
            l.state AS link_state, c.id AS coll_id, c.state AS coll_state,

@@ -86,6 +86,8 @@ export function newStats(): Stats {
 export class WriteTx {
   /** pg_current_xact_id() of this transaction, recorded before COMMIT is sent. */
   xid: string | undefined;
+  /** The namespaces this write checked (shared.ts writable): its commit token names the one it wrote to. */
+  readonly namespaces = new Set<number>();
   private raced = false;
 
   constructor(

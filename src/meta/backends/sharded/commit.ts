@@ -13,7 +13,7 @@
 // it (directory order), so every (object, group) the result names is one atomic unit.
 import { errors, isMetaError, isNamespaceFenced, type MetaError } from '../../errors.js';
 import type { AssignedRange, WalChunk, WalCommit, WalCommitResult, WriteContext } from '../../types.js';
-import { MAX_MOVE_WAITS, type Router, type Shard } from './routing.js';
+import { MAX_MOVED_RETRIES, MAX_MOVE_WAITS, type Router, type Shard } from './routing.js';
 
 interface Part {
   shard: Shard;
@@ -37,26 +37,43 @@ async function split(r: Router, chunks: readonly WalChunk[]): Promise<Part[]> {
 }
 
 /**
- * A part refused by a namespace move's fence (spec §5.5) waits for the move to flip, and the
- * whole object is committed again, split by the new placement: the parts that committed
- * replay, the refused part (which wrote nothing) commits where its namespaces now are.
+ * A part refused by a namespace move's fence (spec §5.5) waits for the move to flip, and a
+ * part refused with NamespaceMoved re-reads its namespaces' entries; then the whole object is
+ * committed again, split by the new placement: the parts that committed replay, the refused
+ * part (which wrote nothing) commits where its namespaces now are.
  */
 export async function commitWalSharded(r: Router, commit: WalCommit, w?: WriteContext): Promise<WalCommitResult> {
-  for (let waits = 0; ; waits++) {
+  for (let waits = 0, moves = 0; ; ) {
     const fenced: { ns: number; shard: string }[] = [];
+    const moved: { ns: number; shard: string }[] = [];
     try {
-      return await commitOnce(r, commit, w, fenced);
+      return await commitOnce(r, commit, w, fenced, moved);
     } catch (e) {
+      // A part sent to a shard its namespace has left (a route older than the move, spec
+      // §3.5) wrote nothing there: re-read the entries and commit the object again by the new
+      // placement (the parts that committed replay).
+      if (moved.length > 0 && moves++ < MAX_MOVED_RETRIES) {
+        let changed = false;
+        for (const m of moved) changed = (await r.reload(m.ns)).shard !== m.shard || changed;
+        if (changed) continue;
+      }
       const f = fenced[0];
-      if (!f || waits >= MAX_MOVE_WAITS || !(await r.awaitMove(f.ns, f.shard))) throw e;
+      if (!f || waits++ >= MAX_MOVE_WAITS || !(await r.awaitMove(f.ns, f.shard))) throw e;
     }
   }
 }
 
-async function commitOnce(r: Router, commit: WalCommit, w: WriteContext | undefined, fenced: { ns: number; shard: string }[]): Promise<WalCommitResult> {
+async function commitOnce(
+  r: Router,
+  commit: WalCommit,
+  w: WriteContext | undefined,
+  fenced: { ns: number; shard: string }[],
+  moved: { ns: number; shard: string }[],
+): Promise<WalCommitResult> {
   const parts = await split(r, commit.chunks);
   const noteFence = (shard: string, e: unknown) => {
     if (isNamespaceFenced(e)) fenced.push({ ns: (e as MetaError).details.ns!, shard });
+    if (isMetaError(e, 'NamespaceMoved') && typeof e.details.ns === 'number') moved.push({ ns: e.details.ns, shard });
   };
   if (parts.length === 1) {
     return parts[0]!.shard.store.commitWal(commit, w).catch((e: unknown) => {
