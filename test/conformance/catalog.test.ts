@@ -111,15 +111,16 @@ describe('catalog', () => {
 
     test('listNamespaces pages by name through a prefix, and lists only its org', async () => {
       const store = await fresh();
-      const names = ['a-03', 'a-01', 'b-01', 'a-05', 'a-02', 'ab', 'a-04', 'b-02'];
+      // 'a0' and 'a_1' sort right after the prefix's range, 'a--' and 'a-_' at its edges.
+      const names = ['a-03', 'a-01', 'b-01', 'a-05', 'a-02', 'ab', 'a-04', 'b-02', 'a0', 'a_1', 'a--', 'a-_'];
       for (const name of names) await store.createNamespace({ org: 'acme', name });
       await store.createNamespace({ org: 'globex', name: 'a-00' });
       const { items, pages } = await allPages((after) => store.listNamespaces('acme', { prefix: 'a-', limit: 2, after }));
       assert.deepEqual(
         items.map((n) => n.name),
-        ['a-01', 'a-02', 'a-03', 'a-04', 'a-05'],
+        ['a--', 'a-01', 'a-02', 'a-03', 'a-04', 'a-05', 'a-_'],
       );
-      assert.ok(pages >= 3, `5 items at 2 per page need at least 3 pages, got ${pages}`);
+      assert.ok(pages >= 4, `7 items at 2 per page need at least 4 pages, got ${pages}`);
       const all = await store.listNamespaces('acme', { limit: 1000 });
       assert.equal(all.items.length, names.length);
       assert.equal(all.next, undefined);

@@ -20,3 +20,20 @@ export function paged<T>(rows: T[], limit: number, cursor: (t: T) => string): Pa
   const items = rows.slice(0, limit);
   return { items, next: cursor(items[items.length - 1]!) };
 }
+
+/**
+ * The least string above every string that starts with `prefix`, in code point order (byte
+ * order of UTF-8, the order every list uses), or null when there is none (an empty prefix, or
+ * one ending in the last code point). A list reads `name >= prefix AND name < prefixEnd`: an
+ * index range, where a prefix test alone would read every name after the prefix.
+ */
+export function prefixEnd(prefix: string): string | null {
+  const cps = [...prefix];
+  while (cps.length > 0) {
+    const last = cps.pop()!.codePointAt(0)!;
+    // The next code point, skipping the surrogate block (not a character in UTF-8).
+    const next = last === 0xd7ff ? 0xe000 : last + 1;
+    if (next <= 0x10ffff) return cps.join('') + String.fromCodePoint(next);
+  }
+  return null;
+}

@@ -19,7 +19,7 @@ import {
   retentionOrDefault,
   schemaUpdate,
 } from '../../core/catalog.js';
-import { pageArgs, paged, type PageArgs } from '../../core/paging.js';
+import { pageArgs, paged, prefixEnd, type PageArgs } from '../../core/paging.js';
 import type { AliasAction, Aliases, Collection, CollectionSchema, Namespace, Page, PageRequest, Retention, Stream, WriteContext } from '../../types.js';
 import { toCollection, toNamespace, toStream, type Row } from '../sql/rows.js';
 import type { SqliteContext } from './context.js';
@@ -132,18 +132,26 @@ export function catalogCalls(ctx: SqliteContext): CatalogCalls {
 
     listNamespaces: (org: string, page?: PageRequest) => {
       const p = pageArgs(page);
-      return ctx.read(() =>
+      const end = prefixEnd(p.prefix);
+      // Keyset paging on one covering index range (namespaces_list): org, then names after the
+      // cursor within the prefix; rows as arrays.
+      const rows = ctx.read(() =>
+        ctx.rows<[number, string, number]>(
+          `SELECT id, name, created FROM namespaces INDEXED BY namespaces_list
+           WHERE org = ? AND state = 'live' AND name > ? AND name >= ?${end === null ? '' : ' AND name < ?'} AND substr(name, 1, ?) = ?
+           ORDER BY name LIMIT ?`,
+          org,
+          p.after ?? '',
+          p.prefix,
+          ...(end === null ? [] : [end]),
+          p.prefix.length,
+          p.prefix,
+          p.limit + 1,
+        ),
+      );
+      return rows.then((r) =>
         paged(
-          ctx
-            .all<Row>(
-              `SELECT * FROM namespaces WHERE org = ? AND state = 'live' AND substr(name, 1, ?) = ? AND name > ? ORDER BY name LIMIT ?`,
-              org,
-              p.prefix.length,
-              p.prefix,
-              p.after ?? '',
-              p.limit + 1,
-            )
-            .map(toNamespace),
+          r.map(([id, name, created]): Namespace => ({ id, org, name, state: 'live', created })),
           p.limit,
           (n) => n.name,
         ),

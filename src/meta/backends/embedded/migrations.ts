@@ -113,6 +113,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX request_tokens_ns ON request_tokens (ns) WHERE ns IS NOT NULL;
   ${sqliteTrackingSchema()}
   `,
+  // 6: an org's namespace pages read one covering index range (spec §5.4): no table lookup per row.
+  `
+  CREATE INDEX namespaces_list ON namespaces (org, name, created) WHERE state = 'live';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -8,7 +8,7 @@
 // (no row: AlreadyExists with the winner's id), with the namespace row FOR SHARE so a drop
 // waits or is seen. Drops lock their row FOR UPDATE and mark it 'dropping' (the janitor,
 // tags-gc.ts, deletes it later).
-import { pageArgs } from '../../core/paging.js';
+import { pageArgs, prefixEnd } from '../../core/paging.js';
 import {
   aliasesWithout,
   applyAliases,
@@ -104,10 +104,13 @@ export async function namespaceByName(ctx: PgContext, org: string, name: string)
 
 export async function listNamespaces(ctx: PgContext, org: string, page?: PageRequest): Promise<Page<Namespace>> {
   const p = pageArgs(page);
+  const end = prefixEnd(p.prefix);
+  // Keyset paging on one index range (namespaces_list, covering: an index-only scan once vacuumed).
   const rows = await ctx.read(
-    `SELECT * FROM namespaces WHERE org = $1 AND state = 'live' AND starts_with(name, $2) AND name > $3
+    `SELECT id, org, name, state, created FROM namespaces WHERE org = $1 AND state = 'live' AND name > $3 AND name >= $2${end === null ? '' : ' AND name < $5'}
+       AND starts_with(name, $2)
      ORDER BY name LIMIT $4`,
-    [org, p.prefix, p.after ?? '', p.limit + 1],
+    [org, p.prefix, p.after ?? '', p.limit + 1, ...(end === null ? [] : [end])],
   );
   return paged(rows.map(toNamespace), p.limit, (n) => n.name);
 }

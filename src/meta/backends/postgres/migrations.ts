@@ -131,6 +131,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX request_tokens_ns ON request_tokens (ns) WHERE ns IS NOT NULL;
   ${pgTrackingSchema()}
   `,
+  // 6: an org's namespace pages read one index range (spec §5.4), covering the listed columns.
+  `
+  CREATE INDEX namespaces_list ON namespaces (org, name) INCLUDE (id, created) WHERE state = 'live';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
