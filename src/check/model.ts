@@ -87,6 +87,21 @@ export interface OpHandler<D = any> {
    * `why`, when given, collects the reasons for returning no alternative (for reports).
    */
   step(d: D, sub: SubOp<D>, get: Get, why?: string[]): Alt[];
+  /**
+   * For an `info` step: its effect as a string, or null (the default). Two info steps of one
+   * handler with the same string must have the same alternatives in every state, with results
+   * no later step tells apart (the same keys' hashes). The search then places such twins in
+   * invocation order only: a linearization that places some of them may give their places to
+   * the earliest invoked ones instead (each is invoked by then), with the same states.
+   */
+  twin?(d: D, sub: SubOp<D>): string | null;
+  /**
+   * Asked when step() gave no alternative: true when no state reachable from this one lets
+   * the step take effect either (a quantity it needs has moved past the value it needs, and
+   * no step ever moves it back). The search then abandons the configuration at once instead
+   * of trying unknown-outcome operations there. Leave unset when in doubt: it only costs speed.
+   */
+  never?(d: D, sub: SubOp<D>, get: Get): boolean;
 }
 
 export interface KeyKind<S = any> {

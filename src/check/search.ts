@@ -31,6 +31,14 @@
 // operation with a known outcome is linearized, the search succeeds: the info operations not
 // placed by then never took effect.
 //
+// Three exact prunings for histories with many unknown outcomes (histories recorded through
+// Toxiproxy): info operations a model calls twins (OpHandler.twin: the same effect in every
+// state) are placed in invocation order only; a configuration where a known operation can
+// never take effect again (OpHandler.never: a version or offset it needs was passed, and they
+// never move back) is abandoned at once, whether the walk meets that operation or an info
+// operation's effect reaches it; and at a return entry the info operations sharing a key
+// with the returning operation are tried first (the same candidates, in a better order).
+//
 // Sub-operations may name others that must be linearized first (`after`): the documented
 // read order of composite reads. The search skips such a call until they are.
 import type { Alt, Model, SubOp } from './model.js';
@@ -80,6 +88,10 @@ interface Node {
 const MAX_UNPLACED_REPORTED = 50;
 const SEP = '\u0001';
 
+/** Pending known operations per key probed after an info operation's effect (OpHandler.never). */
+const NEVER_PROBES = 4;
+/** Positions kept in the per-entry orders of info operations (a memory bound; past it they are recomputed). */
+const MAX_INFO_ORDER_POSITIONS = 4_000_000;
 /** Configurations of one state kept as a list in the memo before it indexes them by set hash. */
 const MEMO_LIST_MAX = 16;
 
@@ -136,10 +148,19 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
   const byLocal: SubOp[] = new Array<SubOp>(n);
   known.forEach((s, i) => ((s.local = i), (byLocal[i] = s)));
   const infos: number[] = [];
+  // Each info operation's earlier twin (OpHandler.twin), which must be linearized before it.
+  const twinPrev = new Int32Array(n).fill(-1);
+  const lastTwin = new Map<string, number>();
   unknownOps.forEach((s, j) => {
     s.local = infoBase + j;
     byLocal[infoBase + j] = s;
     infos.push(infoBase + j);
+    const t = s.handler.twin?.(s.data, s);
+    if (t == null) return;
+    const k = `${s.handler.name}${SEP}${t}`;
+    const p = lastTwin.get(k);
+    if (p !== undefined) twinPrev[infoBase + j] = p;
+    lastTwin.set(k, infoBase + j);
   });
 
   // ---- the entry list of the operations with a known outcome
@@ -285,7 +306,7 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
   interface Frame {
     /** The call entry linearized, or null for an info operation (infoPos names it). */
     entry: Node | null;
-    /** For an info operation: the return entry it was tried at, and its position in `infos`. */
+    /** For an info operation: the return entry it was tried at, and its position in that entry's infoOrder. */
     at: Node | null;
     infoPos: number;
     vals: unknown[];
@@ -318,6 +339,30 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     for (const i of infos) {
       if (byLocal[i]!.call > at.time) break;
       if (!isLin(i)) out.push(i);
+    }
+    return out;
+  };
+
+  // The info operations tried at a return entry: those invoked by then, the ones sharing a key
+  // with its operation first (only the order of trying changes: the same candidates). Cached
+  // per entry, within a bound on the positions kept.
+  const infoOrders = new Map<number, Int32Array>();
+  let infoOrdersKept = 0;
+  const infoOrder = (at: Node): Int32Array => {
+    const cached = infoOrders.get(at.sub);
+    if (cached) return cached;
+    const mine = byLocal[at.sub]!.keys;
+    const near: number[] = [];
+    const far: number[] = [];
+    for (let p = 0; p < infos.length; p++) {
+      const s = byLocal[infos[p]!]!;
+      if (s.call > at.time) break;
+      (s.keys.some((k) => mine.includes(k)) ? near : far).push(p);
+    }
+    const out = Int32Array.from(far.length ? near.concat(far) : near);
+    if (infoOrdersKept + out.length <= MAX_INFO_ORDER_POSITIONS) {
+      infoOrders.set(at.sub, out);
+      infoOrdersKept += out.length;
     }
     return out;
   };
@@ -384,6 +429,36 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
     }
   };
 
+  // ---- per key, its known operations by call, for the probes after an info operation's effect
+  const byKey: number[][] = keys.map(() => []);
+  if (subs.some((s) => s.handler.never)) for (let i = 0; i < m; i++) for (const k of byLocal[i]!.keys) byKey[keyIndex.get(k)!]!.push(i);
+  /**
+   * Whether one of the first pending known operations on key `x` can take effect neither in
+   * state `nv` nor in any later one (OpHandler.never): then `nv` is a dead end. The walk only
+   * meets the operations invoked before the first return; this also sees the ones after it.
+   */
+  const hopeless = (x: number, nv: unknown[]): boolean => {
+    const list = byKey[x]!;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (list[mid]! < low) lo = mid + 1;
+      else hi = mid;
+    }
+    const getNew = (key: string): unknown => nv[keyIndex.get(key)!];
+    for (let j = lo, probes = 0; j < list.length && probes < NEVER_PROBES; j++) {
+      const i = list[j]!;
+      if (isLin(i)) continue;
+      probes++;
+      const s = byLocal[i]!;
+      if (!s.handler.never) continue;
+      budget.steps++;
+      if (s.handler.step(s.data, s, getNew).length === 0 && s.handler.never(s.data, s, getNew)) return true;
+    }
+    return false;
+  };
+
   /**
    * Tries to linearize sub `i` now, from alternative `from` of `alts`. On success pushes a
    * frame (built by `frame`) and moves to the new state; returns whether it did.
@@ -409,6 +484,13 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
       }
       mark(i);
       if (remember(nk)) {
+        if (entry === null && alt.length && alt.some(([k]) => hopeless(keyIndex.get(k)!, nv))) {
+          // The unknown operation's effect leaves a known one no way to take effect: a dead end.
+          flip(i);
+          low = savedLow;
+          high = savedHigh;
+          continue;
+        }
         top = {
           entry,
           at,
@@ -454,6 +536,8 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
   let resumeAt = 0;
   let at: Node | null = null;
   let infoFrom = 0;
+  /** A call entry met on this walk can take effect neither now nor in any later state (OpHandler.never). */
+  let dead = false;
   for (;;) {
     if (at === null) {
       // Walking the list of operations with known outcomes.
@@ -469,14 +553,18 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
           resumeAlts = null;
         } else {
           // Each pass tries its own kind; the configuration is the same in both passes.
-          if (s.readOnly !== purePass || node.noFit === skey || !ready(s)) {
+          if (dead || s.readOnly !== purePass || node.noFit === skey || !ready(s)) {
             entry = node.next;
             continue;
           }
           const out = spend();
           if (out) return done('unknown', out);
           alts = s.handler.step(s.data, s, get);
-          if (alts.length === 0) node.noFit = skey;
+          if (alts.length === 0) {
+            node.noFit = skey;
+            // It must be linearized some time, and no later state lets it: a dead end.
+            if (s.handler.never?.(s.data, s, get)) dead = true;
+          }
         }
         if (tryPush(node.sub, alts, from, node, null, -1)) {
           lift(node);
@@ -485,7 +573,7 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
         } else entry = node.next;
         continue;
       }
-      if (purePass) {
+      if (purePass && !dead) {
         purePass = false;
         entry = head.next;
         continue;
@@ -498,17 +586,22 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
         record(entry);
       }
       at = entry;
-      infoFrom = 0;
+      // At a dead end no info operation is tried: it would only move the state further on.
+      infoFrom = dead ? Infinity : 0;
+      dead = false;
       continue;
     }
 
-    // Trying info operations at return entry `at`, from position infoFrom.
+    // Trying info operations at return entry `at`, from position infoFrom of its order.
     let pushed = false;
-    for (let p = infoFrom; p < infos.length; p++) {
-      const i = infos[p]!;
+    const order = infoOrder(at);
+    for (let p = infoFrom; p < order.length; p++) {
+      const i = infos[order[p]!]!;
       const s = byLocal[i]!;
-      if (s.call > at.time) break;
       if (isLin(i)) continue;
+      // Twins take their places in invocation order (OpHandler.twin).
+      const tw = twinPrev[i]!;
+      if (tw >= 0 && !isLin(tw)) continue;
       let alts: Alt[];
       let from = 0;
       if (resumeAlts) {
@@ -544,7 +637,7 @@ export function searchPartition(model: Model, subs: SubOp[], keys: string[], bud
       if (f.entry) {
         flip(f.entry.sub);
         unlift(f.entry);
-      } else flip(infos[f.infoPos]!);
+      } else flip(f.sub);
       low = f.low;
       high = f.high;
       if (!f.pure) break;

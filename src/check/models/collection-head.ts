@@ -30,8 +30,8 @@ import {
   type Violation,
 } from '../model.js';
 import { linkPointerKey } from '../../meta/contract.js';
-import { headStep, parseHeads, partKey } from './log.js';
-import { appliedArg, pointerKey, pointerMatches, type PointerState } from './pointer.js';
+import { headNever, headStep, parseHeads, partKey } from './log.js';
+import { appliedArg, pointerKey, pointerMatches, pointerPassed, type PointerState } from './pointer.js';
 
 type ReadPointer = { version: number; value?: string; applied?: string } | null;
 
@@ -98,6 +98,10 @@ const collectionHead: OpHandler<Data> = {
     return pointerMatches(cur, d.pointer)
       ? SAME
       : reject(why, () => `read pointer ${JSON.stringify(d.pointer)}, but it is ${cur === null ? 'absent' : `at version ${cur.version} (${cur.value})`}`);
+  },
+  never(d, s, get) {
+    if (d.kind === 'head') return headNever(d, s, get);
+    return pointerPassed(get(d.key) as PointerState | null, d.pointer?.version ?? null);
   },
 };
 

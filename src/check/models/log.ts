@@ -51,15 +51,24 @@ import {
   type Violation,
 } from '../model.js';
 
-/** One committed range of a partition; a persistent list, newest first. `id` is interned. */
-export interface Seg {
+/** A committed range's commit; `named` when some step looks it up by name (a retry, a swap's retry). */
+export interface Commit {
+  commit: string;
   start: number;
   end: number;
-  commit: string;
+  named: boolean;
+}
+
+/**
+ * One committed range of a partition; a persistent list, newest first. `id` is interned: equal
+ * ids exactly when no step can tell the lists apart (the ranges, and the names of the named
+ * commits: a commit no retry looks up is known by its range alone).
+ */
+export interface Seg extends Commit {
   prev: Seg | null;
   id: number;
   /** A segment entry: the commits it replaced, with their ranges. */
-  merged?: readonly { commit: string; start: number; end: number }[];
+  merged?: readonly Commit[];
 }
 
 export interface PartState {
@@ -179,12 +188,16 @@ interface CommitData {
 function mkHandlers(): OpHandler[] {
   // Interned ids of persistent range lists: equal ids exactly when the lists are equal.
   const interned = new Map<string, number>();
-  const mkSeg = (prev: Seg | null, start: number, end: number, commit: string, merged?: Seg['merged']): Seg => {
-    // A segment's commit (seg:<path>) names what it merged: the path is written once.
-    const k = `${prev?.id ?? 0}|${start}|${end}|${commit}`;
+  const mkSeg = (prev: Seg | null, c: Commit, merged?: Seg['merged']): Seg => {
+    // Unnamed commits are interned by their ranges only: two orders of unknown commits that
+    // leave the same ranges are one state (nothing later reads their names).
+    let k = `${prev?.id ?? 0}|${c.start}|${c.end}|${c.named ? c.commit : ''}`;
+    if (merged) for (const m of merged) if (m.named) k += `|${m.commit}@${m.start}`;
     let id = interned.get(k);
     if (id === undefined) interned.set(k, (id = interned.size + 1));
-    return merged ? { start, end, commit, prev, id, merged } : { start, end, commit, prev, id };
+    const seg: Seg = { start: c.start, end: c.end, commit: c.commit, named: c.named, prev, id };
+    if (merged) seg.merged = merged;
+    return seg;
   };
 
   const commitWal: OpHandler<CommitData> = {
@@ -224,14 +237,14 @@ function mkHandlers(): OpHandler[] {
     step(d, sub, get, why): Alt[] {
       if (d.shared.n > 1) {
         // A retry: if this (object, group) committed already, it applies nothing and returns the first offsets.
-        const found = new Map<string, Seg[]>();
+        const found = new Map<string, Commit[]>();
         let any = false;
         for (const k of sub.keys) {
-          const list: Seg[] = [];
+          const list: Commit[] = [];
           for (let s = (get(k) as PartState).segs; s; s = s.prev) {
             if (s.commit === d.commit) list.push(s);
             // Newest first, like the list; a segment's merged commits are in offset order.
-            else if (s.merged) for (let j = s.merged.length - 1; j >= 0; j--) if (s.merged[j]!.commit === d.commit) list.push(s.merged[j] as Seg);
+            else if (s.merged) for (let j = s.merged.length - 1; j >= 0; j--) if (s.merged[j]!.commit === d.commit) list.push(s.merged[j]!);
           }
           if (list.length) any = true;
           found.set(k, list.reverse());
@@ -263,10 +276,15 @@ function mkHandlers(): OpHandler[] {
             (c.start < start ? `offsets below ${start} were already assigned (duplicate)` : c.start > start ? `it leaves a gap [${start}, ${c.start})` : `expected end ${end}`),
           );
         }
-        updated.set(c.key, { next: end, logStart: st.logStart, segs: mkSeg(st.segs, start, end, d.commit) });
+        updated.set(c.key, { next: end, logStart: st.logStart, segs: mkSeg(st.segs, { commit: d.commit, start, end, named: d.shared.n > 1 }) });
       }
       return [[...updated.entries()]];
     },
+    // An unknown commit no retry shares appends its records, whoever's they are: it is
+    // interned by its ranges only (mkSeg), so two such commits of the same chunks are twins.
+    twin: (d) => (d.ok || d.shared.n > 1 ? null : d.chunks.map((c) => `${c.key}+${c.records}`).join(',')),
+    // `next` never moves back: an ok commit (not a retry) whose start is below it never fits.
+    never: (d, _s, get) => d.ok && d.shared.n === 1 && firstChunks(d.chunks).some((c) => c.start < (get(c.key) as PartState).next),
   };
 
   interface IndexData {
@@ -276,6 +294,8 @@ function mkHandlers(): OpHandler[] {
     next: number;
     nextFrom: number | null;
     entries: number[];
+    /** No swapSegment in the history touches this partition: its ranges below next are final. */
+    final: boolean;
   }
 
   const partitionIndex: OpHandler<IndexData> = {
@@ -287,14 +307,15 @@ function mkHandlers(): OpHandler[] {
         'entries must be contiguous and gap-free from the entry holding max(from, logStart) up to next (or nextFrom), ' +
         'and be exactly the committed ranges there',
     },
-    prepare(op) {
+    prepare(op, ctx) {
       const { ns, stream } = streamArgs(op.args);
       const partition = reqInt(op.args, 'partition', 'args');
       const key = partKey(ns, stream, partition);
       if (op.status !== 'ok') return [];
       const r = parseIndexResult(op.result);
       const from = op.args.from === undefined ? 0 : reqInt(op.args, 'from', 'args');
-      return [{ keys: [key], data: { key, from, ...r }, readOnly: true }];
+      const final = !ctx.index('swappedPartitions', swappedPartitions).has(key);
+      return [{ keys: [key], data: { key, from, ...r, final }, readOnly: true }];
     },
     step(d, _s, get, why): Alt[] {
       const cur = get(d.key) as PartState;
@@ -307,6 +328,20 @@ function mkHandlers(): OpHandler[] {
       for (const s of segList(cur.segs)) if (s.end > s.start && s.end > lo && s.start < hi) want.push(s.start, s.end);
       if (want.length === d.entries.length && want.every((v, i) => v === d.entries[i])) return SAME;
       return reject(why, () => `read entries ${fmtRanges(d.entries)}, but the committed ranges there are ${fmtRanges(want)}`);
+    },
+    never(d, _s, get) {
+      const cur = get(d.key) as PartState;
+      if (headPassed(cur, d.next, d.logStart)) return true;
+      if (!d.final || d.entries.length === 0) return false;
+      // Without swaps, a boundary below next stays one and no new one appears below it: the
+      // read is past hope if it names a point that is not one, or skips one inside its span.
+      const bounds = new Set<number>();
+      for (let x = cur.segs; x; x = x.prev) if (x.end > x.start) bounds.add(x.start).add(x.end);
+      const named = new Set(d.entries);
+      for (const x of d.entries) if (x < cur.next && !bounds.has(x)) return true;
+      const top = Math.min(d.entries[d.entries.length - 1]!, cur.next);
+      for (const y of bounds) if (y > d.entries[0]! && y < top && !named.has(y)) return true;
+      return false;
     },
   };
 
@@ -334,6 +369,7 @@ function mkHandlers(): OpHandler[] {
       }));
     },
     step: headStep,
+    never: headNever,
   };
 
   interface TrimData {
@@ -377,6 +413,11 @@ function mkHandlers(): OpHandler[] {
         }
       }
       return ls === cur.logStart ? SAME : [[[d.key, { ...cur, logStart: ls }]]];
+    },
+    never(d, _s, get) {
+      const cur = get(d.key) as PartState;
+      if (d.mode === 'invalid') return d.logStart <= cur.next;
+      return d.mode === 'ok' && headPassed(cur, d.result.next ?? Infinity, d.result.logStart ?? Infinity);
     },
   };
 
@@ -425,13 +466,15 @@ function mkHandlers(): OpHandler[] {
         if (!d.ok) return SAME; // an unknown swap that could not apply
         return reject(why, () => `swap [${d.start}, ${d.end}) on ${describePart(d.key)}: not on entry boundaries at or above logStart ${cur.logStart} (entries ${fmtRanges(all.flatMap((x) => [x.start, x.end]))})`);
       }
-      const merged = all.slice(first, last + 1).flatMap((x) => x.merged ?? [{ commit: x.commit, start: x.start, end: x.end }]);
+      const merged = all.slice(first, last + 1).flatMap((x): Commit[] => x.merged ? [...x.merged] : [{ commit: x.commit, start: x.start, end: x.end, named: x.named }]);
       let segs: Seg | null = null;
-      for (const x of all.slice(0, first)) segs = mkSeg(segs, x.start, x.end, x.commit, x.merged);
-      segs = mkSeg(segs, d.start, d.end, d.commit, merged);
-      for (const x of all.slice(last + 1)) segs = mkSeg(segs, x.start, x.end, x.commit, x.merged);
+      for (const x of all.slice(0, first)) segs = mkSeg(segs, x, x.merged);
+      segs = mkSeg(segs, { commit: d.commit, start: d.start, end: d.end, named: true }, merged);
+      for (const x of all.slice(last + 1)) segs = mkSeg(segs, x, x.merged);
       return [[[d.key, { ...cur, segs }]]];
     },
+    // Swapped-in ranges start at or above logStart, which never moves back.
+    never: (d, _s, get) => d.ok && d.start < (get(d.key) as PartState).logStart,
   };
 
   return [commitWal, partitionIndex, streamState, trimPartition, swapSegment];
@@ -442,6 +485,33 @@ export function headStep(d: { key: string; next: number; logStart: number | null
   const cur = get(d.key) as PartState;
   if (cur.next === d.next && (d.logStart === null || d.logStart === cur.logStart)) return SAME;
   return reject(why, () => `read next ${d.next}${d.logStart === null ? '' : `, logStart ${d.logStart}`}; the partition has next ${cur.next}, logStart ${cur.logStart}`);
+}
+
+/** The partitions some swapSegment of the history names. */
+function swappedPartitions(ops: readonly Op[]): Set<string> {
+  const out = new Set<string>();
+  for (const op of ops) {
+    if (op.name !== 'swapSegment') continue;
+    const { ns, stream } = streamArgs(op.args);
+    out.add(partKey(ns, stream, reqInt(op.args, 'partition', 'args')));
+  }
+  return out;
+}
+
+/** Whether the partition is past a head read (next, logStart): neither ever moves back (spec §3.1). */
+function headPassed(cur: PartState, next: number, logStart: number | null): boolean {
+  return cur.next > next || (logStart !== null && cur.logStart > logStart);
+}
+
+/** A head read that no later state can match (OpHandler.never). */
+export function headNever(d: { key: string; next: number; logStart: number | null }, _s: unknown, get: (k: string) => unknown): boolean {
+  return headPassed(get(d.key) as PartState, d.next, d.logStart);
+}
+
+/** Each key's first chunk of a group (a later chunk on the same key starts above it). */
+function firstChunks<C extends { key: string }>(chunks: readonly C[]): C[] {
+  const seen = new Set<string>();
+  return chunks.filter((c) => !seen.has(c.key) && seen.add(c.key));
 }
 
 /** Heads as `[{partition, next, logStart?}]` or `{partition: next}`. */

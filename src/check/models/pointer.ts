@@ -165,11 +165,18 @@ const casPointer: OpHandler<CasData> = {
       }
     }
   },
+  // An ok cas needs its expected version, which the pointer never returns to once past it.
+  never: (d, _s, get) => d.mode === 'ok' && pointerPassed(get(d.key) as PointerState | null, d.expected),
 };
 
 interface ReadData {
   key: string;
   result: { version: number; value?: string } | null;
+}
+
+/** Whether the pointer is past version `v` (null: absent): versions never move back. */
+export function pointerPassed(cur: PointerState | null, v: number | null): boolean {
+  return cur !== null && (v === null || cur.version > v);
 }
 
 /** Compares a read pointer with the state. */
@@ -196,6 +203,7 @@ const pointer: OpHandler<ReadData> = {
     const cur = get(d.key) as PointerState | null;
     return pointerMatches(cur, d.result) ? SAME : reject(why, () => `read ${JSON.stringify(d.result)}, but the pointer is ${showP(cur)}`);
   },
+  never: (d, _s, get) => pointerPassed(get(d.key) as PointerState | null, d.result?.version ?? null),
 };
 
 export function pointerHandlers(): OpHandler[] {
