@@ -2,6 +2,7 @@
 // It runs test files with node:test (the TypeScript loader is inherited by the
 // child processes), prints the spec reporter's per-case list and ends with the
 // summary line `N passed, N failed, N skipped` that every test script promises.
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { run } from 'node:test';
@@ -98,6 +99,20 @@ const AUTHORIZERS = ['builtin', 'openfga'] as const;
  */
 const OPENFGA_PASS: Record<string, string[]> = { tenancy: ['test/tenancy'], authz: ['test/authz/lifecycle.test.ts'] };
 
+/** Upper bound of --lanes (each lane is a process with its own services). */
+const MAX_LANES = 4;
+/** A lane's stage that runs longer than this has hung: its process group is stopped. */
+const LANE_STAGE_DEADLINE_MS = 25 * 60_000;
+/**
+ * Rough seconds each lane job takes on a quiet 2-core machine (a fresh-clone run): lanes take
+ * the longest jobs first, each into the lane with the least work so far (LPT), so the lanes
+ * end together. Only the order depends on these; a wrong figure costs time, never a test.
+ */
+const LANE_COST_S: Record<string, number> = {
+  postgres: 300, dynamodb: 280, embedded: 180, 'sharded-mixed': 110, sharded: 100, node22: 170,
+  'remote-postgres': 90, remote: 80, alternator: 60,
+};
+
 /** Not a folder: the second pass of NODE22_SUITES on Node 22 (test/harness/node22.ts); in `all`. */
 const NODE22 = 'node22';
 
@@ -121,10 +136,18 @@ const program = new Command()
   .option('--backend <name>', 'metastore backend under test (sets LOAM_TEST_BACKEND)')
   .option('--bless', 'rewrite blessed expectation files instead of comparing (sets LOAM_BLESS=1)')
   .option('--concurrency <n>', 'test files run at once', '1')
+  .option('--lanes <n>', 'with several backends: run their stages (and the Node 22 pass) this many at a time, each in its own process, splitting --concurrency between them', '1')
   .option('--authorizer <name>', `run the security suites (${Object.keys(OPENFGA_PASS).join(', ')}) with this authorizer only: ${AUTHORIZERS.join(', ')} (default: both)`)
   .parse();
 
-const opts = program.opts<{ backend?: string; bless?: boolean; concurrency: string; authorizer?: string }>();
+const opts = program.opts<{ backend?: string; bless?: boolean; concurrency: string; lanes: string; authorizer?: string }>();
+const lanes = Number(opts.lanes);
+if (!Number.isInteger(lanes) || lanes < 1 || lanes > MAX_LANES) {
+  console.error(`--lanes must be an integer from 1 to ${MAX_LANES}, got "${opts.lanes}"`);
+  process.exit(2);
+}
+/** The environment lanes' processes start from: taken before any stage sets its own variables. */
+const BASE_ENV: NodeJS.ProcessEnv = { ...process.env };
 if (opts.authorizer && !(AUTHORIZERS as readonly string[]).includes(opts.authorizer)) {
   console.error(`unknown authorizer "${opts.authorizer}"; expected one of: ${AUTHORIZERS.join(', ')}`);
   process.exit(2);
@@ -150,6 +173,8 @@ const backends: string[] = opts.backend ? [opts.backend] : [...BACKENDS];
 interface Stage {
   label: string;
   backend?: string;
+  /** A per-backend stage's suites (how a lane's process is asked to run it). */
+  suites?: string[];
   /** Run --concurrency at a time. */
   files: string[];
   /** Then these, one at a time (SERIAL suites), on the same services. */
@@ -177,7 +202,7 @@ for (const n of plainNames.filter((n) => NEEDS[n])) {
 for (const b of backends) {
   const here = names.filter((n) => PER_BACKEND.has(n) && (ONLY_ON[n]?.includes(b) ?? true) && !NOT_ON[n]?.includes(b) && inBuiltinPass(n));
   const parts = split(here);
-  if (parts.files.length + parts.serialFiles!.length > 0) stages.push({ label: `${here.join(', ')} on ${b}`, backend: b, ...parts, ...(BACKEND_ENV[b] ? { env: BACKEND_ENV[b] } : {}) });
+  if (parts.files.length + parts.serialFiles!.length > 0) stages.push({ label: `${here.join(', ')} on ${b}`, backend: b, suites: here, ...parts, ...(BACKEND_ENV[b] ? { env: BACKEND_ENV[b] } : {}) });
 }
 if (withOpenFga) {
   // The openfga pass: on the backend asked for, else on embedded (the authorizer is the same on every backend).
@@ -250,7 +275,71 @@ async function runStage(stage: Stage): Promise<void> {
   console.log(`=== ${stage.label} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-for (const stage of stages) {
+/** A stage or pass run by a lane: its own `test/run.ts` process, its output shown when it ends. */
+interface LaneJob {
+  label: string;
+  cost: number;
+  args: string[];
+}
+
+/** Runs a lane job's process (its stdout held back, so lanes do not interleave) and adds its counts. */
+async function runLaneJob(job: LaneJob, lane: number): Promise<void> {
+  const started = Date.now();
+  console.log(`=== lane ${lane}: started ${job.label}`);
+  let out = '';
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/run.ts', ...job.args], {
+      cwd: ROOT,
+      env: BASE_ENV,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group, so a hung stage is stopped with its services
+    });
+    const timer = setTimeout(() => {
+      out += `\nlane ${lane}: ${job.label} ran past ${LANE_STAGE_DEADLINE_MS / 60_000} minutes; stopped\n`;
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }, LANE_STAGE_DEADLINE_MS);
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    child.on('error', (e) => {
+      out += `\n${e.stack ?? String(e)}\n`;
+      resolve(null);
+    });
+    child.on('close', (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
+  });
+  process.stdout.write(`\n--- lane ${lane}: ${job.label} ---\n${out}`);
+  const m = /(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$/.exec(out);
+  if (m) {
+    passed += Number(m[1]);
+    failed += Number(m[2]);
+    skipped += Number(m[3] ?? 0);
+  }
+  if (!m || (code !== 0 && Number(m[2]) === 0)) {
+    failed++;
+    console.error(`lane ${lane}: ${job.label} ended (code ${code}) without a clean summary line`);
+  }
+  console.log(`=== lane ${lane}: ${job.label} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** Runs jobs `n` at a time: the costliest first, each lane taking the next when it is free. */
+async function runLanes(jobs: LaneJob[], n: number): Promise<void> {
+  const queue = [...jobs].sort((a, b) => b.cost - a.cost);
+  await Promise.all(
+    Array.from({ length: Math.min(n, queue.length) }, async (_, i) => {
+      for (let job = queue.shift(); job; job = queue.shift()) await runLaneJob(job, i + 1);
+    }),
+  );
+}
+
+const inLanes = lanes > 1 && backends.length > 1;
+const laneConcurrency = String(Math.max(1, Math.floor(Number(opts.concurrency) / lanes)));
+for (const stage of stages.filter((st) => !(inLanes && st.suites))) {
   try {
     await runStage(stage);
   } catch (e) {
@@ -258,7 +347,21 @@ for (const stage of stages) {
     console.error(`stage ${stage.label} could not run: ${(e as Error).stack ?? String(e)}`);
   }
 }
-if (withNode22) {
+if (inLanes) {
+  const jobs: LaneJob[] = stages
+    .filter((st) => st.suites)
+    .map((st) => ({
+      label: st.label,
+      cost: LANE_COST_S[st.backend!] ?? 60,
+      args: [...st.suites!, '--backend', st.backend!, '--concurrency', laneConcurrency, '--authorizer', 'builtin', ...(opts.bless ? ['--bless'] : [])],
+    }));
+  if (withNode22) jobs.push({ label: `${NODE22}: ${NODE22_SUITES.join(', ')} on Node 22`, cost: LANE_COST_S[NODE22] ?? 60, args: [NODE22] });
+  console.log(`\n=== ${jobs.length} stages in ${lanes} lanes, ${laneConcurrency} file(s) at a time each; each stage's output follows when it ends`);
+  const started = Date.now();
+  await runLanes(jobs, lanes);
+  console.log(`=== the lanes took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+if (withNode22 && !inLanes) {
   const started = Date.now();
   console.log(`\n=== ${NODE22}: ${NODE22_SUITES.join(', ')} on Node 22`);
   try {
