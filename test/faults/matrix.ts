@@ -24,6 +24,8 @@ export type Fault = (typeof FAULTS)[number];
 export const ATTEMPTS = ['first', 'second'] as const;
 export type Attempt = (typeof ATTEMPTS)[number];
 
+/** How long a cell waits for an abandoned attempt to end before its checks (a bound). */
+const ATTEMPT_END_DEADLINE_MS = 60_000;
 /** Delay(d): well inside the retry budget. */
 export const DELAY_MS = 20;
 /**
@@ -478,6 +480,8 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
   let outcome: string;
   let attempts = 0;
   let detail = '';
+  /** Every attempt's call: one the budget abandoned may still be running (e.g. its later groups). */
+  const inflight: Promise<unknown>[] = [];
   const resolvedBefore = resolvedCount?.(store) ?? 0;
   plan.armed = true;
   try {
@@ -489,7 +493,9 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
         plan.seen.clear();
         attempts = n;
         try {
-          return await group.call(store!, ctx!, { requestId });
+          const call = group.call(store!, ctx!, { requestId });
+          inflight.push(call.catch(() => undefined));
+          return await call;
         } catch (e) {
           producer?.observe?.(e);
           throw e;
@@ -509,6 +515,15 @@ export async function runCell(factory: BackendFactory, group: Group, fault: Faul
     plan.armed = false;
     await producer?.settle?.();
   }
+  // The checks read a settled store: wait for every attempt to have ended, including one the
+  // budget gave up on, which goes on once settle() has released what held it.
+  let deadline: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.all(inflight),
+    new Promise((_, reject) => {
+      deadline = setTimeout(() => reject(new Error(`cell ${group.name} × ${fault} × ${attempt}: an attempt was still running ${ATTEMPT_END_DEADLINE_MS} ms after the call`)), ATTEMPT_END_DEADLINE_MS);
+    }),
+  ]).finally(() => clearTimeout(deadline));
   try {
     await group.check(store, ctx, acked);
   } catch (e) {
