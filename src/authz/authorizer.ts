@@ -19,6 +19,8 @@ export const ACTIONS = [
   'namespace.list',
   'namespace.read',
   'namespace.delete',
+  'namespace.key.read',
+  'namespace.key.manage',
   'collection.create',
   'collection.list',
   'collection.read',
@@ -77,6 +79,11 @@ export const CLASS: Record<Action, Class> = {
   'namespace.list': 'read',
   'namespace.read': 'read',
   'namespace.delete': 'ns_admin',
+  // A namespace's key (spec §9.8): rotating it, and destroying it (which makes all of the
+  // namespace's data unreadable for good, like dropping it), are a namespace admin's; so is
+  // reading its versions and key references.
+  'namespace.key.read': 'ns_admin',
+  'namespace.key.manage': 'ns_admin',
   'collection.create': 'ns_admin',
   'collection.list': 'read',
   'collection.read': 'read',

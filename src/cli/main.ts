@@ -22,6 +22,7 @@ import { shardCommands } from './shards.js';
 import { moveCommands } from './moves.js';
 import { erasureCommands } from './erasure.js';
 import { placementCommand } from './placement.js';
+import { namespaceKeyCommands } from './namespace-keys.js';
 import { addExamples } from './examples.js';
 import { clusterCommands, controlPlaneCommand } from './control-plane.js';
 
@@ -226,6 +227,7 @@ export function program(): Command {
   moveCommands(p);
   erasureCommands(p);
   placementCommand(p);
+  namespaceKeyCommands(p);
   tenancyCommands(p);
   controlPlaneCommand(p);
   clusterCommands(p);

@@ -34,6 +34,8 @@ export type EraseRequest = BodyOf<'eraseDocuments'>;
 export type EraseResult = Answer<'eraseDocuments', 202>;
 export type ErasureVerification = Answer<'verifyErasure', 200>;
 export type ErasureList = Answer<'listErasures', 200>;
+/** A namespace's encryption key (spec §9.8): state and versions, never key material. */
+export type NamespaceKey = Answer<'getNamespaceKey', 200>;
 export type WriteBatch<D extends Doc = Doc> = { upserts?: D[]; deletes?: (string | number)[] };
 export type WriteResult = Answer<'writeDocuments', 200>;
 export type QueryRequest = BodyOf<'query'>;
@@ -302,6 +304,21 @@ export class LoamClient {
     /** Recomputes the key's HMAC under the erasure's key version: 200 when the record holds it, a LoamError not_found when not. */
     verify: (id: string, key: string | number): Promise<ErasureVerification> =>
       this.send('POST', pathOf('/v1/erasures/{id}/verify', { id }), 'safe', { body: { key } satisfies BodyOf<'verifyErasure'> }),
+  };
+
+  // ------------------------------------------------------------------ namespace keys (encryption)
+
+  /** A namespace's encryption key: show, rotate, destroy (crypto-shred); a namespace admin's key. */
+  readonly namespaceKeys = {
+    get: (ns: string): Promise<NamespaceKey> => this.send('GET', pathOf('/v1/namespaces/{ns}/key', { ns }), 'safe'),
+    /** A new key version for data written from now on. Not retried once it may have reached the server (a repeat rotates again). */
+    rotate: (ns: string): Promise<NamespaceKey> => this.send('POST', pathOf('/v1/namespaces/{ns}/key/rotate', { ns }), 'unsafe'),
+    /**
+     * Crypto-shreds the namespace: every version of its key is destroyed and none of its data
+     * can be read again. `confirm` must be the namespace's name. Idempotent.
+     */
+    destroy: (ns: string, confirm: string): Promise<NamespaceKey> =>
+      this.send('POST', pathOf('/v1/namespaces/{ns}/key/destroy', { ns }), 'safe', { body: { confirm } satisfies BodyOf<'destroyNamespaceKey'> }),
   };
 
   // ------------------------------------------------------------------ tenancy

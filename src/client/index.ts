@@ -16,6 +16,7 @@ export type {
   Erasure,
   ErasureList,
   ErasureVerification,
+  NamespaceKey,
   KeyInfo,
   KeySpec,
   ListOptions,

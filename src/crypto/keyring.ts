@@ -5,7 +5,7 @@
 // here, or seen through the change feed, or at the latest at the key refresh — the cached KEKs
 // are zeroized (Buffer.fill(0)) and the namespace's cache entries elsewhere are dropped
 // through the onShred listeners.
-import type { KeyChange, KeyRecords, NamespaceKeyRecord } from './types.js';
+import { MAX_NAMESPACE_KEY_VERSIONS, type KeyChange, type KeyRecords, type NamespaceKeyRecord } from './types.js';
 import { isMetaError } from '../meta/errors.js';
 import { aadOf, freshIv, IV_BYTES, KEY_BYTES, open, seal, TAG_BYTES } from './envelope.js';
 import { KeyDestroyedError, type KeyProvider } from './provider.js';
@@ -180,16 +180,37 @@ export class KeyRing {
     return this.kekOf(ns, e, version);
   }
 
-  /** Rotation: a new KEK version; data written from now on is wrapped by it. */
+  /**
+   * Rotation: a new KEK version; data written from now on is wrapped by it (on this node at
+   * once, on the others at their next key refresh). The older versions stay for reads. Two
+   * rotations at once: one wins the version, the other is refused (AlreadyExists).
+   */
   async rotate(ns: number): Promise<number> {
+    this.stale(ns);
     const e = await this.load(ns);
     KeyRing.destroyedIn(ns, e);
+    if (e.records.length >= MAX_NAMESPACE_KEY_VERSIONS) throw new RangeError(`namespace ${ns} has ${e.records.length} key versions, the most it may have (MAX_NAMESPACE_KEY_VERSIONS)`);
     const version = (e.records[e.records.length - 1]?.version ?? 0) + 1;
     const made = await this.o.provider.newKek(ns, version);
     made.kek.fill(0);
     await this.o.control.createNamespaceKey({ ns, version, provider: this.o.provider.name, keyRef: made.keyRef, wrapped: made.wrapped.toString('base64'), created: Date.now() });
-    this.entries.delete(ns);
+    this.stale(ns);
     return version;
+  }
+
+  /**
+   * The next use re-reads the namespace's key records (a rotation here or elsewhere). Its
+   * unwrapped KEKs are kept (a flush in flight may hold one; reads need the old versions).
+   */
+  stale(ns: number): void {
+    const e = this.entries.get(ns);
+    if (e) e.loadedAt = 0;
+  }
+
+  /** The namespace's key records as the ControlStore holds them now (for the key routes). */
+  async records(ns: number): Promise<readonly NamespaceKeyRecord[]> {
+    this.stale(ns);
+    return (await this.load(ns)).records;
   }
 
   /**
@@ -213,6 +234,8 @@ export class KeyRing {
 
 /** Wraps a data key under a KEK, bound to (ns, path, version, purpose). */
 export function wrapDataKey(k: WriteKey, dek: Buffer, path: string, extra: string): Buffer {
+  // A KEK zeroized by a destruction while a write held it must never wrap (an all-zero key is public).
+  if (k.kek.every((b) => b === 0)) throw new KeyDestroyedError(k.ns, 'its KEK was zeroized while a write held it');
   const iv = freshIv();
   return Buffer.concat([iv, seal(k.kek, iv, aadOf('dek', k.ns, path, k.version, extra), dek)]);
 }

@@ -130,6 +130,32 @@ export const erasureBody = {
   },
 } as const;
 
+/** A namespace's key as the API shows it (docs/encryption.md): state and versions, never key material. */
+export const namespaceKeyBody = {
+  type: 'object',
+  properties: {
+    namespace: { type: 'string' },
+    namespace_id: { type: 'integer' },
+    encrypted: { type: 'boolean' },
+    state: { type: 'string', enum: ['none', 'active', 'destroyed'], description: 'none: written unencrypted (no key yet); destroyed: crypto-shredded' },
+    provider: { type: ['string', 'null'], enum: ['local', 'kms', null] },
+    current_version: { type: ['integer', 'null'], description: 'The version new data is sealed under' },
+    versions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          version: { type: 'integer' },
+          provider: { type: 'string' },
+          key_ref: { type: 'string', description: "The root that wraps it: the master key's id, or the KMS key's ARN" },
+          state: { type: 'string', enum: ['active', 'destroyed'] },
+          created: { type: 'integer' },
+          destroyed: { type: ['integer', 'null'] },
+        },
+      },
+    },
+  },
+} as const;
 export const nsParams = { type: 'object', required: ['ns'], properties: { ns: name } } as const;
 export const collParams = { type: 'object', required: ['ns', 'c'], properties: { ns: name, c: name } } as const;
 
@@ -182,6 +208,33 @@ export const ROUTES = {
     url: '/v1/namespaces/:ns',
     summary: 'Delete a namespace (it must have no collections)',
     schema: { params: nsParams, response: { 204: { type: 'null' }, 404: errorBody, 409: errorBody } },
+  },
+  getNamespaceKey: {
+    method: 'GET',
+    url: '/v1/namespaces/:ns/key',
+    summary: "A namespace's encryption key: whether it is encrypted, its key versions and their state (never key material); a namespace admin's",
+    schema: { params: nsParams, response: { 200: namespaceKeyBody, 404: errorBody, 503: errorBody } },
+  },
+  rotateNamespaceKey: {
+    method: 'POST',
+    url: '/v1/namespaces/:ns/key/rotate',
+    summary: "Starts a new key version: data written from now on is sealed under it, data written before still reads (a namespace without a key gets its first one)",
+    schema: { params: nsParams, response: { 200: namespaceKeyBody, 404: errorBody, 410: errorBody, 503: errorBody } },
+  },
+  destroyNamespaceKey: {
+    method: 'POST',
+    url: '/v1/namespaces/:ns/key/destroy',
+    summary: "Crypto-shreds the namespace: destroys every version of its key, so none of its bytes in the bucket can be decrypted again. Cannot be undone",
+    schema: {
+      params: nsParams,
+      body: {
+        type: 'object',
+        required: ['confirm'],
+        additionalProperties: false,
+        properties: { confirm: { type: 'string', maxLength: MAX_NAME_LENGTH, description: "The namespace's name, repeated: destruction cannot be undone" } },
+      },
+      response: { 200: namespaceKeyBody, 400: errorBody, 404: errorBody, 409: errorBody, 503: errorBody },
+    },
   },
   createCollection: {
     method: 'POST',

@@ -29,6 +29,8 @@ import type { ErasureService } from '../erasure/service.js';
 import { erasureJson, verifyKey } from '../erasure/view.js';
 import { FORWARDED_BY_HEADER, ForwardFailed, SERVED_BY_HEADER, type RequestRouter, type RouteKind } from '../router/requests.js';
 import { placementKey } from '../router/placement.js';
+import type { NamespaceKeyRecord } from '../crypto/types.js';
+import { namespaceKeyView } from '../crypto/view.js';
 
 /** HTTP body limit: the batch byte limit plus room for JSON syntax. */
 export const BODY_LIMIT_BYTES = MAX_BATCH_BYTES + 4 * 1024 * 1024;
@@ -116,6 +118,15 @@ export interface GatewayDeps {
   router?: { requests: RequestRouter; orgOf: (req: FastifyRequest) => string | Promise<string> };
   /** Routes of the node's other parts (GET /v1/placement), admitted like the others; their definitions are in ROUTES. */
   moreRoutes?: readonly ((app: FastifyInstance) => void)[];
+  /** Envelope encryption (spec §9.8): the namespace key operations; absent, the key routes answer 503 naming the setting. */
+  keys?: NamespaceKeyAdmin;
+}
+
+/** What the key routes do (the node's key ring, and its worker thread told of each change). */
+export interface NamespaceKeyAdmin {
+  records(ns: number): Promise<readonly NamespaceKeyRecord[]>;
+  rotate(ns: number): Promise<number>;
+  destroy(ns: number): Promise<void>;
 }
 
 /** The routes a gateway routes (spec §5.3), and how. */
@@ -571,6 +582,39 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     const svc = erasure();
     const row = await ownErasure(req.principal.org, req.params.id);
     return verifyKey(svc, row, req.body.key);
+  });
+
+  // Namespace keys (spec §9.8, docs/encryption.md): show, rotate, destroy (crypto-shred).
+  const keys = (): NamespaceKeyAdmin => {
+    if (!d.keys) throw new HttpError(503, 'encryption_unavailable', 'encryption is off on this node: set key_provider (local or kms) and its settings (docs/encryption.md)');
+    return d.keys;
+  };
+  route<NsP, unknown, unknown>(ROUTES.getNamespaceKey, async (req) => {
+    const k = keys();
+    const n = await d.catalog.namespace(req.principal.org, req.params.ns);
+    return namespaceKeyView(n, await k.records(n.id));
+  });
+  route<NsP, unknown, unknown>(ROUTES.rotateNamespaceKey, async (req) => {
+    const k = keys();
+    const n = await d.catalog.namespace(req.principal.org, req.params.ns);
+    try {
+      await k.rotate(n.id);
+    } catch (e) {
+      if (isMetaError(e, 'AlreadyExists')) throw new HttpError(409, 'conflict', `namespace "${n.name}": another rotation made this key version at the same time; nothing was changed by this one, retry`);
+      if (e instanceof RangeError) throw new HttpError(409, 'limit_exceeded', e.message);
+      throw e;
+    }
+    return namespaceKeyView(n, await k.records(n.id));
+  });
+  route<NsP, unknown, { confirm: string }>(ROUTES.destroyNamespaceKey, async (req) => {
+    const k = keys();
+    const n = await d.catalog.namespace(req.principal.org, req.params.ns);
+    if (req.body.confirm !== n.name) {
+      throw new HttpError(400, 'invalid_argument', `body.confirm must be the namespace's name ("${n.name}"): destroying its key makes all of its data unreadable for good`);
+    }
+    if ((await k.records(n.id)).length === 0) throw new HttpError(409, 'conflict', `namespace "${n.name}" has no key (it was written unencrypted): there is nothing to destroy; erase or drop its data instead`);
+    await k.destroy(n.id); // idempotent: a destroyed key is destroyed again, and answered the same
+    return namespaceKeyView(n, await k.records(n.id));
   });
 
   d.routes?.(app as unknown as FastifyInstance);

@@ -18,7 +18,7 @@ import { CollectionReader } from '../collection/reader.js';
 import { CollectionWriter } from '../collection/writer.js';
 import { Workers } from '../workers/scheduler.js';
 import { canRunInThread, WorkerThread } from './worker-thread.js';
-import { buildApp, type Admit } from '../gateway/server.js';
+import { buildApp, type Admit, type NamespaceKeyAdmin } from '../gateway/server.js';
 import { MoveHold, type MoveSignals } from '../gateway/move-buffer.js';
 import { listenMetrics, type MetricsListener } from '../metrics/listener.js';
 import { openMetastore } from './backends.js';
@@ -143,6 +143,20 @@ export interface LoamNode {
   /** The live nodes with their roles and zones, and placement over them (spec §5.3, docs/placement.md). */
   readonly membership: Membership;
   close(): Promise<void>;
+}
+
+/** The key routes' operations: the key ring's, with the worker thread told of each change. */
+function keyAdmin(keys: KeyRing, thread: () => WorkerThread | null): NamespaceKeyAdmin {
+  return {
+    records: (ns) => keys.records(ns),
+    async rotate(ns) {
+      const v = await keys.rotate(ns);
+      thread()?.rekey(ns);
+      return v;
+    },
+    // The ring forgets the namespace, whose listeners drop its caches and tell the thread.
+    destroy: (ns) => keys.destroy(ns),
+  };
 }
 
 function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -416,6 +430,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     catalog,
     ...(moves ? { moveHold: new MoveHold(moves) } : {}),
     ...(erasure ? { erasure } : {}),
+    ...(keys ? { keys: keyAdmin(keys, () => thread) } : {}),
     ...(authorizer ? { authorizer } : {}),
     ...(tenancy && control
       ? {

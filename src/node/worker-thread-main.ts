@@ -61,6 +61,7 @@ port.on('message', (m: ToThread) => {
   if (m.kind === 'committed') workers.committed(m.assigned);
   else if (m.kind === 'evict') workers.evict(new Set(m.paths));
   else if (m.kind === 'shred') keyed?.ring.forget(m.ns);
+  else if (m.kind === 'rekey') keyed?.ring.stale(m.ns);
   else if (m.kind === 'metrics') {
     // With a remote metastore, the thread's own client's RPC metrics too (summed with the node's at the scrape).
     void Promise.all([metrics.registry, ...metastoreRegistries(raw)].map((r) => r.getMetricsAsJSON()))

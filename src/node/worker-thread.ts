@@ -51,6 +51,8 @@ export type ToThread =
   | { kind: 'evict'; paths: string[] }
   /** A namespace's key was destroyed or changed: zeroize its cached keys, drop its cached bytes. */
   | { kind: 'shred'; ns: number }
+  /** A namespace's key was rotated: the next write re-reads its key versions. */
+  | { kind: 'rekey'; ns: number }
   | { kind: 'metrics'; id: number }
   | { kind: 'stop' };
 
@@ -157,10 +159,19 @@ export class WorkerThread {
 
   /** Tells the thread a namespace was crypto-shredded (its key ring forgets it at once). */
   shred(ns: number): void {
+    this.post({ kind: 'shred', ns });
+  }
+
+  /** Tells the thread a namespace's key was rotated (its next write uses the new version). */
+  rekey(ns: number): void {
+    this.post({ kind: 'rekey', ns });
+  }
+
+  private post(m: ToThread): void {
     try {
-      this.worker.postMessage({ kind: 'shred', ns } satisfies ToThread);
+      this.worker.postMessage(m);
     } catch {
-      // a thread being restarted builds a fresh key ring, which reads the destruction
+      // a thread being restarted builds a fresh key ring, which reads the current records
     }
   }
 
