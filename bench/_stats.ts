@@ -8,6 +8,11 @@ export interface Sample {
   rate: number;
   /** Each operation's latency, ms. */
   lat: number[];
+  /**
+   * This process's user CPU time per operation, µs: the work of the code and of SQLite itself,
+   * without the kernel's (fsync, whose cost other processes on the machine move a lot).
+   */
+  userCpuUs: number;
 }
 
 /**
@@ -16,6 +21,7 @@ export interface Sample {
  */
 export async function timed(seconds: number, op: (i: number, w: number) => unknown, writers = 1): Promise<Sample> {
   const lat: number[] = [];
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const end = t0 + seconds * 1000;
   let i = 0;
@@ -32,7 +38,8 @@ export async function timed(seconds: number, op: (i: number, w: number) => unkno
       }
     }),
   );
-  return { rate: i / ((performance.now() - t0) / 1000), lat };
+  const cpu = process.cpuUsage(cpu0);
+  return { rate: i / ((performance.now() - t0) / 1000), lat, userCpuUs: cpu.user / Math.max(1, i) };
 }
 
 /** The p-th percentile (0–100) of `xs`; 0 for none. */
@@ -65,8 +72,10 @@ export interface Case {
 /**
  * Alternating Loam/baseline rounds per case; prints the median round's rate and its
  * p50/p99 as `<metric>_per_s`, `_p50_ms`, `_p99_ms`, each with the baseline and the ratio.
+ * With `cpu` (both sides run in this process), also `<metric>_user_cpu_us`: the least user CPU
+ * time per operation over the rounds, for each side.
  */
-export async function compareCases(cases: Case[], o: { bench: string; backend: string; rounds: number; seconds: number }): Promise<void> {
+export async function compareCases(cases: Case[], o: { bench: string; backend: string; rounds: number; seconds: number; cpu?: boolean }): Promise<void> {
   let base = 0;
   for (const c of cases) {
     const ls: Sample[] = [];
@@ -86,5 +95,6 @@ export async function compareCases(cases: Case[], o: { bench: string; backend: s
     line(`${c.metric}_per_s`, l.rate, 'ops/s', b.rate);
     line(`${c.metric}_p50_ms`, pct(l.lat, 50), 'ms', pct(b.lat, 50));
     line(`${c.metric}_p99_ms`, pct(l.lat, 99), 'ms', pct(b.lat, 99));
+    if (o.cpu) line(`${c.metric}_user_cpu_us`, Math.min(...ls.map((x) => x.userCpuUs)), 'µs/op', Math.min(...rs.map((x) => x.userCpuUs)));
   }
 }

@@ -5,7 +5,7 @@
 import { errors, isMetaError } from '../errors.js';
 import { planGroups } from '../groups.js';
 import { WAL_COMMIT_WINDOW_MS } from '../limits.js';
-import type { AssignedRange, Capabilities, IndexEntry, PartitionHead, SegmentSwap, Stamp, Stream, WalChunk, WalCommit, WalCommitResult } from '../types.js';
+import type { AssignedRange, Capabilities, IndexEntry, PartitionHead, SegmentSwap, Stamp, Stream, WalChunk, WalCommit, WalCommitResult, WriteContext } from '../types.js';
 
 /** What a dialect supplies to the commitWal group loop. */
 export interface CommitWalParts {
@@ -19,7 +19,7 @@ export interface CommitWalParts {
    * idempotent by the (object, g) commit record: replay it with `replayGroup`, else check the
    * window with `checkCommitWindow`, assign offsets and write the record.
    */
-  commitGroup(commit: WalCommit, g: number, idx: number[]): Promise<AssignedRange[]>;
+  commitGroup(commit: WalCommit, g: number, idx: number[], w?: WriteContext): Promise<AssignedRange[]>;
 }
 
 /**
@@ -29,16 +29,28 @@ export interface CommitWalParts {
  * beforeSend) is surfaced as Unknown with earlierUnknown, because the object is now
  * committed for some partitions; the writer's retry of the same object settles the rest.
  */
-export async function commitWalGroups(commit: WalCommit, caps: Capabilities, parts: CommitWalParts): Promise<WalCommitResult> {
+export function commitWalGroups(commit: WalCommit, caps: Capabilities, parts: CommitWalParts, w?: WriteContext): Promise<WalCommitResult> {
+  const n = commit.chunks.length;
+  if (n <= caps.maxChunksPerGroup) {
+    // One group holds every chunk in request order (what planGroups decides for it): the
+    // common case of a node's flush, without the planning.
+    const idx = Array.from({ length: n }, (_, i) => i);
+    return parts.commitGroup(commit, 0, idx, w).then((assigned) => ({ object: commit.object, assigned, groups: 1 }));
+  }
+  return commitManyGroups(commit, caps, parts, w);
+}
+
+async function commitManyGroups(commit: WalCommit, caps: Capabilities, parts: CommitWalParts, w?: WriteContext): Promise<WalCommitResult> {
+  const n = commit.chunks.length;
   const { groupOf, groups } = planGroups(commit.chunks, caps.maxChunksPerGroup);
   if (groups > 1) await parts.precheck(commit);
-  const assigned: AssignedRange[] = new Array(commit.chunks.length);
+  const assigned: AssignedRange[] = new Array(n);
   for (let g = 0; g < groups; g++) {
     const idx: number[] = [];
     groupOf.forEach((gg, i) => gg === g && idx.push(i));
     let ranges: AssignedRange[];
     try {
-      ranges = await parts.commitGroup(commit, g, idx);
+      ranges = await parts.commitGroup(commit, g, idx, w);
     } catch (e) {
       throw g > 0 ? partialFailure(commit, g, groups, e) : e;
     }

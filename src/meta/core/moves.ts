@@ -42,6 +42,9 @@ export function namespaceOfPath(path: string): NamespaceId | null {
 
 /** The distinct namespaces of a commit group's chunks, in order. */
 export function namespacesOf(chunks: readonly Pick<WalChunk, 'ns'>[]): NamespaceId[] {
+  const first = chunks[0]?.ns;
+  // Most commit groups hold one namespace's chunks.
+  if (chunks.every((c) => c.ns === first)) return first === undefined ? [] : [first];
   return [...new Set(chunks.map((c) => c.ns))].sort((a, b) => a - b);
 }
 

@@ -26,6 +26,24 @@ import { migrate } from './migrations.js';
 /** How long a writer waits for another handle's write lock before Retryable('busy'). */
 export const BUSY_TIMEOUT_MS = 5_000;
 
+/**
+ * The statements of one prune pass. Each reads through an index and touches at most its
+ * batch of rows, so a pass costs the same whatever the size of the tables it prunes
+ * (test/unit/embedded-prune.test.ts checks their query plans).
+ */
+export const PRUNE_SQL = {
+  tokensDue: 'SELECT 1 FROM request_tokens WHERE stamp < ? LIMIT 1',
+  walCommitsDue: 'SELECT 1 FROM wal_commits WHERE stamp < ? LIMIT 1',
+  tombstonesDue: 'SELECT 1 FROM object_refs WHERE deleted = 1 AND claim_stamp < ? LIMIT 1',
+  tokens: 'DELETE FROM request_tokens WHERE id IN (SELECT id FROM request_tokens WHERE stamp < ? ORDER BY stamp LIMIT ?)',
+  walCommits: 'DELETE FROM wal_commits WHERE (object, grp) IN (SELECT object, grp FROM wal_commits WHERE stamp < ? ORDER BY stamp LIMIT ?)',
+  tombstones: 'DELETE FROM object_refs WHERE path IN (SELECT path FROM object_refs WHERE deleted = 1 AND claim_stamp < ? ORDER BY claim_stamp LIMIT ?)',
+  feedCandidates: `SELECT c.version FROM catalog_changes c WHERE c.version <= ? AND c.stamp < ?
+      AND EXISTS (SELECT 1 FROM catalog_changes d WHERE d.ns = c.ns AND d.version > c.version)
+    ORDER BY c.version LIMIT ?`,
+  feedDelete: 'DELETE FROM catalog_changes WHERE version IN (SELECT value FROM json_each(?))',
+} as const;
+
 export interface ContextOptions {
   path: string;
   synchronous: 'FULL' | 'NORMAL';
@@ -71,6 +89,11 @@ export class SqliteContext {
   }
 
   // ------------------------------------------------------------ statements
+
+  /** The handle's prepared statement for `sql`, prepared on first use and reused. */
+  statement(sql: string): Database.Statement {
+    return this.q(sql);
+  }
 
   private q(sql: string): Database.Statement {
     let s = this.stmts.get(sql);
@@ -184,17 +207,11 @@ export class SqliteContext {
     const now = this.clock();
     const cut = pruneCutoffs(now, this.tokenTtlMs);
     let n = 0;
-    n += this.run('DELETE FROM request_tokens WHERE id IN (SELECT id FROM request_tokens WHERE stamp < ? ORDER BY stamp LIMIT ?)', cut.tokens, PRUNE_BATCH).changes;
-    n += this.run(
-      'DELETE FROM wal_commits WHERE (object, grp) IN (SELECT object, grp FROM wal_commits WHERE stamp < ? ORDER BY stamp LIMIT ?)',
-      cut.records,
-      PRUNE_BATCH,
-    ).changes;
-    n += this.run(
-      'DELETE FROM object_refs WHERE path IN (SELECT path FROM object_refs WHERE deleted = 1 AND claim_stamp < ? LIMIT ?)',
-      cut.records,
-      PRUNE_BATCH,
-    ).changes;
+    // A DELETE … IN (subquery) costs ten times its probe even when nothing is due, and most
+    // passes find nothing: probe first.
+    if (this.get(PRUNE_SQL.tokensDue, cut.tokens)) n += this.run(PRUNE_SQL.tokens, cut.tokens, PRUNE_BATCH).changes;
+    if (this.get(PRUNE_SQL.walCommitsDue, cut.records)) n += this.run(PRUNE_SQL.walCommits, cut.records, PRUNE_BATCH).changes;
+    if (this.get(PRUNE_SQL.tombstonesDue, cut.records)) n += this.run(PRUNE_SQL.tombstones, cut.records, PRUNE_BATCH).changes;
     n += this.pruneFeed(now);
     return n;
   }
@@ -204,17 +221,10 @@ export class SqliteContext {
     const newest = this.currentVersion();
     const b = feedPruneBounds(newest, now, this.feed);
     if (b.maxVersion < 1) return 0;
-    const rows = this.all<{ version: number }>(
-      `SELECT c.version FROM catalog_changes c WHERE c.version <= ? AND c.stamp < ?
-         AND EXISTS (SELECT 1 FROM catalog_changes d WHERE d.ns = c.ns AND d.version > c.version)
-       ORDER BY c.version LIMIT ?`,
-      b.maxVersion,
-      b.before,
-      PRUNE_BATCH,
-    );
+    const rows = this.all<{ version: number }>(PRUNE_SQL.feedCandidates, b.maxVersion, b.before, PRUNE_BATCH);
     if (rows.length === 0) return 0;
     const top = rows[rows.length - 1]!.version;
-    const n = this.run('DELETE FROM catalog_changes WHERE version IN (SELECT value FROM json_each(?))', JSON.stringify(rows.map((r) => r.version))).changes;
+    const n = this.run(PRUNE_SQL.feedDelete, JSON.stringify(rows.map((r) => r.version))).changes;
     this.run("UPDATE counters SET value = max(value, ?) WHERE kind = 'feed_horizon'", top);
     return n;
   }
@@ -289,8 +299,15 @@ export class SqliteContext {
 
   liveStream(ns: number, id: number): Stream {
     const r = this.get<Row>('SELECT * FROM streams WHERE ns = ? AND id = ?', ns, id);
-    if (!r || r.state !== 'live') throw errors.notFound(`stream ${id} in namespace ${ns}`);
+    if (!r || r.state !== 'live') throw streamNotFound(ns, id);
     return toStream(r);
+  }
+
+  /** A live stream's partition count (the one column commitWal needs); NotFound as liveStream. */
+  livePartitions(ns: number, id: number): number {
+    const r = this.get<{ partitions: number; state: string }>('SELECT partitions, state FROM streams WHERE ns = ? AND id = ?', ns, id);
+    if (!r || r.state !== 'live') throw streamNotFound(ns, id);
+    return r.partitions;
   }
 
   head(ns: number, stream: number, partition: number): PartitionHead {
@@ -345,6 +362,10 @@ export class SqliteContext {
     invariant(refs >= 0, `object ${path}: reference count would go negative`);
     this.run('UPDATE object_refs SET refs = ?, retired = ? WHERE path = ?', refs, refs === 0 && r.kind === 'wal' ? stamp : null, path);
   }
+}
+
+function streamNotFound(ns: number, id: number) {
+  return errors.notFound(`stream ${id} in namespace ${ns}`);
 }
 
 /** A broken invariant is a bug in this backend, never the caller's input. */

@@ -117,6 +117,11 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX namespaces_list ON namespaces (org, name, created) WHERE state = 'live';
   `,
+  // 7: GC tombstones by age, so a prune pass reads only the tombstones it removes instead of
+  // scanning every object reference (one row per live WAL object, segment and manifest).
+  `
+  CREATE INDEX object_refs_tombstones ON object_refs (claim_stamp) WHERE deleted = 1;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
