@@ -211,6 +211,21 @@ export const MOVE_STORAGE_METHODS = [
   'removeNamespaceCopy',
 ] as const satisfies ReadonlyArray<keyof NamespaceMoveStorage>;
 
+/**
+ * Why a shard handle cannot take part in a move (null: it can), by its capabilities, never
+ * its name. A move needs a fence that every write to the namespace checks in its own
+ * transaction, and the calls above; single-item conditional writes (the Alternator profile)
+ * cannot check a fence kept in another item atomically with the write, so a write racing
+ * the fence could commit unseen by the copy.
+ */
+export function whyNoMoves(store: MetaStore): string | null {
+  if (hasMoveStorage(store)) return null;
+  if (store.capabilities().transactions === 'single-item') {
+    return 'its backend offers only single-item conditional writes, so a write cannot check a namespace move fence kept in another item in the same transaction (a write racing the fence could be lost from the copy)';
+  }
+  return "its backend does not offer the namespace move calls (src/meta/moves.ts): its writes check no namespace move fence, and it cannot export, import or track a namespace's rows";
+}
+
 /** Whether a shard handle offers moves. */
 export function hasMoveStorage(store: MetaStore): store is MetaStore & NamespaceMoveStorage {
   const s = store as unknown as Record<string, unknown>;

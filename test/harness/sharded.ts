@@ -30,7 +30,12 @@ interface Opened {
 
 function locationUrl(loc: Location): string {
   // Shard identities are credential-free URLs of where each database is.
-  return loc.backend === 'embedded' ? `sqlite:${loc.path}` : loc.path;
+  if (loc.backend === 'embedded') return `sqlite:${loc.path}`;
+  if (loc.backend === 'dynamodb' || loc.backend === 'alternator') {
+    const endpoint = new URL((loc as Location & { endpoint: string }).endpoint);
+    return `dynamodb://${endpoint.host}/${loc.path}?profile=${loc.backend}`;
+  }
+  return loc.path;
 }
 
 export function shardedFactory(name: string, layout: ShardedLayout, faultsOnAll = true): BackendFactory {

@@ -41,7 +41,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MetaStore } from '../../contract.js';
 import { errors, isMetaError, MetaError } from '../../errors.js';
-import { deltaCount, hasMoveStorage, rowCount, type NamespaceMoveStorage, type NamespaceRows } from '../../moves.js';
+import { deltaCount, hasMoveStorage, rowCount, whyNoMoves, type NamespaceMoveStorage, type NamespaceRows } from '../../moves.js';
 import type { NamespaceId } from '../../types.js';
 
 /** The move lease's time to live: renewed before every step, so a crashed mover is resumable after this. */
@@ -161,7 +161,11 @@ export async function moveNamespace(c: MoveCluster, ns: NamespaceId, to: string,
   const mover = (name: string): Mover => {
     const s = byName.get(name);
     if (!s) throw errors.invalid('shard', `the directory places namespace ${ns} on shard ${name}, which is not configured here`);
-    if (!hasMoveStorage(s)) throw errors.invalid('to', `shard ${name}'s backend cannot move namespaces`);
+    if (!hasMoveStorage(s)) {
+      const field = name === to ? 'to' : 'ns';
+      const role = name === to ? 'move to' : `move namespace ${ns} off`;
+      throw errors.invalid(field, `cannot ${role} shard ${name}: ${whyNoMoves(s) ?? 'it offers no move calls'}; nothing was changed`);
+    }
     return s;
   };
   const tgt = mover(to);
@@ -170,6 +174,7 @@ export async function moveNamespace(c: MoveCluster, ns: NamespaceId, to: string,
   if (!entry || (entry.state !== 'live' && entry.state !== 'moving')) throw errors.invalid('ns', `namespace ${ns} is not a live namespace`);
   if (entry.state === 'live' && entry.shard === to) throw errors.invalid('to', `namespace ${ns} is already on shard ${to}`);
   const from = entry.shard;
+  mover(from);
 
   const lease = await step(() => c.leases.acquireLease('cluster', moveLeaseKey(ns), owner, MOVE_LEASE_TTL_MS)).catch((e: unknown) => {
     if (isMetaError(e, 'LeaseHeld')) {
