@@ -28,6 +28,13 @@ const EMPTY = Buffer.alloc(0);
 /** Records one apply round reads at most (all partitions together): bounds memory and time. */
 export const MAX_APPLY_RECORDS = 64_000;
 /**
+ * Log bytes (stored chunk sizes) one apply round reads at most, all partitions together; at
+ * least one chunk is read so a round always makes progress. A round holds what it read and
+ * the data file it builds at once, so this bounds the worker's memory (64,000 records of
+ * 1 KiB were 64 MiB read plus the file built from them).
+ */
+export const MAX_APPLY_BYTES = 16 * 1024 * 1024;
+/**
  * Size-tiered compaction: a file's tier is floor(log_COMPACT_TIER_RATIO(bytes / COMPACT_BASE_BYTES));
  * a run of COMPACT_RUN adjacent files (in recency order) of one tier is merged into one file
  * of the next tier. Each byte is rewritten about once per tier (log₄ of the data size),
@@ -59,6 +66,8 @@ export interface ApplierDeps {
   files: DataFiles;
   /** A round older than this publishes nothing (must stay well below the GC grace). */
   roundDeadlineMs: number;
+  /** MAX_APPLY_BYTES unless given (tests). */
+  maxApplyBytes?: number;
 }
 
 /** Serialises the publishes of one collection's applier and compaction (same node, same lease). */
@@ -83,12 +92,16 @@ export async function applyOnce(d: ApplierDeps, c: Collection, fence: Fence, loc
   const latest = new Map<string, LogRecord>();
   let count = 0;
   let lag = 0;
-  // Plan every partition's range within the budget, then read them all at once.
+  // Plan every partition's range within the budgets, then read them all at once.
   const ranges: { partition: number; from: number; to: number }[] = [];
+  let bytes = d.maxApplyBytes ?? MAX_APPLY_BYTES;
   for (const x of h.heads) {
     const from = applied[x.partition] ?? 0;
-    const to = Math.min(x.next, from + Math.max(0, budget));
+    let to = Math.min(x.next, from + Math.max(0, budget));
     lag += x.next - from;
+    if (to <= from) continue;
+    if (bytes <= 0) continue;
+    ({ to, bytes } = await withinBytes(d.log, c, x.partition, from, to, bytes, ranges.length === 0));
     if (to <= from) continue;
     ranges.push({ partition: x.partition, from, to });
     budget -= to - from;
@@ -120,6 +133,26 @@ export async function applyOnce(d: ApplierDeps, c: Collection, fence: Fence, loc
   });
   if (p === null) return { applied: 0, lag, compacted: false };
   return { applied: count, lag: lag - count, compacted: false, version: p.version };
+}
+
+/**
+ * How far from `from` (up to `to`) a round reads within `bytes` of log, whole index entries
+ * at a time; the first partition of a round gets at least one entry. Returns the new end and
+ * the bytes left.
+ */
+async function withinBytes(log: LogReader, c: Collection, partition: number, from: number, to: number, bytes: number, first: boolean): Promise<{ to: number; bytes: number }> {
+  const { entries, logStart } = await log.entries(c.ns, c.streamId, partition, from, to);
+  // Nothing to plan with (trimmed past `from`): read() reports that.
+  if (entries.length === 0 || logStart > from) return { to, bytes };
+  let end = from;
+  for (const e of entries) {
+    const size = e.byteEnd - e.byteStart;
+    if (size > bytes && !(first && end === from)) break;
+    bytes -= size;
+    end = Math.min(to, e.end);
+    if (end >= to) break;
+  }
+  return { to: end, bytes };
 }
 
 /**
