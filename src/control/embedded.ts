@@ -3,6 +3,7 @@
 // second connection), else on a connection of its own.
 import Database from 'better-sqlite3';
 import { errors } from '../meta/errors.js';
+import { SQLITE_CACHE_KIB } from '../meta/backends/embedded/context.js';
 import { SqlControlStore, type Query, type Row, type SqlDriver } from './sql.js';
 import type { ControlOptions } from './types.js';
 
@@ -126,5 +127,6 @@ export function embeddedControlOn(db: Database.Database, opts: ControlOptions = 
 export function openEmbeddedControl(path: string, opts: ControlOptions = {}): SqlControlStore {
   const db = new Database(path, { timeout: CONTROL_BUSY_TIMEOUT_MS });
   db.pragma('journal_mode = WAL');
+  db.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   return new SqlControlStore(new SqliteDriver(db, true), true, opts);
 }

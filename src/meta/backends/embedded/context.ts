@@ -25,6 +25,12 @@ import { migrate } from './migrations.js';
 
 /** How long a writer waits for another handle's write lock before Retryable('busy'). */
 export const BUSY_TIMEOUT_MS = 5_000;
+/**
+ * Page cache per SQLite connection, KiB (better-sqlite3's build defaults to 16 MB each; a node
+ * opens one in its main thread and one in its worker thread). The metastore's hot pages are
+ * partition heads and recent index rows, far less than this; the rest is the OS page cache's.
+ */
+export const SQLITE_CACHE_KIB = 8 * 1024;
 
 /**
  * The statements of one prune pass. Each reads through an index and touches at most its
@@ -73,6 +79,7 @@ export class SqliteContext {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma(`synchronous = ${o.synchronous}`);
     this.db.pragma('foreign_keys = OFF');
+    this.db.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
     migrate(this.db);
     this.faults = o.faults;
     this.clock = o.clock;
