@@ -102,7 +102,12 @@ export class Admission {
     const d: Decision = { at: this.d.now(), generation, principal: p, org: p.org, ns, usage: this.d.usage.counter(p.org, ns), perRequest };
     if (ra.quota === 'ingest' && ns !== null) d.ingest = await q.rateLimiter(p.org, ns, 'ingest_bytes_per_s', nsKey, 'ingest bytes');
     if (ra.quota === 'query' && ns !== null) {
-      d.slots = [await q.slotLimiter(p.org, ns, 'namespace_query_slots', `${ns}`), await q.slotLimiter(p.org, ns, 'concurrent_query_slots', `${ns}/${params.c}`)];
+      // The collection's id says whether this node owns it (its semaphore is whole at the owner, spec §6).
+      const cid = await this.d.catalog.collection(p.org, params.ns!, params.c!).then(
+        (c) => c.id,
+        () => undefined,
+      );
+      d.slots = [await q.slotLimiter(p.org, ns, 'namespace_query_slots', `${ns}`), await q.slotLimiter(p.org, ns, 'concurrent_query_slots', `${ns}/${params.c}`, cid)];
     }
     // Kept only if nothing changed while deciding (else the next request decides again), and
     // only for a resolved namespace: one created elsewhere must get its limiters at once.
@@ -113,8 +118,24 @@ export class Admission {
   /** Charges a decision's quotas for this request; quota_exceeded (429) when one is exceeded. */
   private enforce(d: Decision, req: FastifyRequest): Admitted | Promise<Admitted> {
     const q = this.d.quotas;
+    let asked: Promise<void>[] | null = null;
     try {
-      for (const l of d.perRequest) q.take(l, 1);
+      for (const l of d.perRequest) {
+        // A bucket at its owner answers at once from the lease, else after a batched ask (quota/owner.ts).
+        const t = q.take(l, 1);
+        if (t) (asked ??= []).push(t);
+      }
+    } catch (e) {
+      tooMany(e);
+    }
+    if (asked) return Promise.all(asked).then(() => this.enforceRest(d, req), tooMany);
+    return this.enforceRest(d, req);
+  }
+
+  /** The rest of a decision's quotas, once the request rate admitted the request. */
+  private enforceRest(d: Decision, req: FastifyRequest): Admitted | Promise<Admitted> {
+    const q = this.d.quotas;
+    try {
       // A decision made while a flush dropped its counter counts into the current one.
       (d.generation === this.d.generation() ? d.usage : this.d.usage.counter(d.org, d.ns)).requests++;
       if (d.ingest) {

@@ -45,6 +45,9 @@ import { erasureBoundMs } from './config.js';
 import { Membership, type NodeRole } from '../router/membership.js';
 import { RequestRouter } from '../router/requests.js';
 import { placementRoute } from '../gateway/placement-route.js';
+import { grantRoute } from '../gateway/grant-route.js';
+import { GRANT_PATH, OwnerLeases, ownerHooks, type GrantAnswer } from '../quota/owner.js';
+import { ownership, PeerCredential, postPeer } from '../router/peers.js';
 import { DEFAULT_ORG } from '../collection/catalog.js';
 
 /** The caches cache_bytes is split among: log chunks and data blocks, for reads and for workers. */
@@ -142,6 +145,8 @@ export interface LoamNode {
   readonly operatorKey: string | null;
   /** The live nodes with their roles and zones, and placement over them (spec §5.3, docs/placement.md). */
   readonly membership: Membership;
+  /** With auth api_keys and routing owner: the leases of request-rate tokens from other nodes' buckets (spec §6). */
+  readonly quotaLeases: OwnerLeases | null;
   close(): Promise<void>;
 }
 
@@ -412,9 +417,10 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       return null;
     }));
 
+  const peer = new PeerCredential(id);
   const membership = new Membership({
     control: memberControl,
-    self: { id, roles: ['gateway', ...config.roles] as NodeRole[], ...(config.zone ? { zone: config.zone } : {}), weight: config.placement_weight },
+    self: { id, roles: ['gateway', ...config.roles] as NodeRole[], ...(config.zone ? { zone: config.zone } : {}), weight: config.placement_weight, authHash: peer.hash },
     heartbeatMs: config.membership_heartbeat_ms,
     failed: (e) => {
       metrics.controlTaskFailures.inc({ task: 'membership' });
@@ -422,6 +428,15 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     },
   });
   const requests = config.routing === 'owner' ? new RequestRouter({ membership }) : null;
+  // Request-rate buckets at their owners (spec §6): other gateways lease tokens from the owner
+  // in batches, with the per-gateway share as the fallback when it does not answer.
+  let quotaLeases: OwnerLeases | null = null;
+  if (tenancy && requests) {
+    const quotas = tenancy.quotas;
+    const leases = (quotaLeases = new OwnerLeases((to, items, deadlineMs) => postPeer<{ items: GrantAnswer[] }>(peer, to.url ? to.url + GRANT_PATH : '', { items }, deadlineMs).then((r) => r.items), Date.now));
+    quotas.setOwners(ownerHooks(leases, ownership(membership)));
+    membership.subscribe(() => quotas.ownersChanged());
+  }
 
   // A sharded metastore moves namespaces between shards: writes to a moving one are held (spec §5.5).
   const moves = (raw as { moveSignals?: () => MoveSignals }).moveSignals?.();
@@ -440,7 +455,8 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
             tenancyRoutes(tenancy, control, catalog, erasure?.boundMs ?? null)(a);
             statusPage({ meta, catalog, manifests, authorizer: authorizer!, tenancy, control, node: { id, roles: config.roles }, workerRound: (ns, c) => metrics.lag.last(ns, c) })(a);
           },
-          publicPaths: UI_PUBLIC_PATHS,
+          // The quota grant route authenticates its caller as a node (peer credential), not by API key.
+          publicPaths: [...UI_PUBLIC_PATHS, GRANT_PATH],
           routeDefs: TENANCY_ROUTES,
           authenticated: true,
         }
@@ -451,7 +467,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     logger,
     version: VERSION,
     nodeId: id,
-    moreRoutes: [placementRoute({ meta, catalog, membership, ...(requests ? { requests } : {}) })],
+    moreRoutes: [placementRoute({ meta, catalog, membership, ...(requests ? { requests } : {}) }), ...(tenancy ? [grantRoute({ quotas: tenancy.quotas, membership })] : [])],
     ...(requests
       ? {
           router: {
@@ -531,6 +547,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     bootstrapKey,
     operatorKey,
     membership,
+    quotaLeases,
     close() {
       closing ??= (async () => {
         await withDeadline(app.close(), SHUTDOWN_DEADLINE_MS, 'closing the HTTP server').catch(() => undefined);

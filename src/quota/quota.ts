@@ -84,6 +84,25 @@ export class TokenBucket {
   get capacity(): number {
     return Math.max(this.rate, 1);
   }
+  private refill(now: number): void {
+    this.tokens = Math.min(this.capacity, this.tokens + ((now - this.last) / 1000) * this.rate);
+    this.last = now;
+  }
+  /** Takes as many whole tokens as it has, up to n (an owner's grant to another gateway); how many. */
+  takeUpTo(n: number, now: number): number {
+    this.refill(now);
+    const got = Math.max(0, Math.min(Math.floor(n), Math.floor(this.tokens)));
+    this.tokens -= got;
+    return got;
+  }
+  /** Milliseconds until n tokens are there (0 when they are). */
+  msUntil(n: number, now: number): number {
+    this.refill(now);
+    const need = Math.min(n, this.capacity);
+    if (this.tokens >= need) return 0;
+    if (this.rate <= 0) return 60_000;
+    return Math.ceil(((need - this.tokens) / this.rate) * 1000);
+  }
   /** Takes n tokens (a request larger than the bucket needs a full bucket); 0 or ms to wait. */
   take(n: number, now: number): number {
     this.tokens = Math.min(this.capacity, this.tokens + ((now - this.last) / 1000) * this.rate);
@@ -148,6 +167,20 @@ export class Semaphore {
   }
 }
 
+/**
+ * Where buckets live in a cluster (spec §6; src/quota/owner.ts and the router): a namespace's
+ * request-rate bucket at the owner of its namespace key, a collection's query semaphore at the
+ * collection's owner. Without it, every gateway keeps its per-gateway share.
+ */
+export interface OwnerHooks {
+  /** The node holding ns's request-rate bucket when it is another node; null when it is this one. */
+  ownerOf(ns: number): { id: string; url: string } | null;
+  /** Whether this node owns the collection (its query semaphore is then whole here). */
+  ownsCollection(ns: number, collection: number): boolean;
+  /** Takes n tokens for a limiter whose bucket is at its owner; `fallback` charges the per-gateway bucket. */
+  take(l: RateLimiter, n: number, fallback: (l: RateLimiter, n: number) => void): void | Promise<void>;
+}
+
 /** Effective quotas: namespace override, else org override, else the default. */
 export class Quotas {
   private readonly overrides = new Map<string, { at: number; rows: Promise<QuotaOverride[]> }>();
@@ -165,8 +198,20 @@ export class Quotas {
     this.defaults = { ...QUOTA_DEFAULTS, ...defaults };
   }
 
-  /** Bumped whenever a limiter handle may have gone stale (quota change, eviction). */
+  /** Bumped whenever a limiter handle may have gone stale (quota change, eviction, a new owner). */
   generation = 0;
+  private owners: OwnerHooks | null = null;
+
+  /** Buckets go to their owners from now on (the node, once membership runs). */
+  setOwners(o: OwnerHooks | null): void {
+    this.owners = o;
+    this.generation++;
+  }
+
+  /** Ownership changed (a membership view changed): limiters are decided again. */
+  ownersChanged(): void {
+    this.generation++;
+  }
 
   /** The live gateway count changed: rate shares change with it. */
   setGateways(n: number): void {
@@ -205,8 +250,12 @@ export class Quotas {
    * `generation` is unchanged (a quota change or an eviction bumps it).
    */
   async rateLimiter(org: string, ns: number | null, name: QuotaName, key: string, what: string): Promise<RateLimiter> {
-    const rate = (await this.value(org, ns, name)) / this.gateways;
-    const k = `${name}\u0000${key}`;
+    const full = await this.value(org, ns, name);
+    // spec §6: the request-rate bucket lives at the namespace's owner. Here when this node owns
+    // it (the whole rate); leased from the owner otherwise, with this share as the fallback.
+    const owner = name === 'request_rate' && ns !== null && this.owners ? this.owners.ownerOf(ns) : undefined;
+    const rate = owner === null ? full : full / this.gateways;
+    const k = `${name}\u0000${owner === null ? 'owner\u0000' : ''}${key}`;
     let bucket = this.buckets.get(k);
     if (!bucket) {
       if (this.buckets.size >= MAX_LIMITERS) {
@@ -217,25 +266,54 @@ export class Quotas {
       this.buckets.set(k, bucket);
     }
     bucket.rate = rate;
+    if (owner) return { name, rate, bucket, what, owner, org, ns: ns!, key, ownerRate: full };
     return { name, rate, bucket, what };
   }
 
-  /** Takes `n` from a limiter's bucket; throws QuotaExceeded when it is short. */
-  take(l: RateLimiter, n: number): void {
+  /** Takes `n` from a limiter's bucket (or its owner's); throws (or rejects with) QuotaExceeded when it is short. */
+  take(l: RateLimiter, n: number): void | Promise<void> {
+    if (l.owner && this.owners) return this.owners.take(l, n, this.takeHere);
+    return this.takeHere(l, n);
+  }
+
+  private readonly takeHere = (l: RateLimiter, n: number): void => {
     const wait = l.bucket.take(n, this.now());
     if (wait > 0) throw new QuotaExceeded(l.name, wait, `${l.what}: over the ${l.name} quota (${l.rate} per second); retry later`);
+  };
+
+  /**
+   * The owner's side of a grant (spec §6): up to `want` tokens of (org, ns)'s request-rate
+   * bucket, the same bucket this node's own requests for the namespace draw from.
+   */
+  async grant(org: string, ns: number, key: string, want: number): Promise<{ granted: number; retry_after_ms: number }> {
+    const rate = await this.value(org, ns, 'request_rate');
+    const k = `request_rate\u0000owner\u0000${key}`;
+    let bucket = this.buckets.get(k);
+    if (!bucket) {
+      if (this.buckets.size >= MAX_LIMITERS) {
+        this.buckets.clear();
+        this.generation++;
+      }
+      bucket = new TokenBucket(rate, this.now());
+      this.buckets.set(k, bucket);
+    }
+    bucket.rate = rate;
+    const now = this.now();
+    const granted = bucket.takeUpTo(want, now);
+    return { granted, retry_after_ms: granted > 0 ? 0 : bucket.msUntil(1, now) };
   }
 
   /**
    * A query-slot semaphore sized by its quota: a collection's (`concurrent_query_slots`) or a
    * namespace's (`namespace_query_slots`), by `key`; kept like a RateLimiter.
    */
-  async slotLimiter(org: string, ns: number, name: SlotQuota, key: string): Promise<SlotLimiter> {
+  async slotLimiter(org: string, ns: number, name: SlotQuota, key: string, collection?: number): Promise<SlotLimiter> {
     const value = await this.value(org, ns, name);
-    // A collection's slots are its owner's (spec §6); until the router sends its queries there,
-    // each gateway takes its share (never below one slot unless the quota is 0). The namespace
-    // semaphore is per gateway by definition.
-    const slots = name === 'concurrent_query_slots' && value > 0 ? Math.max(1, Math.ceil(value / this.gateways)) : value;
+    // A collection's slots are its owner's (spec §6): whole at the owner, where the router sends
+    // its queries; a node serving it otherwise (a stale view, an owner down) takes its share
+    // (never below one slot unless the quota is 0). The namespace semaphore is per gateway by definition.
+    const owned = collection !== undefined && this.owners?.ownsCollection(ns, collection) === true;
+    const slots = name === 'concurrent_query_slots' && value > 0 && !owned ? Math.max(1, Math.ceil(value / this.gateways)) : value;
     const k = `${name}\u0000${key}`;
     let sem = this.sems.get(k);
     if (!sem) {
@@ -289,6 +367,12 @@ export interface RateLimiter {
   bucket: TokenBucket;
   /** What is counted, for the refusal's message. */
   what: string;
+  /** With the bucket at another node (spec §6): that node, what it keys the bucket by, and its full rate; `bucket` is the fallback then. */
+  owner?: { id: string; url: string };
+  org?: string;
+  ns?: number;
+  key?: string;
+  ownerRate?: number;
 }
 
 export type SlotQuota = 'concurrent_query_slots' | 'namespace_query_slots';

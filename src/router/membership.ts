@@ -28,6 +28,11 @@ export interface NodeDescriptor {
   weight?: number | undefined;
   /** Where other nodes reach this node's HTTP API (http://host:port), when they may. */
   url?: string | undefined;
+  /**
+   * sha256 (hex) of the secret this node presents on calls to other nodes (quota grants): a
+   * fresh secret per start, known only to the node; the others check it against this.
+   */
+  authHash?: string | undefined;
 }
 
 /** Thrown for a bad descriptor (config `zone`, `placement_weight`, `advertise_url`). */
@@ -65,7 +70,14 @@ export function checkDescriptor(d: NodeDescriptor): void {
 
 /** The member info this node publishes (JSON; the id is the member's own). */
 export function encodeInfo(d: NodeDescriptor): string {
-  return JSON.stringify({ v: 1, roles: d.roles, ...(d.zone ? { zone: d.zone } : {}), ...(d.weight !== undefined ? { weight: d.weight } : {}), ...(d.url ? { url: d.url } : {}) });
+  return JSON.stringify({
+    v: 1,
+    roles: d.roles,
+    ...(d.zone ? { zone: d.zone } : {}),
+    ...(d.weight !== undefined ? { weight: d.weight } : {}),
+    ...(d.url ? { url: d.url } : {}),
+    ...(d.authHash ? { auth: d.authHash } : {}),
+  });
 }
 
 /**
@@ -83,12 +95,13 @@ export function decodeMember(m: Member): NodeDescriptor {
     return plain;
   }
   if (typeof o !== 'object' || o === null) return plain;
-  const r = o as { roles?: unknown; zone?: unknown; weight?: unknown; url?: unknown };
+  const r = o as { roles?: unknown; zone?: unknown; weight?: unknown; url?: unknown; auth?: unknown };
   const roles = Array.isArray(r.roles) ? (r.roles.filter((x) => (NODE_ROLES as readonly unknown[]).includes(x)) as NodeRole[]) : [];
   const d: NodeDescriptor = { id: m.node, roles: roles.length > 0 ? roles : ['gateway'] };
   if (typeof r.zone === 'string' && ZONE_PATTERN.test(r.zone)) d.zone = r.zone;
   if (typeof r.weight === 'number' && Number.isFinite(r.weight) && r.weight >= MIN_WEIGHT && r.weight <= MAX_WEIGHT) d.weight = r.weight;
   if (typeof r.url === 'string' && /^https?:\/\//.test(r.url)) d.url = r.url;
+  if (typeof r.auth === 'string' && /^[0-9a-f]{64}$/.test(r.auth)) d.authHash = r.auth;
   return d;
 }
 
@@ -153,7 +166,7 @@ function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 const sameNode = (a: NodeDescriptor, b: NodeDescriptor) =>
-  a.id === b.id && a.zone === b.zone && a.weight === b.weight && a.url === b.url && a.roles.length === b.roles.length && a.roles.every((r, i) => b.roles[i] === r);
+  a.id === b.id && a.authHash === b.authHash && a.zone === b.zone && a.weight === b.weight && a.url === b.url && a.roles.length === b.roles.length && a.roles.every((r, i) => b.roles[i] === r);
 
 /**
  * This node's membership: heartbeats with its descriptor, the live view, and change
