@@ -11,12 +11,16 @@
 //                                  Zipf(s = ZIPF_S) requests over the N keys, five nodes;
 //                                  baseline the same requests placed without bounded load;
 //                                  target ≤ 1 + ε + 0.05.
+//   forwarded_read_p50_ms, _p99_ms a strong read by key through a node that forwards it to the
+//                                  collection's owner; baseline the same read on the owner
+//                                  (bench/_scale_forward.ts): the cost of routing.
 // The node figures (idle metastore calls/s, CPU, RSS, ready_s, p99s) are producers in
 // bench/_scale_node.ts, which exports `NODE_FIGURES: ScaleFigure[]`; they run after these.
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { BOUNDED_LOAD_EPSILON, BoundedLoad, Placement, placementKey, type PlacementKey } from '../src/router/placement.js';
 import { round } from './_stats.js';
+import { forwardCost } from './_scale_forward.js';
 
 /** The namespace counts of issue 17; --max keeps those up to it. */
 export const SCALE_SIZES = [10_000, 100_000, 1_000_000] as const;
@@ -110,7 +114,7 @@ const boundedLoad: ScaleFigure = {
 
 /** The figure producers, in order: placement's here, then the node figures' (bench/_scale_node.ts) when present. */
 async function figures(): Promise<ScaleFigure[]> {
-  const out: ScaleFigure[] = [rebalance, boundedLoad];
+  const out: ScaleFigure[] = [rebalance, boundedLoad, forwardCost];
   const node = new URL('./_scale_node.ts', import.meta.url);
   if (existsSync(node)) out.push(...((await import(node.href)) as { NODE_FIGURES: ScaleFigure[] }).NODE_FIGURES);
   return out;

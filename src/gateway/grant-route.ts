@@ -6,6 +6,7 @@
 // document.
 import type { FastifyInstance } from 'fastify';
 import type { Quotas } from '../quota/quota.js';
+import { QUOTA_BOUNDS } from '../control/types.js';
 import { GRANT_PATH, MAX_GRANT_ITEMS, type GrantAsk } from '../quota/owner.js';
 import type { Membership } from '../router/membership.js';
 import { verifyPeer } from '../router/peers.js';
@@ -31,7 +32,7 @@ export const GRANT_ROUTE: RouteDef = {
           maxItems: MAX_GRANT_ITEMS,
           items: {
             type: 'object',
-            required: ['org', 'ns', 'name', 'key', 'want'],
+            required: ['org', 'ns', 'name', 'key', 'want', 'rate'],
             additionalProperties: false,
             properties: {
               org: { type: 'string', minLength: 1, maxLength: 64 },
@@ -39,6 +40,7 @@ export const GRANT_ROUTE: RouteDef = {
               name: { type: 'string', enum: ['request_rate'] },
               key: { type: 'string', minLength: 1, maxLength: 512 },
               want: { type: 'integer', minimum: 1, maximum: MAX_WANT },
+              rate: { type: 'number', minimum: QUOTA_BOUNDS.request_rate.min, maximum: QUOTA_BOUNDS.request_rate.max },
             },
           },
         },
@@ -59,6 +61,6 @@ export function grantRoute(d: { quotas: Quotas; membership: Membership }): (app:
       for (const [i, it] of items.entries()) {
         if (!it.key.startsWith(`${it.org}/${it.ns}/`)) throw new HttpError(400, 'invalid_argument', `body.items[${i}].key must start with "${it.org}/${it.ns}/"`);
       }
-      return { items: await Promise.all(items.map((it) => d.quotas.grant(it.org, it.ns, it.key, it.want))) };
+      return { items: await Promise.all(items.map((it) => d.quotas.grant(it.org, it.ns, it.key, it.want, it.rate))) };
     });
 }

@@ -39,6 +39,8 @@ export interface GrantAsk {
   name: 'request_rate';
   key: string;
   want: number;
+  /** The asker's view of the full rate: the owner uses the lower of it and its own (a lowered quota applies at once, whichever node learned it first). */
+  rate: number;
 }
 
 export interface GrantAnswer {
@@ -140,7 +142,7 @@ export class OwnerLeases {
   /** One ask for `want` tokens (shared by concurrent takers); rejects when the owner does not answer. */
   private refill(l: LeasedLimiter, lease: Lease, want: number): Promise<void> {
     if (lease.refill) return lease.refill;
-    const p = this.enqueue(l.owner, { org: l.org, ns: l.ns, name: 'request_rate', key: l.key, want }).then(
+    const p = this.enqueue(l.owner, { org: l.org, ns: l.ns, name: 'request_rate', key: l.key, want, rate: l.ownerRate }).then(
       (a) => {
         const now = this.now();
         if (lease.expires <= now) lease.tokens = 0;

@@ -285,8 +285,8 @@ export class Quotas {
    * The owner's side of a grant (spec §6): up to `want` tokens of (org, ns)'s request-rate
    * bucket, the same bucket this node's own requests for the namespace draw from.
    */
-  async grant(org: string, ns: number, key: string, want: number): Promise<{ granted: number; retry_after_ms: number }> {
-    const rate = await this.value(org, ns, 'request_rate');
+  async grant(org: string, ns: number, key: string, want: number, askedRate: number): Promise<{ granted: number; retry_after_ms: number }> {
+    const rate = Math.min(await this.value(org, ns, 'request_rate'), askedRate);
     const k = `request_rate\u0000owner\u0000${key}`;
     let bucket = this.buckets.get(k);
     if (!bucket) {

@@ -55,7 +55,7 @@ test("a namespace's request-rate bucket is at its owner: the other node leases f
     assert.ok(leases.counts.asks < 20, `fewer asks (${leases.counts.asks}) than requests: tokens are leased`);
 
     // The grant route is for members only.
-    const grant = { items: [{ org: 'default', ns: 1, name: 'request_rate', key: 'default/1/rest', want: 5 }] };
+    const grant = { items: [{ org: 'default', ns: 1, name: 'request_rate', key: 'default/1/rest', want: 5, rate: 10 }] };
     assert.equal((await call(b, 'POST', GRANT_PATH, admin, grant)).status, 401, 'an API key is not a node');
     assert.equal((await call(b, 'POST', GRANT_PATH, null, grant, { 'x-loam-peer': a.id, 'x-loam-peer-secret': 'guess' })).status, 401, 'a wrong secret');
 

@@ -23,7 +23,7 @@ test('a non-owner leases from the owner\'s bucket, batched; with the owner down 
   const ask = async (_to: OwnerTarget, items: GrantAsk[]): Promise<GrantAnswer[]> => {
     batches.push(items);
     if (!ownerUp) throw new Error('connect ECONNREFUSED');
-    return Promise.all(items.map((it) => owner.grant(it.org, it.ns, it.key, it.want)));
+    return Promise.all(items.map((it) => owner.grant(it.org, it.ns, it.key, it.want, it.rate)));
   };
   const leases = new OwnerLeases(ask, clock);
   gateway.setOwners(ownerHooks(leases, { ownerOf: () => ({ id: 'owner', url: 'http://owner' }), ownsCollection: () => false }));
