@@ -54,6 +54,8 @@ export type AskOwner = (to: OwnerTarget, items: GrantAsk[], deadlineMs: number) 
 
 interface Lease {
   tokens: number;
+  /** The rate the tokens were granted at: a lowered quota drops what exceeds its grant. */
+  rate: number;
   expires: number;
   refill: Promise<void> | null;
   /** The owner's last refusal: no ask before this. */
@@ -108,11 +110,13 @@ export class OwnerLeases {
     const now = this.now();
     if (!lease) {
       if (this.leases.size >= MAX_LEASES) this.leases.clear();
-      lease = { tokens: 0, expires: 0, refill: null, refusedUntil: 0 };
+      lease = { tokens: 0, rate: l.ownerRate, expires: 0, refill: null, refusedUntil: 0 };
       this.leases.set(lk, lease);
     }
     if (lease.expires <= now) lease.tokens = 0;
     const grant = Math.max(1, Math.ceil(l.ownerRate * LEASE_FRACTION));
+    if (l.ownerRate < lease.rate) lease.tokens = Math.min(lease.tokens, grant);
+    lease.rate = l.ownerRate;
     if (lease.tokens >= n) {
       lease.tokens -= n;
       if (lease.tokens < grant / 2 && !lease.refill && now >= lease.refusedUntil) void this.refill(l, lease, grant).catch(() => undefined);

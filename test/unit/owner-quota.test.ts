@@ -63,6 +63,20 @@ test('a non-owner leases from the owner\'s bucket, batched; with the owner down 
     assert.equal(batches.length - before, 1, 'one batch for 30 namespaces');
     assert.equal(batches.at(-1)!.length, 30);
 
+    // A lowered quota drops the leased tokens past its grant at once (a lease of 1000/s holds 50).
+    await cs.setQuota('acme', 5, 'request_rate', 1000);
+    gateway.invalidate('acme');
+    owner.invalidate('acme');
+    const high = await limiter(gateway, 5);
+    assert.equal(await take(gateway, high), true);
+    await cs.setQuota('acme', 5, 'request_rate', 2);
+    gateway.invalidate('acme');
+    owner.invalidate('acme');
+    const low = await limiter(gateway, 5);
+    admitted = 0;
+    for (let i = 0; i < 10; i++) if (await take(gateway, low)) admitted++;
+    assert.ok(admitted <= 3, `at most the new bucket and one grant (${admitted})`);
+
     // The owner stops answering: the fallback bucket, RATE ÷ 2 gateways.
     ownerUp = false;
     now += LEASE_TTL_MS + 1_000; // leases expired, buckets full
