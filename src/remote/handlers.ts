@@ -12,10 +12,6 @@ import { RemoteAuthError, type ClusterStores, type ServerCall, type ServerCore }
 export interface CallContext {
   cluster: string;
   stores: ClusterStores;
-  /** Aborts when the caller cancels or the call's deadline passes (propagated to watch). */
-  signal: AbortSignal;
-  /** Epoch ms; Infinity when the caller set none. */
-  deadline: number;
 }
 
 /** A write's idempotency key from its request; missing or malformed keys are refused. */
@@ -92,29 +88,33 @@ export function unary<Req, Res>(
       callback(s);
       return;
     }
-    const sig = callSignal(call, deadline);
+    // A unary call needs no AbortSignal: no backend call takes one, and a caller that left or
+    // ran out of time is refused before the backend is called (below), which is all a signal would do.
     void (async () => {
       const { cluster, stores } = await core.resolve(call);
-      const ctx: CallContext = { cluster, stores, signal: sig.signal, deadline };
-      if (!write) return run(ctx, call.request);
+      const ctx: CallContext = { cluster, stores };
+      if (!write) {
+        await core.turns.turn();
+        return run(ctx, call.request);
+      }
       const key = keyOf(call.request);
       if (!key) throw errors.invalid('requestId', 'every write needs an idempotency key (WriteContext.request_id / request_id) on the wire');
       if (key.length > MAX_TOKEN_STRING_LENGTH) throw errors.invalid('requestId', `at most ${MAX_TOKEN_STRING_LENGTH} characters`);
       // Checked again at the last moment: a call whose caller left while it waited applies nothing.
-      const out = await core.idempotency.run(cluster, key, fingerprint(method, call.request), () => {
+      const out = await core.idempotency.run(cluster, key, fingerprint(method, call.request), async () => {
+        await core.turns.turn();
         const gone = refusedLate(call, deadline);
-        return gone ? Promise.reject(gone) : run(ctx, call.request);
+        if (gone) throw gone;
+        return run(ctx, call.request);
       });
       if (out.replayed) core.metrics.replays.inc({ method });
       return out.value;
     })().then(
       (value) => {
-        sig.done();
         finish(grpc.status.OK);
         callback(null, value);
       },
       (e: unknown) => {
-        sig.done();
         const s = statusOf(e, write);
         finish(s.code ?? grpc.status.UNKNOWN, e);
         callback(s);

@@ -38,4 +38,9 @@ export const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.keepalive_time_ms': 10_000,
   'grpc.keepalive_timeout_ms': 5_000,
   'grpc.keepalive_permit_without_calls': 1,
+  // Per-call work neither side uses: channelz call tracking (no channelz service is served), and
+  // grpc-js's own retry layer, which copies every message for a retry (RemoteChannel retries
+  // a transport failure itself, with the same idempotency key).
+  'grpc.enable_channelz': 0,
+  'grpc.enable_retries': 0,
 };
