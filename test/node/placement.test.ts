@@ -77,8 +77,6 @@ test('GET /v1/placement: owners and load per node for an org admin and the opera
     const printed = JSON.parse(stdout);
     assert.equal(printed.keys[1].collection, 'books');
     assert.equal(printed.keys[1].owner, node.id);
-    const help = await run(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'placement', '--help'], { cwd: ROOT });
-    assert.match(help.stdout, /Example:\n {2}loam placement demo/);
   } finally {
     await node.close();
     await meta.close();
