@@ -224,6 +224,9 @@ describe('namespace moves: the fence and the copy (spec §5.5)', { skip }, () =>
     const { store, ns, coll, obj, lease, stream } = await populated();
     const target = (await fresh()) as Mover;
     const early = await store.createStream({ ns: ns.id, name: 'early', partitions: 1 }, { requestId: 'req-before-tracking' });
+    // Another handle on the same database (another node), its statements prepared before tracking began.
+    const other = await factory.connect(store);
+    await other.commitWal(wal([{ ns: ns.id, stream: coll.streamId, partition: 1 }]));
     assert.deepEqual(await store.trackNamespace(ns.id, 1), { ns: ns.id, state: 'tracking', epoch: 1 });
     assert.deepEqual(await store.trackNamespace(ns.id, 1), { ns: ns.id, state: 'tracking', epoch: 1 }, 'tracking again at the same epoch is a no-op');
     await rejectsWith(() => store.exportNamespaceChanges(ns.id), 'InvalidArgument', (e) => assert.equal(e.details.field, 'ns'));
@@ -250,6 +253,8 @@ describe('namespace moves: the fence and the copy (spec §5.5)', { skip }, () =>
     await store.updateCollectionSchema(ns.id, coll.id, 1, { primaryKey: 'id', fields: { id: 'string', n: 'number' } });
     await store.dropStream(ns.id, stream.id);
     await store.janitor(ns.id);
+    await other.commitWal(wal([{ ns: ns.id, stream: early.id, partition: 0, records: 4 }]));
+    await other.casPointer(ns.id, 'other-handle', null, `ns/${ns.id}/x/1`);
 
     assert.deepEqual(await store.fenceNamespace(ns.id, 1), { ns: ns.id, state: 'fenced', epoch: 1 }, 'a tracking namespace is fenced at its epoch');
     const delta = await store.exportNamespaceChanges(ns.id);

@@ -21,7 +21,7 @@ import {
 } from '../../core/moves.js';
 import { ROW_KINDS, type NamespaceDelta, type NamespaceMoveStorage, type NamespaceRows, type RowKind } from '../../moves.js';
 import type { IndexEntry, Stamp } from '../../types.js';
-import { MOVED_TABLES, movedTable, sqliteDeleteKeys, sqliteOwned, sqliteRowsOf } from '../sql/moves.js';
+import { MOVED_TABLES, movedTable, sqliteDeleteKeys, sqliteDropTrackingTriggers, sqliteOwned, sqliteRowsOf, sqliteTrackingTriggers } from '../sql/moves.js';
 import { toNamespace, type Row } from '../sql/rows.js';
 import type { SqliteContext } from './context.js';
 
@@ -143,6 +143,11 @@ export function moveCalls(ctx: SqliteContext): NamespaceMoveStorage {
     for (const [kind, id] of Object.entries(maxIds(rows))) ctx.run('UPDATE counters SET value = max(value, ?) WHERE kind = ?', id, kind);
   };
 
+  /** The tracking triggers go once no namespace here tracks (sql/moves.ts: writes pay for them only during a pre-copy). */
+  const dropIdleTriggers = () => {
+    if (!ctx.get("SELECT 1 FROM namespaces INDEXED BY namespaces_tracking WHERE move_state = 'tracking' LIMIT 1")) ctx.db.exec(sqliteDropTrackingTriggers());
+  };
+
   const namespaceRow = (ns: number) => {
     const n = toNamespace(ctx.get<Row>('SELECT * FROM namespaces WHERE id = ?', ns)!);
     return { id: n.id, org: n.org, name: n.name, state: n.state, created: n.created };
@@ -154,6 +159,8 @@ export function moveCalls(ctx: SqliteContext): NamespaceMoveStorage {
     trackNamespace: (ns, epoch) =>
       ctx.write('trackNamespace', undefined, () => {
         if (trackRule(ns, ctx.fenceRow(ns), epoch) === 'apply') {
+          // The triggers first, in this transaction: every write after its commit records its keys.
+          for (const sql of sqliteTrackingTriggers()) ctx.db.exec(sql);
           ctx.run('DELETE FROM move_changes WHERE ns = ?', ns);
           ctx.run("UPDATE namespaces SET move_state = 'tracking', move_epoch = ? WHERE id = ?", epoch, ns);
         }
@@ -162,7 +169,10 @@ export function moveCalls(ctx: SqliteContext): NamespaceMoveStorage {
 
     fenceNamespace: (ns, epoch) =>
       ctx.write('fenceNamespace', undefined, () => {
-        if (fenceRule(ns, ctx.fenceRow(ns), epoch) === 'apply') ctx.run("UPDATE namespaces SET move_state = 'fenced', move_epoch = ? WHERE id = ?", epoch, ns);
+        if (fenceRule(ns, ctx.fenceRow(ns), epoch) === 'apply') {
+          ctx.run("UPDATE namespaces SET move_state = 'fenced', move_epoch = ? WHERE id = ?", epoch, ns);
+          dropIdleTriggers();
+        }
         return moveStateOf(ns, ctx.fenceRow(ns));
       }),
 
@@ -171,6 +181,7 @@ export function moveCalls(ctx: SqliteContext): NamespaceMoveStorage {
         if (unfenceRule(ns, ctx.fenceRow(ns), epoch) === 'apply') {
           ctx.run('UPDATE namespaces SET move_state = NULL WHERE id = ?', ns);
           ctx.run('DELETE FROM move_changes WHERE ns = ?', ns);
+          dropIdleTriggers();
         }
         return moveStateOf(ns, ctx.fenceRow(ns));
       }),

@@ -2,6 +2,7 @@
 // id counters, the catalog change record, reference counts and namespace checks.
 import { errors } from '../../errors.js';
 import { checkWritable, namespaceOfPath } from '../../core/moves.js';
+import { PG_TRACKING_SETTING } from '../sql/moves.js';
 import type { ChangeKind, Fence } from '../../types.js';
 import { scopeKey } from '../sql/rows.js';
 import { SQL } from './sql.js';
@@ -89,6 +90,8 @@ export async function writable(tx: WriteTx, ns: number | number[]): Promise<void
   for (const id of ids) tx.namespaces.add(id);
   const rows = await tx.q<{ id: number; state: string; move_state: string | null; move_epoch: number }>(SQL.FENCE_SHARE, [ids]);
   for (const r of rows) checkWritable(r.id, { state: r.state, moveState: r.move_state, moveEpoch: r.move_epoch });
+  // A namespace whose changes a move's pre-copy tracks: arm the tracking triggers for this transaction (sql/moves.ts).
+  if (rows.some((r) => r.move_state === 'tracking')) await tx.q(`SELECT set_config('${PG_TRACKING_SETTING}', 'on', true)`);
 }
 
 /** The fence of the namespace owning an object path (ns/<id>/…); WAL objects are cluster-level. */

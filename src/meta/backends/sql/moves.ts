@@ -7,7 +7,10 @@
 // come included: a row inserted, updated or deleted while its namespace's move_state is
 // 'tracking' has its key recorded in move_changes by the write's own statement, in its own
 // transaction. A new table of namespace rows is added here, or a move does not copy it
-// (test/conformance/moves.test.ts compares every table of a source and its copy).
+// (test/conformance/moves.test.ts compares every table of a source and its copy). Writes pay
+// for the triggers only while a move tracks: on SQLite they exist only then; on PostgreSQL a
+// trigger's WHEN reads a transaction setting that the namespace fence check sets when it
+// finds a tracking namespace (postgres/shared.ts writable), so no trigger function runs otherwise.
 import { ROW_KEYS, type RowKind } from '../../moves.js';
 
 export interface MovedTable {
@@ -63,21 +66,35 @@ function sqliteKey(t: MovedTable, v: string): string {
   return `json_array(${t.key.map((k) => `${v}.${k.col}`).join(', ')})`;
 }
 
-/** The migration that creates move_changes and the tracking triggers (embedded backend). */
+/** The migration's part: move_changes, and an index that finds a tracking namespace at once. */
 export function sqliteTrackingSchema(): string {
-  const out = [
-    `CREATE TABLE move_changes (ns INTEGER NOT NULL, kind TEXT NOT NULL, k TEXT NOT NULL, PRIMARY KEY (ns, kind, k)) WITHOUT ROWID;`,
-  ];
+  return `CREATE TABLE move_changes (ns INTEGER NOT NULL, kind TEXT NOT NULL, k TEXT NOT NULL, PRIMARY KEY (ns, kind, k)) WITHOUT ROWID;
+  CREATE INDEX namespaces_tracking ON namespaces (id) WHERE move_state = 'tracking';`;
+}
+
+/**
+ * The tracking triggers of the embedded backend. They exist only while some namespace on the
+ * file is tracking (trackNamespace creates them in its transaction; the last fence, unfence
+ * or removal drops them), so writes pay nothing when no move is under way. A schema change
+ * reaches every connection to the file (each statement re-reads the schema), so no writer,
+ * in this process or another, can skip them.
+ */
+export function sqliteTrackingTriggers(): string[] {
+  const out: string[] = [];
   for (const t of MOVED_TABLES) {
     const tracking = (v: 'NEW' | 'OLD') => `EXISTS (SELECT 1 FROM namespaces WHERE id = ${sqliteOwner(t, v)} AND move_state = 'tracking')`;
     const rec = (v: 'NEW' | 'OLD') =>
       // ON CONFLICT DO NOTHING, not OR IGNORE: an OR clause in a trigger yields to the outer statement's.
       `INSERT INTO move_changes (ns, kind, k) SELECT ${sqliteOwner(t, v)}, '${t.kind}', ${sqliteKey(t, v)} WHERE ${tracking(v)} ON CONFLICT DO NOTHING;`;
-    out.push(`CREATE TRIGGER move_track_${t.table}_i AFTER INSERT ON ${t.table} WHEN ${tracking('NEW')} BEGIN ${rec('NEW')} END;`);
-    out.push(`CREATE TRIGGER move_track_${t.table}_u AFTER UPDATE ON ${t.table} WHEN ${tracking('OLD')} OR ${tracking('NEW')} BEGIN ${rec('OLD')} ${rec('NEW')} END;`);
-    out.push(`CREATE TRIGGER move_track_${t.table}_d AFTER DELETE ON ${t.table} WHEN ${tracking('OLD')} BEGIN ${rec('OLD')} END;`);
+    out.push(`CREATE TRIGGER IF NOT EXISTS move_track_${t.table}_i AFTER INSERT ON ${t.table} WHEN ${tracking('NEW')} BEGIN ${rec('NEW')} END;`);
+    out.push(`CREATE TRIGGER IF NOT EXISTS move_track_${t.table}_u AFTER UPDATE ON ${t.table} WHEN ${tracking('OLD')} OR ${tracking('NEW')} BEGIN ${rec('OLD')} ${rec('NEW')} END;`);
+    out.push(`CREATE TRIGGER IF NOT EXISTS move_track_${t.table}_d AFTER DELETE ON ${t.table} WHEN ${tracking('OLD')} BEGIN ${rec('OLD')} END;`);
   }
-  return out.join('\n');
+  return out;
+}
+
+export function sqliteDropTrackingTriggers(): string {
+  return MOVED_TABLES.flatMap((t) => ['i', 'u', 'd'].map((e) => `DROP TRIGGER IF EXISTS move_track_${t.table}_${e};`)).join('\n');
 }
 
 /** `t`'s rows of namespace @ns (named parameter), as SQLite matches them. */
@@ -114,6 +131,15 @@ function pgOwner(t: MovedTable, v: string): string {
   return `CASE WHEN ${c} ~ '^ns/[0-9]{1,18}(/|$)' THEN split_part(${c}, '/', 2)::bigint END`;
 }
 
+/**
+ * The transaction setting that arms the PostgreSQL tracking triggers: set by the fence check
+ * of a write (postgres/shared.ts writable) that finds one of its namespaces tracking. Every
+ * write to a namespace's rows runs that check first, in its transaction (as the fence needs),
+ * and trackNamespace takes the row FOR UPDATE, so a write that read 'open' commits before
+ * tracking begins (its change is in the pre-copy's snapshot).
+ */
+export const PG_TRACKING_SETTING = 'loam.move_tracking';
+
 /** The migration that creates move_changes and the tracking triggers (PostgreSQL backend). */
 export function pgTrackingSchema(): string {
   const out = [`CREATE TABLE move_changes (ns bigint NOT NULL, kind text COLLATE "C" NOT NULL, k jsonb NOT NULL, PRIMARY KEY (ns, kind, k));`];
@@ -130,7 +156,10 @@ BEGIN
   IF TG_OP <> 'DELETE' THEN ${rec('NEW')} END IF;
   RETURN NULL;
 END $f$;`);
-    out.push(`CREATE TRIGGER move_track AFTER INSERT OR UPDATE OR DELETE ON ${t.table} FOR EACH ROW EXECUTE FUNCTION loam_move_track_${t.table}();`);
+    out.push(
+      `CREATE TRIGGER move_track AFTER INSERT OR UPDATE OR DELETE ON ${t.table} FOR EACH ROW
+         WHEN (current_setting('${PG_TRACKING_SETTING}', true) = 'on') EXECUTE FUNCTION loam_move_track_${t.table}();`,
+    );
   }
   return out.join('\n');
 }
