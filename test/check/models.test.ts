@@ -190,6 +190,31 @@ test('log: dense offsets, idempotent retry, index and heads reads', () => {
   expectVerdict(h.check('log'), 'linearizable');
 });
 
+test('log: a retried trim returns the head at its retry, after the move; never a head from before the move', () => {
+  // The trim's first attempt moves logStart to 3 (next 5); its answer is lost; a commit takes
+  // next to 6; the retry is a no-op that returns {next: 6, logStart: 3}. A read inside the
+  // call saw the move with next 5: linearizable (the contract: a repeat is a no-op that
+  // returns the head).
+  const base = () =>
+    new HistoryBuilder()
+      .call(1, 'commitWal', { object: 'w1', chunks: [chunk(1, 0, 5)] }, { assigned: [range(1, 0, 0, 5)] })
+      .invoke(3, 'trimPartition', { stream: 1, partition: 0, logStart: 3 })
+      .call(2, 'partitionIndex', { stream: 1, partition: 0 }, { logStart: 3, next: 5, entries: [{ start: 0, end: 5 }] });
+  const retried = base()
+    .call(1, 'commitWal', { object: 'w2', chunks: [chunk(1, 0, 1)] }, { assigned: [range(1, 0, 5, 6)] })
+    .ok(3, 'trimPartition', { next: 6, logStart: 3 });
+  expectVerdict(retried.check('log'), 'linearizable');
+  // A head older than the move: next 4 was never the head once logStart was 3.
+  const older = base().ok(3, 'trimPartition', { next: 4, logStart: 3 });
+  expectVerdict(older.check('log'), 'not linearizable');
+  // A head read before the trim was invoked cannot be what it returns.
+  const before = new HistoryBuilder()
+    .call(1, 'commitWal', { object: 'w1', chunks: [chunk(1, 0, 5)] }, { assigned: [range(1, 0, 0, 5)] })
+    .call(1, 'commitWal', { object: 'w2', chunks: [chunk(1, 0, 1)] }, { assigned: [range(1, 0, 5, 6)] })
+    .call(3, 'trimPartition', { stream: 1, partition: 0, logStart: 3 }, { next: 5, logStart: 3 });
+  expectVerdict(before.check('log'), 'not linearizable');
+});
+
 test('log: a duplicated offset is rejected', () => {
   const h = new HistoryBuilder()
     .call(1, 'commitWal', { object: 'w1', chunks: [chunk(1, 0, 3)] }, { assigned: [range(1, 0, 0, 3)] })

@@ -375,7 +375,8 @@ function mkHandlers(): OpHandler[] {
   interface TrimData {
     key: string;
     logStart: number;
-    mode: 'ok' | 'invalid' | 'info';
+    /** `head`: the head an ok trim returned, read at or after its move (see prepare). */
+    mode: 'ok' | 'invalid' | 'info' | 'head';
     result: { next?: number; logStart?: number };
   }
 
@@ -385,7 +386,9 @@ function mkHandlers(): OpHandler[] {
       args: '{ns?, stream, partition, logStart}',
       ok: '{next?, logStart?} (the head)',
       fail: 'InvalidArgument (logStart beyond next); other codes are left out',
-      notes: 'logStart = max(logStart, requested) — never backward; a request beyond next is refused or clamped to next',
+      notes:
+        'logStart = max(logStart, requested) — never backward; a request beyond next is refused or clamped to next. ' +
+        'The head returned is checked as a read at or after the move, within the call (a repeat of a move that applied is a no-op returning the head as it is then)',
     },
     prepare(op) {
       const { ns, stream } = streamArgs(op.args);
@@ -401,23 +404,31 @@ function mkHandlers(): OpHandler[] {
         if ((op.result as { code?: unknown } | null)?.code !== 'InvalidArgument') return [];
         d.mode = 'invalid';
       }
+      if (d.mode === 'ok' && (d.result.next !== undefined || d.result.logStart !== undefined)) {
+        // Idempotent without a token (contract): a client's retry of a move that applied but
+        // whose answer was lost is a no-op that returns the head as it is then. So the move
+        // is one step and the head it returned a read after it, both within the call.
+        return [
+          { keys: [key], data: d },
+          { keys: [key], data: { ...d, mode: 'head' }, label: 'the head it returned', after: [0], readOnly: true },
+        ];
+      }
       return [{ keys: [key], data: d, readOnly: d.mode === 'invalid' }];
     },
     step(d, _s, get, why): Alt[] {
       const cur = get(d.key) as PartState;
       if (d.mode === 'invalid') return d.logStart > cur.next ? SAME : reject(why, () => `InvalidArgument, but ${d.logStart} <= next ${cur.next}`);
-      const ls = Math.max(cur.logStart, Math.min(d.logStart, cur.next));
-      if (d.mode === 'ok') {
-        if ((d.result.next !== undefined && d.result.next !== cur.next) || (d.result.logStart !== undefined && d.result.logStart !== ls)) {
-          return reject(why, () => `trim returned ${JSON.stringify(d.result)}, expected next ${cur.next}, logStart ${ls}`);
-        }
+      if (d.mode === 'head') {
+        if ((d.result.next === undefined || d.result.next === cur.next) && (d.result.logStart === undefined || d.result.logStart === cur.logStart)) return SAME;
+        return reject(why, () => `trim returned ${JSON.stringify(d.result)}; the partition has next ${cur.next}, logStart ${cur.logStart}`);
       }
+      const ls = Math.max(cur.logStart, Math.min(d.logStart, cur.next));
       return ls === cur.logStart ? SAME : [[[d.key, { ...cur, logStart: ls }]]];
     },
     never(d, _s, get) {
       const cur = get(d.key) as PartState;
       if (d.mode === 'invalid') return d.logStart <= cur.next;
-      return d.mode === 'ok' && headPassed(cur, d.result.next ?? Infinity, d.result.logStart ?? Infinity);
+      return d.mode === 'head' && headPassed(cur, d.result.next ?? Infinity, d.result.logStart ?? null);
     },
   };
 
