@@ -17,12 +17,15 @@ export const HISTORY_CLIENTS = 8;
 const TOXIC_ON_MS: [number, number] = [100, 600];
 const TOXIC_OFF_MS: [number, number] = [300, 1_500];
 /**
- * Three attempts within 4 s: a call that meets toxics on every attempt surfaces its unknown
- * outcome instead of retrying until the backend resolves it (which it does: commit tokens,
- * request tokens). Tighter (1.5 s) left DynamoDB Local's slow log transactions two thirds
- * unknown, which the checker could not decide within its budget.
+ * The clients' retry policy: four attempts, their backoffs (full jitter: up to 250, 500 and
+ * 1000 ms) spreading them past a toxic's lifetime (TOXIC_ON_MS: at most 600 ms), within a
+ * budget no slow call reaches. An unknown outcome is then one the network made: every
+ * attempt met a cut connection (a reset, a timeout), as a rule at more than one toxic, so
+ * unknowns are real but few. With three quick attempts in 4 s, DynamoDB Local's log
+ * transactions (seconds each on a loaded machine) ran out of budget or met one toxic with
+ * all three: two thirds of the commits ended unknown, more than the search decides.
  */
-export const FAULT_POLICY: RetryPolicy = { maxAttempts: 3, budgetMs: 4_000, baseDelayMs: 5, maxDelayMs: 50 };
+export const FAULT_POLICY: RetryPolicy = { maxAttempts: 4, budgetMs: 20_000, baseDelayMs: 250, maxDelayMs: 1_000 };
 /** A history the checker cannot decide in this long is reported, not waited for. */
 const CHECK_BUDGET_MS = 30_000;
 
