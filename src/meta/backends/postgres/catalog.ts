@@ -105,9 +105,9 @@ export async function namespaceByName(ctx: PgContext, org: string, name: string)
 export async function listNamespaces(ctx: PgContext, org: string, page?: PageRequest): Promise<Page<Namespace>> {
   const p = pageArgs(page);
   const end = prefixEnd(p.prefix);
-  // Keyset paging on one index range (namespaces_list, covering: an index-only scan once vacuumed).
+  // Keyset paging on one index range (namespaces_list or namespaces_name); state is the constant the range implies.
   const rows = await ctx.read(
-    `SELECT id, org, name, state, created FROM namespaces WHERE org = $1 AND state = 'live' AND name > $3 AND name >= $2${end === null ? '' : ' AND name < $5'}
+    `SELECT id, org, name, 'live' AS state, created FROM namespaces WHERE org = $1 AND state = 'live' AND name > $3 AND name >= $2${end === null ? '' : ' AND name < $5'}
        AND starts_with(name, $2)
      ORDER BY name LIMIT $4`,
     [org, p.prefix, p.after ?? '', p.limit + 1, ...(end === null ? [] : [end])],

@@ -131,7 +131,9 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX request_tokens_ns ON request_tokens (ns) WHERE ns IS NOT NULL;
   ${pgTrackingSchema()}
   `,
-  // 6: an org's namespace pages read one index range (spec §5.4), covering the listed columns.
+  // 6: an org's namespace pages read one index range (spec §5.4), covering the listed columns
+  // (an index-only scan once vacuumed; the planner may take namespaces_name instead, the same
+  // range with a heap fetch per row).
   `
   CREATE INDEX namespaces_list ON namespaces (org, name) INCLUDE (id, created) WHERE state = 'live';
   `,
