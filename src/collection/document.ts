@@ -2,8 +2,9 @@
 // every number is one JSON can carry (a literal like 1e400 parses to Infinity, which
 // JSON.stringify would silently store as null).
 //
-// The walk is iterative with an explicit stack, so no input can overflow the call stack;
-// it stops at the first problem and names its path (`a.b[3].c`).
+// The walk recurses only into values within the depth limit, so the call stack is bounded
+// by maxDepth whatever the input; it keeps no frame per value (the path is built only for a
+// problem), and stops at the first one (in document order), naming its path (`a.b[3].c`).
 
 /** Nesting levels of one document (the document object is level 1); filters nest at most 16. */
 export const MAX_DOC_DEPTH = 64;
@@ -25,33 +26,36 @@ function seg(key: string | number): string {
  * finite, or null. Objects and arrays count one level each; `root` is level 1.
  */
 export function checkJson(root: unknown, maxDepth: number): JsonProblem | null {
-  interface Frame {
-    v: unknown;
-    depth: number;
-    parent: Frame | null;
-    key: string | number;
-  }
-  const pathOf = (f: Frame): string => {
-    const segs: string[] = [];
-    for (let x: Frame | null = f; x && x.parent; x = x.parent) segs.push(seg(x.key));
-    return segs.reverse().join('');
-  };
-  const stack: Frame[] = [{ v: root, depth: 1, parent: null, key: '' }];
-  // Bounded by the number of values in the (already parsed) input.
-  while (stack.length > 0) {
-    const f = stack.pop()!;
-    const v = f.v;
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v)) return { path: pathOf(f), why: 'is a number JSON cannot carry exactly (beyond the double range, e.g. 1e400)' };
-      continue;
+  const where: (string | number)[] = [];
+  const why = walk(root, 1, maxDepth, where);
+  if (why === null) return null;
+  let path = '';
+  for (let i = where.length - 1; i >= 0; i--) path += seg(where[i]!);
+  return { path, why };
+}
+
+const NOT_FINITE = 'is a number JSON cannot carry exactly (beyond the double range, e.g. 1e400)';
+
+/** The problem at or under `v` (at `depth`), or null; on a problem, `where` gets its path, innermost first. */
+function walk(v: unknown, depth: number, maxDepth: number, where: (string | number)[]): string | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? null : NOT_FINITE;
+  if (typeof v !== 'object' || v === null) return null;
+  if (depth > maxDepth) return `nests deeper than ${maxDepth} levels`;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const why = walk(v[i], depth + 1, maxDepth, where);
+      if (why !== null) {
+        where.push(i);
+        return why;
+      }
     }
-    if (typeof v !== 'object' || v === null) continue;
-    if (f.depth > maxDepth) return { path: pathOf(f), why: `nests deeper than ${maxDepth} levels` };
-    if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], depth: f.depth + 1, parent: f, key: i });
-    } else {
-      const keys = Object.keys(v);
-      for (let i = keys.length - 1; i >= 0; i--) stack.push({ v: (v as Record<string, unknown>)[keys[i]!], depth: f.depth + 1, parent: f, key: keys[i]! });
+    return null;
+  }
+  for (const k of Object.keys(v)) {
+    const why = walk((v as Record<string, unknown>)[k], depth + 1, maxDepth, where);
+    if (why !== null) {
+      where.push(k);
+      return why;
     }
   }
   return null;

@@ -13,6 +13,7 @@ import type { LogWriter, PartitionAppend } from '../log/writer.js';
 import { emptyManifest, type Manifests } from './manifest.js';
 import { checkJson, MAX_DOC_DEPTH } from './document.js';
 import { unappliedBacklog } from './backlog.js';
+import { upsertSpans } from './batch-text.js';
 
 /** Documents (upserts + deletes) in one write request. */
 export const MAX_BATCH_DOCS = 10_000;
@@ -63,8 +64,13 @@ export class CollectionWriter {
     private readonly limits: BacklogLimitsOf = { records: DEFAULT_MAX_BACKLOG_RECORDS, bytes: DEFAULT_MAX_BACKLOG_BYTES },
   ) {}
 
-  /** Validates and encodes a batch: InvalidArgument / TooLarge naming the item to fix. */
-  encode(c: Collection, batch: WriteBatch): { parts: PartitionAppend[]; records: number; bytes: number } {
+  /**
+   * Validates and encodes a batch: InvalidArgument / TooLarge naming the item to fix. `text`
+   * is the JSON text the batch was parsed from, when there is one (the HTTP body): each
+   * document is then stored as the text it was sent as (./batch-text.ts) instead of being
+   * stringified again.
+   */
+  encode(c: Collection, batch: WriteBatch, text?: Buffer): { parts: PartitionAppend[]; records: number; bytes: number } {
     const upserts = batch.upserts ?? [];
     const deletes = batch.deletes ?? [];
     if (!Array.isArray(upserts)) throw dataErrors.invalid('upserts', 'must be an array of documents');
@@ -77,6 +83,8 @@ export class CollectionWriter {
     // A key declared `number` must be a JSON number; a `string` key also takes numbers (by
     // their string form: 7 and "7" name one document).
     const keyTypeOk = (v: unknown) => pkType !== 'number' || typeof v === 'number';
+    const typed = Object.entries(c.schema.fields).filter(([f, t]) => f !== pk && t !== 'json');
+    const spans = text ? documentSpans(text, upserts.length) : null;
     const byPartition = new Map<number, Buffer[]>();
     let bytes = 0;
     const add = (key: string, rec: Buffer) => {
@@ -96,13 +104,12 @@ export class CollectionWriter {
       const k = canonicalKey(kv);
       if (!k.ok) throw dataErrors.invalid(`${at}.${pk}`, `the primary key ${k.why}`);
       if (!keyTypeOk(kv)) throw dataErrors.invalid(`${at}.${pk}`, `the primary key must be a ${pkType} (the collection's schema), got ${typeof kv}`);
-      for (const [f, t] of Object.entries(c.schema.fields)) {
-        if (f === pk || t === 'json') continue;
+      for (const [f, t] of typed) {
         const v = (doc as Record<string, unknown>)[f];
         if (v !== undefined && v !== null && typeof v !== t) throw dataErrors.invalid(`${at}.${f}`, `must be a ${t} (the collection's schema), got ${Array.isArray(v) ? 'array' : typeof v}`);
       }
-      const body = JSON.stringify(doc);
-      const size = Buffer.byteLength(body);
+      const body = spans ? text!.subarray(spans[2 * i]!, spans[2 * i + 1]!) : JSON.stringify(doc);
+      const size = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
       if (size > MAX_DOC_BYTES) throw dataErrors.tooLarge(at, `the document is ${size} bytes, over the ${MAX_DOC_BYTES}-byte limit`);
       add(k.key, encodeRecord({ op: OP_UPSERT, key: k.key, body }));
     });
@@ -143,9 +150,12 @@ export class CollectionWriter {
     return { records: e.records + e.addedRecords, bytes: e.bytes + e.addedBytes };
   }
 
-  /** Writes a batch; resolves with its encoded consistency token once committed, and the offsets it covers per partition of the collection. */
-  async write(c: Collection, batch: WriteBatch): Promise<{ token: string; records: number; offsets: { partition: number; offset: number }[] }> {
-    const enc = this.encode(c, batch);
+  /**
+   * Writes a batch; resolves with its encoded consistency token once committed, and the
+   * offsets it covers per partition of the collection. `text`: as for encode.
+   */
+  async write(c: Collection, batch: WriteBatch, text?: Buffer): Promise<{ token: string; records: number; offsets: { partition: number; offset: number }[] }> {
+    const enc = this.encode(c, batch, text);
     const [b, max] = await Promise.all([this.backlogOf(c), typeof this.limits === 'function' ? this.limits(c) : this.limits]);
     const over = (quota: string, have: number, adds: number, limit: number, unit: string) =>
       dataErrors.quotaExceeded(
@@ -163,5 +173,23 @@ export class CollectionWriter {
     const r = await this.log.append(enc.parts);
     const offsets = r.token.entries.filter((e) => e.ns === c.ns && e.stream === c.streamId).map((e) => ({ partition: e.partition, offset: e.offset }));
     return { token: encodeToken(r.token), records: enc.records, offsets };
+  }
+}
+
+/**
+ * Each upsert's byte range in `text`, or null (then every document is stringified): when the
+ * text holds no "upserts" array of exactly `n` elements, the text is not what the batch was
+ * parsed from, and its bytes are not used.
+ */
+function documentSpans(text: Buffer, n: number): number[] | null {
+  if (n === 0) return null;
+  try {
+    const spans = upsertSpans(text);
+    if (!spans || spans.length !== 2 * n) return null;
+    // Every upsert is an object (checked before any span is used): each span is one.
+    for (let i = 0; i < spans.length; i += 2) if (text[spans[i]!] !== 0x7b || text[spans[i + 1]! - 1] !== 0x7d) return null;
+    return spans;
+  } catch {
+    return null;
   }
 }

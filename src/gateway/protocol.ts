@@ -41,6 +41,14 @@ export class ProtocolError extends Error {
   }
 }
 
+/** The JSON text each parsed request body came from (held only as long as the request). */
+const bodyTexts = new WeakMap<FastifyRequest, Buffer>();
+
+/** The bytes the request's JSON body was parsed from, if it had one: the write route stores documents as sent. */
+export function bodyText(req: FastifyRequest): Buffer | undefined {
+  return bodyTexts.get(req);
+}
+
 /** Only JSON bodies, checked for UTF-8, depth and numbers before any route sees them. */
 export function registerBodyParser(app: FastifyInstance, bodyLimit: number): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -52,6 +60,7 @@ export function registerBodyParser(app: FastifyInstance, bodyLimit: number): voi
       if (err) return done(err, undefined);
       const bad = checkJson(body, MAX_BODY_DEPTH);
       if (bad) return done(new ProtocolError(400, 'invalid_argument', `body${bad.path}: ${bad.why}`), undefined);
+      bodyTexts.set(req, buf);
       done(null, body);
     });
   });

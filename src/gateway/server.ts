@@ -21,7 +21,7 @@ import { DEFAULT_ORG } from '../collection/catalog.js';
 import type { CollectionReader, Consistency } from '../collection/reader.js';
 import { MAX_BATCH_BYTES, type CollectionWriter } from '../collection/writer.js';
 import { openApiDocument, ROUTES, type RouteDef } from './schemas.js';
-import { clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES, notFound, registerBodyParser, registerValidators, RouteTable } from './protocol.js';
+import { bodyText, clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES, notFound, registerBodyParser, registerValidators, RouteTable } from './protocol.js';
 import { MAX_KEY_BYTES } from '../log/keys.js';
 import type { Authorizer } from '../authz/authorizer.js';
 import { isAuthzError } from '../authz/errors.js';
@@ -523,7 +523,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
         throw isHoldRefusal(e) ? new HttpError(e.status, e.code, e.message, e.retryAfterS) : e;
       });
     }
-    const r = await d.writer!.write(c, req.body ?? {});
+    const r = await d.writer!.write(c, req.body ?? {}, bodyText(req));
     return { token: r.token };
   });
 
