@@ -76,8 +76,8 @@ export class OwnerLeases {
   private readonly down = new Map<string, number>();
   private readonly queues = new Map<string, { to: OwnerTarget; items: Pending[]; timer: NodeJS.Timeout | null }>();
   private pending = 0;
-  /** Batches sent and asks that fell back (tests, metrics). */
-  readonly counts = { batches: 0, asks: 0, fallbacks: 0 };
+  /** Batches sent, asks, asks the owner answered, and takes charged to the fallback (tests, metrics). */
+  readonly counts = { batches: 0, asks: 0, answered: 0, fallbacks: 0 };
 
   constructor(
     private readonly ask: AskOwner,
@@ -148,6 +148,7 @@ export class OwnerLeases {
     if (lease.refill) return lease.refill;
     const p = this.enqueue(l.owner, { org: l.org, ns: l.ns, name: 'request_rate', key: l.key, want, rate: l.ownerRate }).then(
       (a) => {
+        this.counts.answered++;
         const now = this.now();
         if (lease.expires <= now) lease.tokens = 0;
         lease.tokens += a.granted;
