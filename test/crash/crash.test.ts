@@ -16,8 +16,8 @@ import { PAUSE_POINTS } from './hooked-node.js';
 
 /** SIGKILLs at random points in CI (LOAM_CRASH_KILLS for more), besides the three hooked ones. */
 export const CRASH_KILLS = 20;
-/** A kill lands this long after the node is ready (uniform, seeded). */
-const KILL_AFTER_MS: [number, number] = [200, 2_000];
+/** A kill lands this long after the node is ready (uniform, seeded): its clients are writing from the start. */
+const KILL_AFTER_MS: [number, number] = [200, 1_200];
 /** The hooked node reaches its point within this (GC needs objects past their grace). */
 const PAUSE_WAIT_MS = 90_000;
 const CLIENTS = 4;
