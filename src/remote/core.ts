@@ -6,7 +6,6 @@ import type { ControlStore } from '../control/types.js';
 import { CLUSTER_METADATA_KEY } from '../meta/backends/remote/proto.js';
 import type { IdempotencyRecord } from './idempotency.js';
 import type { RemoteServerMetrics } from './metrics.js';
-import type { TurnGate } from './turns.js';
 
 /** The cluster a server without a control plane serves. */
 export const DEFAULT_CLUSTER = 'default';
@@ -37,8 +36,6 @@ export interface ServerCore {
   resolve(call: ServerCall): Promise<{ cluster: string; stores: ClusterStores }>;
   readonly idempotency: IdempotencyRecord;
   readonly metrics: RemoteServerMetrics;
-  /** Backend calls start one per event-loop turn when they arrive together (./turns.ts). */
-  readonly turns: TurnGate;
 }
 
 /** The cluster a call names in its `loam-cluster` metadata (a test harness's and a control plane's authenticate may start from it). */

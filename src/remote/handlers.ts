@@ -93,19 +93,14 @@ export function unary<Req, Res>(
     void (async () => {
       const { cluster, stores } = await core.resolve(call);
       const ctx: CallContext = { cluster, stores };
-      if (!write) {
-        await core.turns.turn();
-        return run(ctx, call.request);
-      }
+      if (!write) return run(ctx, call.request);
       const key = keyOf(call.request);
       if (!key) throw errors.invalid('requestId', 'every write needs an idempotency key (WriteContext.request_id / request_id) on the wire');
       if (key.length > MAX_TOKEN_STRING_LENGTH) throw errors.invalid('requestId', `at most ${MAX_TOKEN_STRING_LENGTH} characters`);
       // Checked again at the last moment: a call whose caller left while it waited applies nothing.
-      const out = await core.idempotency.run(cluster, key, fingerprint(method, call.request), async () => {
-        await core.turns.turn();
+      const out = await core.idempotency.run(cluster, key, fingerprint(method, call.request), () => {
         const gone = refusedLate(call, deadline);
-        if (gone) throw gone;
-        return run(ctx, call.request);
+        return gone ? Promise.reject(gone) : run(ctx, call.request);
       });
       if (out.replayed) core.metrics.replays.inc({ method });
       return out.value;

@@ -19,7 +19,6 @@ import { metaHandlers } from './meta-service.js';
 import { controlHandlers } from './control-service.js';
 import { RemoteServerMetrics } from './metrics.js';
 import { listenMetrics, type MetricsListener } from '../metrics/listener.js';
-import { TurnGate } from './turns.js';
 
 export { DEFAULT_CLUSTER, RemoteAuthError, clusterFromMetadata, type Authenticate, type ClusterStores, type ServerCall, type ServerCore } from './core.js';
 
@@ -65,7 +64,6 @@ export class RemoteServer {
       },
       idempotency: new IdempotencyRecord(),
       metrics: this.metrics,
-      turns: new TurnGate(),
     };
     this.server = new grpc.Server(CHANNEL_OPTIONS);
     const proto = remoteProto().loam.remote.v1;
