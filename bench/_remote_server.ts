@@ -1,6 +1,8 @@
 // The remote metastore server of `npm run bench -- remote`, in a process of its own: it opens
 // the embedded backend at argv[2] (synchronous argv[3]), serves it on a loopback port, prints
-// the port on stdout and runs until stdin closes.
+// the port on stdout, answers each `cpu` line on stdin with its CPU time so far (µs, user +
+// system) and runs until stdin closes.
+import { createInterface } from 'node:readline';
 import { openEmbedded } from '../src/meta/backends/embedded/index.js';
 import { RemoteServer } from '../src/remote/server.js';
 
@@ -8,7 +10,12 @@ const meta = openEmbedded({ path: process.argv[2]!, synchronous: (process.argv[3
 const server = new RemoteServer({ meta });
 const port = await server.listen('127.0.0.1', 0);
 process.stdout.write(`${port}\n`);
-process.stdin.resume();
-process.stdin.on('end', () => {
+const input = createInterface({ input: process.stdin });
+input.on('line', (l) => {
+  if (l.trim() !== 'cpu') return;
+  const u = process.cpuUsage();
+  process.stdout.write(`${u.user + u.system}\n`);
+});
+input.on('close', () => {
   void server.close(500).then(() => meta.close()).then(() => process.exit(0));
 });

@@ -3,13 +3,16 @@
 // The remote metastore (spec §8) against the embedded backend in process, measured in the same
 // run: 8 concurrent writers' commitWal/s through the remote client to a server on loopback (a
 // process of its own) backed by the embedded backend, ÷ the same load on the embedded backend
-// in this process (`remote_commitWal_ratio`, target ≥ 0.7); collectionHead's p50/p99 over the
-// wire and in process; and the bytes one commitWal puts on the wire (request and response,
-// HTTP/2 framing included), counted by a proxy in front of the server.
+// in this process (`remote_commitWal_ratio`, target ≥ 0.7); the CPU time one commitWal costs
+// the client and the server process against the in-process call (what decides the ratio on a
+// machine without spare cores); collectionHead's p50/p99 over the wire and in process; and the
+// bytes one commitWal puts on the wire (request and response, HTTP/2 framing included),
+// counted by a proxy in front of the server. Every line carries the 1-minute load average at
+// the start and the end of the run.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
@@ -86,18 +89,36 @@ async function countingProxy(port: number): Promise<{ port: number; bytes(): num
   };
 }
 
-async function startServer(path: string, synchronous: string): Promise<{ port: number; stop(): Promise<void> }> {
+interface BenchServer {
+  port: number;
+  /** The server process's CPU time so far, µs. */
+  cpu(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+async function startServer(path: string, synchronous: string): Promise<BenchServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', new URL('./_remote_server.ts', import.meta.url).pathname, path, synchronous], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the bench server did not start within 60 s')), 60_000);
-    createInterface({ input: child.stdout! }).once('line', (l) => {
-      clearTimeout(timer);
-      resolve(Number(l));
+  const lines = createInterface({ input: child.stdout! });
+  const waiting: ((l: string) => void)[] = [];
+  lines.on('line', (l) => waiting.shift()?.(l));
+  const nextLine = (what: string, ms: number) =>
+    new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the bench server did not answer (${what}) within ${ms} ms`)), ms);
+      waiting.push((l) => {
+        clearTimeout(timer);
+        resolve(l);
+      });
     });
-    child.once('exit', (code) => reject(new Error(`the bench server exited (${code})`)));
-  });
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the bench server exited (${code})`))));
+  exited.catch(() => undefined);
+  const port = Number(await Promise.race([nextLine('its port', 60_000), exited]));
   return {
     port,
+    cpu: async () => {
+      const answer = nextLine('cpu', 10_000);
+      child.stdin!.write('cpu\n');
+      return Number(await answer);
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         const t = setTimeout(() => {
@@ -112,6 +133,12 @@ async function startServer(path: string, synchronous: string): Promise<{ port: n
       }),
   };
 }
+
+/** This process's CPU time so far, µs. */
+const ownCpu = () => {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+};
 
 export async function main(argv: string[]): Promise<void> {
   const opts = new Command('bench remote')
@@ -131,23 +158,35 @@ export async function main(argv: string[]): Promise<void> {
     const r = await fixture(remote);
     const l = await fixture(local);
     const backend = `remote(embedded, synchronous=${sync}, loopback)`;
+    const load0 = round(loadavg()[0]!);
+    const out: Record<string, unknown>[] = [];
     const line = (metric: string, value: number, unit: string, baseline?: number, extra: Record<string, unknown> = {}) =>
-      console.log(JSON.stringify({ bench: 'remote', backend, metric, value: round(value), unit, ...(baseline !== undefined ? { baseline: round(baseline), ratio: round(value / baseline, 3) } : {}), ...extra }));
+      out.push({ bench: 'remote', backend, metric, value: round(value), unit, ...(baseline !== undefined ? { baseline: round(baseline), ratio: round(value / baseline, 3) } : {}), ...extra });
 
-    // commitWal/s from 8 writers: remote and in process, alternating rounds.
-    const rs: Sample[] = [];
-    const ls: Sample[] = [];
+    // commitWal/s from 8 writers: remote and in process, alternating rounds; the CPU each round took.
+    type Round = Sample & { ops: number; clientUs: number; serverUs: number };
+    const rs: Round[] = [];
+    const ls: Round[] = [];
     let n = 0;
+    const measure = async (f: Fixture, remoteRound: boolean): Promise<Round> => {
+      const [c0, s0, n0] = [ownCpu(), remoteRound ? await server.cpu() : 0, n];
+      const sample = await timed(seconds, () => f.store.commitWal(f.commit(n++)), WRITERS);
+      return { ...sample, ops: n - n0, clientUs: ownCpu() - c0, serverUs: remoteRound ? (await server.cpu()) - s0 : 0 };
+    };
     for (let k = 0; k < ROUNDS; k++) {
-      rs.push(await timed(seconds, () => r.store.commitWal(r.commit(n++)), WRITERS));
-      ls.push(await timed(seconds, () => l.store.commitWal(l.commit(n++)), WRITERS));
+      rs.push(await measure(r, true));
+      ls.push(await measure(l, false));
     }
-    const rm = median(rs);
-    const lm = median(ls);
+    const rm = median(rs) as Round;
+    const lm = median(ls) as Round;
     line('remote_commitWal_per_s', rm.rate, 'ops/s', lm.rate);
     line('remote_commitWal_ratio', rm.rate / lm.rate, 'ratio', undefined, { target: TARGET_RATIO, met: rm.rate / lm.rate >= TARGET_RATIO });
     line('remote_commitWal_p50_ms', pct(rm.lat, 50), 'ms', pct(lm.lat, 50));
     line('remote_commitWal_p99_ms', pct(rm.lat, 99), 'ms', pct(lm.lat, 99));
+    // CPU per commit (process-wide: JIT and GC threads included), client + server against in process.
+    const perOp = (x: Round) => ({ client: x.clientUs / x.ops, server: x.serverUs / x.ops });
+    const rc = perOp(rm);
+    line('remote_commitWal_cpu_us', rc.client + rc.server, 'us', perOp(lm).client, { client_us: round(rc.client), server_us: round(rc.server) });
 
     // collectionHead latency, one caller: over the wire and in process.
     const heads = async (f: Fixture) => {
@@ -176,6 +215,8 @@ export async function main(argv: string[]): Promise<void> {
       await counted.close();
       await proxy.close();
     }
+    const load = [load0, round(loadavg()[0]!)];
+    for (const o of out) console.log(JSON.stringify({ ...o, loadavg_1m: load }));
   } finally {
     await remote.close();
     await local.close();
