@@ -31,7 +31,9 @@ async function exercise(a: LoamNode, b: LoamNode, ns: string): Promise<void> {
     const got = await http(r.url, 'GET', `${base}/documents/k${i}?token=${put.body.token}`);
     assert.equal(got.body.i, i);
   }
-  await until(async () => (await http(b.url, 'GET', `${base}/documents/k9?consistency=eventual`)).status === 200, 60_000); // a bound: the applier on DynamoDB Local took over 20 s at load 30
+  // A bound: the applier on DynamoDB Local took over 20 s at load 30. Polled every 250 ms, not
+  // 20: each poll is a read (forwarded to the owner), CPU the starved applier needs.
+  await until(async () => (await http(b.url, 'GET', `${base}/documents/k9?consistency=eventual`)).status === 200, 60_000, 250);
   const q = await http(a.url, 'POST', `${base}/query`, { filter: { i: { $lt: 5 } } });
   assert.equal(q.body.documents.length, 5);
 }
