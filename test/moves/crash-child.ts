@@ -1,15 +1,26 @@
-// A mover that kills itself (SIGKILL) right after a move phase completed: the crash case of
-// test/moves/moves.test.ts. argv: <location JSON> <ns> <to shard> <phase> <owner>.
+// Movers that are killed (SIGKILL) each right after its own move phase completed: the crash
+// case of test/moves/moves.test.ts. argv: <location JSON> <cases JSON: [{ ns, to, phase, owner }]>.
+// Every case's move runs in this one process and stops after its phase; once all have
+// stopped, the process kills itself, so each namespace is left exactly as a mover killed
+// after that phase leaves it (one process instead of one per phase: the suite's time).
 import { openLocation } from '../harness/backends.js';
 import type { ShardedMetaStore } from '../../src/meta/backends/sharded/index.js';
 
-const [loc, ns, to, phase, owner] = process.argv.slice(2);
+const [loc, casesArg] = process.argv.slice(2);
+const cases = JSON.parse(casesArg!) as { ns: number; to: string; phase: string; owner: string }[];
 const store = (await openLocation(JSON.parse(loc!))) as unknown as ShardedMetaStore;
-await store.moveNamespace(Number(ns), to!, {
-  owner: owner!,
-  onProgress: (p) => {
-    if (p.phase === phase) process.kill(process.pid, 'SIGKILL');
-  },
-});
-// Reaching here means the phase never came: the parent sees exit code 0 and fails the case.
-process.exit(0);
+let stopped = 0;
+const moves = cases.map((c) =>
+  store.moveNamespace(c.ns, c.to, {
+    owner: c.owner,
+    onProgress: (p) => {
+      if (p.phase !== c.phase) return undefined;
+      if (++stopped === cases.length) process.kill(process.pid, 'SIGKILL');
+      return new Promise<never>(() => {});
+    },
+  }),
+);
+// Reaching here means some phase never came (its move ended or failed): the parent sees exit code 1 and fails the case.
+const outcomes = await Promise.allSettled(moves);
+console.error(`crash-child: ${stopped} of ${cases.length} movers reached their phase: ${outcomes.map((o) => o.status).join(', ')}`);
+process.exit(1);

@@ -221,23 +221,26 @@ describe(`namespace moves (${backend})`, () => {
     // One namespace per phase, their movers side by side (each in its own process when killed).
     const cases = await Promise.all(KILL_PHASES.map(async (phase) => ({ phase, owner: `mover-${phase}`, ...(await populated()) })));
     const befores = await Promise.all(cases.map((c) => view(c.store, c.ns.id, c.coll)));
-    await Promise.all(
-      cases.map(async ({ phase, owner, store, ns, to }) => {
-        if (realKills) {
-          const code = await new Promise<number | null>((resolve, reject) => {
-            const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(factory.location(store)), String(ns.id), to, phase, owner], { stdio: ['ignore', 'ignore', 'inherit'] });
-            child.on('error', reject);
-            child.on('exit', (c, sig) => resolve(sig === 'SIGKILL' ? null : c));
-          });
-          assert.equal(code, null, `the mover died by SIGKILL after "${phase}"`);
-        } else {
+    if (realKills) {
+      // One mover process for every case, killed once each move stopped after its phase (crash-child.ts).
+      const store = cases[0]!.store;
+      const spec = cases.map(({ ns, to, phase, owner }) => ({ ns: ns.id, to, phase, owner }));
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify(factory.location(store)), JSON.stringify(spec)], { stdio: ['ignore', 'ignore', 'inherit'] });
+        child.on('error', reject);
+        child.on('exit', (c, sig) => resolve(sig === 'SIGKILL' ? null : c));
+      });
+      assert.equal(code, null, 'the movers died by SIGKILL, each after its phase');
+    } else {
+      await Promise.all(
+        cases.map(async ({ phase, owner, store, ns, to }) => {
           let reached!: () => void;
           const at = new Promise<void>((r) => (reached = r));
           void store.moveNamespace(ns.id, to, { owner, onProgress: (p) => (p.phase === phase ? (reached(), new Promise<never>(() => {})) : undefined) }).catch(() => undefined);
           await at;
-        }
-      }),
-    );
+        }),
+      );
+    }
     for (const [i, { phase, owner, store, ns, coll, obj, from, to }] of cases.entries()) {
       // Whatever the phase, the namespace is readable meanwhile.
       assert.equal((await store.collection(ns.id, coll.id)).name, 'docs');
