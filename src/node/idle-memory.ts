@@ -8,10 +8,13 @@
 // So each thread watches its own event loop: after IDLE_INTERVALS_BEFORE_GC intervals of
 // IDLE_CHECK_MS in which its utilization stayed under IDLE_UTILIZATION_MAX, it runs one full
 // collection, then not again until it has been busy. The pause (tens of milliseconds) falls
-// when nothing is waiting on the thread, by construction.
+// when nothing is waiting on the thread, by construction. After the collection has freed the
+// buffers it held, glibc is asked to hand its free pages back (./malloc-trim.ts): without
+// that, the native memory of a burst stays resident in holes of glibc's heap.
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { mallocTrim } from './malloc-trim.js';
 
 export const IDLE_CHECK_MS = 5_000;
 /** Event-loop utilization (0–1) under which an interval counts as idle. */
@@ -37,6 +40,8 @@ function collector(): (() => void) | null {
 export interface IdleCollector {
   /** Full collections run so far. */
   readonly collections: number;
+  /** Of those, the ones after which glibc handed its free memory back. */
+  readonly trims: number;
   stop(): void;
 }
 
@@ -46,7 +51,7 @@ export function startIdleCollector(opts: { checkMs?: number } = {}): IdleCollect
   let last: EventLoopUtilization = performance.eventLoopUtilization();
   let idleIntervals = 0;
   let collected = false;
-  const state = { collections: 0 };
+  const state = { collections: 0, trims: 0 };
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
     const u = performance.eventLoopUtilization(now, last).utilization;
@@ -60,6 +65,7 @@ export function startIdleCollector(opts: { checkMs?: number } = {}): IdleCollect
     collected = true;
     gc();
     state.collections++;
+    if (mallocTrim()) state.trims++;
     // The collection itself used the loop: do not count it as activity next time.
     last = performance.eventLoopUtilization();
   }, opts.checkMs ?? IDLE_CHECK_MS);
@@ -67,6 +73,9 @@ export function startIdleCollector(opts: { checkMs?: number } = {}): IdleCollect
   return {
     get collections() {
       return state.collections;
+    },
+    get trims() {
+      return state.trims;
     },
     stop: () => clearInterval(timer),
   };
