@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { MALLOC_TUNING, MALLOC_TUNING_ENV, isGlibc, relaunchEnv } from '../../src/cli/relaunch.mjs';
+import { MALLOC_TUNING_ENV as TRIM_SWITCH } from '../../src/node/malloc-trim.js';
 
 const FIXTURE = new URL('./fixtures/relaunched.mjs', import.meta.url).pathname;
 /** How long a started or signalled process may take (a loaded 2-core machine). */
@@ -59,6 +60,7 @@ test('only server commands are relaunched, only on glibc, only while a setting i
   assert.equal(relaunchEnv(['dev'], { [MALLOC_TUNING_ENV]: 'off' }, true), null, 'opted out');
   assert.equal(relaunchEnv(['dev'], { ...MALLOC_TUNING }, true), null, 'all set (by the user, or by the relaunch itself)');
   assert.deepEqual(relaunchEnv(['dev'], { MALLOC_ARENA_MAX: '4' }, true), { ...MALLOC_TUNING, MALLOC_ARENA_MAX: '4' }, "the user's own value is kept");
+  assert.equal(TRIM_SWITCH, MALLOC_TUNING_ENV, 'one switch turns off the relaunch and the idle trim');
 });
 
 test('the relaunched server has the settings, gets the launcher\'s SIGTERM, and the launcher exits with its status', { skip: !isGlibc() && 'not glibc' }, async () => {
