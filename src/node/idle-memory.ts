@@ -8,9 +8,10 @@
 // So each thread watches its own event loop: after IDLE_INTERVALS_BEFORE_GC intervals of
 // IDLE_CHECK_MS in which its utilization stayed under IDLE_UTILIZATION_MAX, it runs one full
 // collection, then not again until it has been busy. The pause (tens of milliseconds) falls
-// when nothing is waiting on the thread, by construction. After the collection has freed the
-// buffers it held, glibc is asked to hand its free pages back (./malloc-trim.ts): without
-// that, the native memory of a burst stays resident in holes of glibc's heap.
+// when nothing is waiting on the thread, by construction. One check later, if the thread is
+// still idle, glibc is asked to hand its free pages back (./malloc-trim.ts): without that, the
+// native memory of a burst stays resident in holes of glibc's heap. Not at once: V8 frees the
+// buffers of collected wrappers on a background thread after the collection.
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -40,7 +41,7 @@ function collector(): (() => void) | null {
 export interface IdleCollector {
   /** Full collections run so far. */
   readonly collections: number;
-  /** Of those, the ones after which glibc handed its free memory back. */
+  /** Of those, the ones followed (one check later, still idle) by glibc handing its free memory back. */
   readonly trims: number;
   stop(): void;
 }
@@ -51,6 +52,7 @@ export function startIdleCollector(opts: { checkMs?: number } = {}): IdleCollect
   let last: EventLoopUtilization = performance.eventLoopUtilization();
   let idleIntervals = 0;
   let collected = false;
+  let trimDue = false;
   const state = { collections: 0, trims: 0 };
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
@@ -59,13 +61,21 @@ export function startIdleCollector(opts: { checkMs?: number } = {}): IdleCollect
     if (u >= IDLE_UTILIZATION_MAX) {
       idleIntervals = 0;
       collected = false;
+      trimDue = false;
+      return;
+    }
+    if (trimDue) {
+      trimDue = false;
+      if (mallocTrim()) state.trims++;
+      // Like the collection, the trim's own use of the loop is not activity.
+      last = performance.eventLoopUtilization();
       return;
     }
     if (++idleIntervals < IDLE_INTERVALS_BEFORE_GC || collected || !gc) return;
     collected = true;
     gc();
     state.collections++;
-    if (mallocTrim()) state.trims++;
+    trimDue = true;
     // The collection itself used the loop: do not count it as activity next time.
     last = performance.eventLoopUtilization();
   }, opts.checkMs ?? IDLE_CHECK_MS);
