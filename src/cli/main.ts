@@ -86,6 +86,12 @@ export function devErasureKek(dir: string): string {
   return readFileSync(path, 'utf8').trim();
 }
 
+/** The settings as config-check shows them: secrets masked (the metastore's password, the erasure log's KEK, the encryption master key). */
+export function shownConfig(c: NodeConfig): Record<string, unknown> {
+  const masked = (v: string | null) => (v === null ? null : '(set)');
+  return { ...c, metastore: c.metastore.replace(/\/\/[^@/]*@/g, '//…@'), erasure_kek: masked(c.erasure_kek), encryption_master_key: masked(c.encryption_master_key) };
+}
+
 export function devBanner(url: string, dataDir: string, key: string | null = null, operatorKey: string | null = null): string {
   const auth = `-H "Authorization: Bearer $LOAM_KEY"`;
   return [
@@ -215,8 +221,7 @@ export function program(): Command {
     .action((o: { config: string }) => {
       try {
         const c = resolveConfig(readConfigFile(o.config), envOverrides());
-        // Secrets are masked: the metastore's password and the erasure log's key-encryption key.
-        console.log(JSON.stringify({ ...c, metastore: c.metastore.replace(/\/\/[^@/]*@/g, '//…@'), erasure_kek: c.erasure_kek === null ? null : '(set)' }, null, 2));
+        console.log(JSON.stringify(shownConfig(c), null, 2));
       } catch (e) {
         fail(e);
       }

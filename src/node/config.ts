@@ -176,7 +176,7 @@ export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   erasure_purge_deadline_ms: DEFAULT_ERASURE_PURGE_DEADLINE_MS,
   erasure_interval_ms: DEFAULT_ERASURE_INTERVAL_MS,
   encryption: 'on',
-  key_provider: 'none',
+  key_provider: 'local',
   encryption_master_key: null,
   kms_endpoint: null,
   kms_region: 'us-east-1',

@@ -6,7 +6,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,6 +15,11 @@ import { errors, decodeToken, encodeToken, mergeTokens, type MetaStore } from '.
 import { FileStore, type Store } from '../../src/store/index.js';
 import { FaultyStore } from '../../src/check/faulty-store.js';
 import { LogReader } from '../../src/log/reader.js';
+import { controlStoreFor } from '../../src/control/index.js';
+import { KeyRing } from '../../src/crypto/keyring.js';
+import { LocalKeyProvider, parseMasterKey } from '../../src/crypto/local.js';
+import { EncryptingStore } from '../../src/crypto/encrypting-store.js';
+import { MASTER_KEY_FILE } from '../../src/node/keys.js';
 import { http, testNode, until } from './helpers.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -90,8 +95,9 @@ async function load(run: string, url: string, path: string, stop: () => boolean,
 }
 
 /** Every record of every partition of the stream, via the index: counts per key. */
-async function logKeyCounts(meta: MetaStore, store: Store, ns: number, stream: number, partitions: number): Promise<Map<string, number>> {
-  const reader = new LogReader(meta, store);
+async function logKeyCounts(meta: MetaStore, store: Store, ns: number, stream: number, partitions: number, keys?: KeyRing): Promise<Map<string, number>> {
+  // The node's store and key ring: its log is sealed with encryption on (the default).
+  const reader = new LogReader(meta, store, undefined, keys);
   const counts = new Map<string, number>();
   for (let p = 0; p < partitions; p++) {
     const h = (await meta.streamState(ns, stream)).heads[p]!;
@@ -176,9 +182,12 @@ describe('crash gate', () => {
       await verifyAcked(node.url, base, acked);
 
       const meta = openEmbedded({ path: join(dir, 'meta.db') });
-      const store = new FileStore({ root: join(dir, 'objects') });
+      // loam dev seals its data (encryption on by default, the master key in its data dir).
+      const control = await controlStoreFor(meta);
+      const keys = new KeyRing({ control, provider: new LocalKeyProvider(parseMasterKey(readFileSync(join(dir, MASTER_KEY_FILE), 'utf8'), MASTER_KEY_FILE)), encryptNewNamespaces: false });
+      const store = new EncryptingStore(new FileStore({ root: join(dir, 'objects') }), keys);
       try {
-        const counts = await logKeyCounts(meta, store, ns.id, coll.streamId, coll.partitions);
+        const counts = await logKeyCounts(meta, store, ns.id, coll.streamId, coll.partitions, keys);
         for (const [k, n] of counts) assert.equal(n, 1, `${k} appears ${n} times in the log: a WAL object was committed twice`);
         for (const a of acked) for (const d of a.docs) assert.equal(counts.get(d.id), 1, `${d.id} is in the log once`);
         // Workers resume under a new epoch, and catch up (eventual reads see the last write).
@@ -190,6 +199,8 @@ describe('crash gate', () => {
         const last = second.acked[second.acked.length - 1]!.docs[0]!;
         await until(async () => (await http(node.url, 'GET', `${base}/documents/${last.id}?consistency=eventual`)).status === 200, 20_000);
       } finally {
+        keys.close();
+        await control.close();
         await meta.close();
         await store.close();
       }
@@ -202,12 +213,13 @@ describe('crash gate', () => {
   test('with a FaultyStore (503s, lost acks, timeouts) and lost metastore acks: no acknowledged write lost, none duplicated', async (t) => {
     let faultsOn = false;
     let n = 0;
+    let faulty: FaultyStore | undefined;
     const node = await testNode({
       wrap: (s) =>
-        new FaultyStore(s, {
+        (faulty = new FaultyStore(s, {
           seed: 42,
           random: { probability: 0.3, faults: ['slowDown', 'lostAck', 'serverError', 'timeout', 'conflict'], methods: ['put', 'get'], maxDelayMs: 20 },
-        }),
+        })),
       meta: {
         faults: (point, op) => {
           // Every 7th commit loses its acknowledgement after it applied.
@@ -222,13 +234,13 @@ describe('crash gate', () => {
       faultsOn = true;
       const r = await load('f', node.url, `${base}/documents`, () => false, 120);
       assert.ok(r.acked.length > 0, 'some writes were acknowledged');
-      assert.ok((node.store as FaultyStore).injected.length > 0, 'faults were injected');
-      t.diagnostic(`${r.acked.length} batches acknowledged, ${r.failed} refused; ${(node.store as FaultyStore).injected.length} store faults, ${Math.floor(n / 7)} lost commit acks`);
+      assert.ok(faulty!.injected.length > 0, 'faults were injected');
+      t.diagnostic(`${r.acked.length} batches acknowledged, ${r.failed} refused; ${faulty!.injected.length} store faults, ${Math.floor(n / 7)} lost commit acks`);
       await verifyAcked(node.url, base, r.acked);
       faultsOn = false;
       const ns = await node.meta.namespaceByName('default', 'f');
       const coll = await node.meta.collectionByName(ns.id, 'docs');
-      const counts = await logKeyCounts(node.meta, node.rawStore, ns.id, coll.streamId, coll.partitions);
+      const counts = await logKeyCounts(node.meta, node.store, ns.id, coll.streamId, coll.partitions, node.keys ?? undefined);
       for (const [k, c] of counts) assert.equal(c, 1, `${k} appears ${c} times in the log`);
       for (const a of r.acked) for (const d of a.docs) assert.equal(counts.get(d.id), 1);
     } finally {

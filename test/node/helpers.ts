@@ -33,7 +33,9 @@ export async function testNode(
   const store = o.wrap ? o.wrap(rawStore) : rawStore;
   const meta = openEmbedded({ path: join(dir, 'meta.db'), ...o.meta });
   const config = resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, log_level: 'silent', ...FAST, ...o.config });
-  const node = await startNode(config, { store, meta, logger: pino({ level: process.env.LOAM_TEST_LOG ?? 'silent' }) });
+  // dataDir: with the default key provider (local) and no master key, the node keeps its
+  // generated one there, as an embedded node keeps it beside its metastore file.
+  const node = await startNode(config, { store, meta, dataDir: dir, logger: pino({ level: process.env.LOAM_TEST_LOG ?? 'silent' }) });
   return Object.assign(node, {
     dir,
     rawStore,
