@@ -15,6 +15,12 @@ type Sharded = ShardedMetaStore & MetaStore;
 const SCHEMA = { primaryKey: 'id', fields: { id: 'string' as const } };
 /** Names tried until each shard holds one (placement is a hash of org, name and shard). */
 const MAX_NAMES = 200;
+/**
+ * WAL object names unique to this run: the DynamoDB backend's transaction idempotency token
+ * derives from (object, group), and DynamoDB Local answers a token it saw in the last
+ * 10 minutes (in any table) as a replay, writing nothing.
+ */
+const RUN = `${process.pid}-${Date.now().toString(36)}`;
 
 const embedded = backendFactory('embedded', { synchronous: 'NORMAL' });
 const factory = shardedFactory('sharded-dynamodb', {
@@ -49,7 +55,7 @@ describe('namespace moves with DynamoDB shards', () => {
         continue;
       }
       const c = await store.createCollection({ ns: ns.id, name: 'docs', schema: SCHEMA, partitions: 1 });
-      await store.commitWal({ object: `wal/dyn-${i}`, objectStamp: Date.now(), chunks: [{ ns: ns.id, stream: c.streamId, partition: 0, records: 1, byteStart: 0, byteEnd: 100 }] });
+      await store.commitWal({ object: `wal/${RUN}/setup-${i}`, objectStamp: Date.now(), chunks: [{ ns: ns.id, stream: c.streamId, partition: 0, records: 1, byteStart: 0, byteEnd: 100 }] });
       on.set(shard, { ns: ns.id, stream: c.streamId });
     }
     assert.equal(on.size, 4, 'a namespace on every shard');
@@ -59,8 +65,8 @@ describe('namespace moves with DynamoDB shards', () => {
       assert.deepEqual([e.shard, e.state], [shard, 'live'], 'the entry is unchanged');
       assert.equal((await store.namespace(ns)).state, 'live', 'readable where it was');
       if (stream === null) return;
-      const r = await store.commitWal({ object: `wal/after-${ns}`, objectStamp: Date.now(), chunks: [{ ns, stream, partition: 0, records: 1, byteStart: 0, byteEnd: 100 }] });
-      assert.equal(r.assigned[0]!.start, 1, 'writable where it was, offsets dense');
+      const r = await store.commitWal({ object: `wal/${RUN}/after-${ns}`, objectStamp: Date.now(), chunks: [{ ns, stream, partition: 0, records: 1, byteStart: 0, byteEnd: 100 }] });
+      assert.equal(r.assigned[0]!.start, 1, `${shard}: writable where it was, offsets dense (${JSON.stringify(r)})`);
     };
 
     // To a DynamoDB shard (multi-item transactions), and to an Alternator one (single-item writes).
