@@ -116,6 +116,8 @@ export class OwnerLeases {
     if (lease.expires <= now) lease.tokens = 0;
     const grant = Math.max(1, Math.ceil(l.ownerRate * LEASE_FRACTION));
     if (l.ownerRate < lease.rate) lease.tokens = Math.min(lease.tokens, grant);
+    // The owner's last refusal was at the old rate: a raised quota may be granted at once.
+    if (l.ownerRate > lease.rate) lease.refusedUntil = 0;
     lease.rate = l.ownerRate;
     if (lease.tokens >= n) {
       lease.tokens -= n;

@@ -42,6 +42,8 @@ export const QUOTA_DEFAULTS: Record<QuotaName, number> = {
 
 /** How long an org's overrides are trusted without a change-feed event. */
 export const QUOTA_CACHE_MS = 30_000;
+/** An owner re-reads an org's quotas when an asker's rate differs from its own at most this often. */
+export const QUOTA_RECHECK_MS = 250;
 /** Buckets and semaphores kept, at most (idle ones are dropped first when exceeded). */
 export const MAX_LIMITERS = 100_000;
 
@@ -183,7 +185,7 @@ export interface OwnerHooks {
 
 /** Effective quotas: namespace override, else org override, else the default. */
 export class Quotas {
-  private readonly overrides = new Map<string, { at: number; rows: Promise<QuotaOverride[]> }>();
+  private readonly overrides = new Map<string, { at: number; rows: Promise<QuotaOverride[]>; recheck?: boolean }>();
   private readonly buckets = new Map<string, TokenBucket>();
   private readonly sems = new Map<string, Semaphore>();
   /** The deployment's defaults: QUOTA_DEFAULTS, with what the node's settings replace. */
@@ -286,7 +288,20 @@ export class Quotas {
    * bucket, the same bucket this node's own requests for the namespace draw from.
    */
   async grant(org: string, ns: number, key: string, want: number, askedRate: number): Promise<{ granted: number; retry_after_ms: number }> {
-    const rate = Math.min(await this.value(org, ns, 'request_rate'), askedRate);
+    // The ControlStore's value decides, not the lower of two cached views: when the asker's
+    // view differs from ours, one of them is stale, so we read it again (at most once per
+    // QUOTA_RECHECK_MS per org). A lowered quota applies at once and a raised one too,
+    // whichever node learned it first.
+    let rate = await this.value(org, ns, 'request_rate');
+    if (rate !== askedRate) {
+      const e = this.overrides.get(org);
+      if (e && !(e.recheck && this.now() - e.at < QUOTA_RECHECK_MS)) {
+        this.overrides.delete(org);
+        rate = await this.value(org, ns, 'request_rate');
+        const fresh = this.overrides.get(org);
+        if (fresh) fresh.recheck = true;
+      }
+    }
     const k = `request_rate\u0000owner\u0000${key}`;
     let bucket = this.buckets.get(k);
     if (!bucket) {

@@ -76,6 +76,15 @@ test('a non-owner leases from the owner\'s bucket, batched; with the owner down 
     admitted = 0;
     for (let i = 0; i < 10; i++) if (await take(gateway, low)) admitted++;
     assert.ok(admitted <= 3, `at most the new bucket and one grant (${admitted})`);
+    // A raised quota is granted at once: neither the refusal at the old rate nor the owner's
+    // cached view (not invalidated here: its change-feed event is still on the way) holds it back.
+    await cs.setQuota('acme', 5, 'request_rate', 1000);
+    gateway.invalidate('acme');
+    now += 50; // 50 tokens at 1000/s; a tenth of one at 2/s
+    const raised = await limiter(gateway, 5);
+    admitted = 0;
+    for (let i = 0; i < 10; i++) if (await take(gateway, raised)) admitted++;
+    assert.equal(admitted, 10, 'the raised rate, at once');
 
     // The owner stops answering: the fallback bucket, RATE ÷ 2 gateways.
     ownerUp = false;
