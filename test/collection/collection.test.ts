@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { linkPointerKey } from '../../src/meta/index.js';
 import { http, testNode, until, type TestNode } from '../node/helpers.js';
 import { storedBytes } from '../../src/collection/usage.js';
+import { upsertSpans } from '../../src/collection/batch-text.js';
 
 const C = '/v1/namespaces/shop/collections/items';
 
@@ -121,6 +122,27 @@ describe('collections through the node', () => {
     for (let round = 0; round < 11; round++) assert.equal((await http(n.url, 'GET', `${C}/documents/c${round}?consistency=eventual`)).status, 404);
     assert.equal((await http(n.url, 'GET', `${C}/documents/c11`)).status, 200);
   });
+
+  // Documents are stored as the JSON text they were sent as (src/collection/batch-text.ts).
+  test('a document reads back as sent: its spacing and every digit of a number JSON.stringify would round', async () => {
+    const sent = '{ "sku": "raw-big",  "price": 12345678901234567890, "s": "a\\u00e9\\"b" }';
+    const w = await http(n.url, 'POST', `${C}/documents`, `{"upserts": [${sent}, {"sku":"raw-plain","price":1}]}`);
+    assert.equal(w.status, 200, JSON.stringify(w.body));
+    const strong = await fetch(`${n.url}${C}/documents/raw-big`);
+    assert.equal(strong.status, 200);
+    assert.equal(await strong.text(), sent, 'a strong read returns the document as it was sent');
+    const eventual = await until(async () => {
+      const r = await fetch(`${n.url}${C}/documents/raw-big?consistency=eventual`);
+      return r.status === 200 ? r.text() : undefined;
+    });
+    assert.equal(eventual, sent, 'and so does a read from the applied data files');
+    const q = await http(n.url, 'POST', `${C}/query`, { filter: { price: { $gt: 1e19 } } });
+    assert.deepEqual(q.body.documents.map((d: { sku: string }) => d.sku), ['raw-big'], 'the stored text is the value the write validated');
+    const bad = await http(n.url, 'POST', `${C}/documents`, '{"upserts":[{"sku":"raw-ok"},{"sku":"raw-bad","price":"text"}]}');
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.error.message, /upserts\[1\]\.price/);
+    assert.equal((await http(n.url, 'GET', `${C}/documents/raw-ok`)).status, 404, 'nothing of a refused batch is written');
+  });
 });
 
 describe('stored bytes (the storage quota\'s measure)', () => {
@@ -158,4 +180,65 @@ describe('stored bytes (the storage quota\'s measure)', () => {
     await n.meta.dropTag(c.ns, c.id, 'before-b');
     assert.equal((await measure()).tagOnly, 0, 'dropping the tag drops its bytes from the count');
   });
+});
+
+/** Bodies whose documents' text must come back exactly: strings full of JSON syntax, escapes, nesting, spacing. */
+const TRICKY = [
+  '{"upserts":[{"id":"a"}]}',
+  ' \n{ "deletes" : [ "x" , 2 ] ,\t"upserts" : [ { "id" : "a" , "s" : "}]\\"\\\\" } ,{"id":"b","v":[1,[2,{"c":"]"}]]} ] } ',
+  '{"upserts":[{"id":"\\\\"},{"id":"q\\"","t":"\\\\\\""}],"deletes":[]}',
+  '{"upserts":[{"id":"u","ü":"é\\u005d\\u0022","n":-1.5e+3,"b":true,"z":null,"e":{},"a":[]}]}',
+  // JSON.parse keeps the last of duplicate members, and so must the scan; an escaped name is the same name.
+  '{"upserts":[{"id":"old"}],"deletes":["k"],"upserts":[{"id":"new1"},{"id":"new2"}]}',
+  '{"upserts":[{"id":"first"}],"\\u0075psert\\u0073":[{"id":"escaped"}]}',
+];
+
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+}
+
+/** A random JSON value of bounded depth, written with random spacing. */
+function randomText(rnd: () => number, depth: number): string {
+  const ws = () => [' ', '', '\n', '\t', '  '][Math.floor(rnd() * 5)]!;
+  const r = rnd();
+  if (depth <= 0 || r < 0.35) {
+    const k = Math.floor(rnd() * 6);
+    if (k === 0) return String(Math.floor(rnd() * 1e6) - 5e5);
+    if (k === 1) return ['true', 'false', 'null'][Math.floor(rnd() * 3)]!;
+    const alphabet = ['a', '"', '\\', ']', '}', '{', '[', ',', ':', 'é', '😀', '\n', '\u0000'];
+    let s = '';
+    for (let i = Math.floor(rnd() * 8); i > 0; i--) s += alphabet[Math.floor(rnd() * alphabet.length)];
+    return JSON.stringify(s);
+  }
+  const n = Math.floor(rnd() * 4);
+  if (r < 0.6) return `[${ws()}${Array.from({ length: n }, () => randomText(rnd, depth - 1)).join(`${ws()},${ws()}`)}${ws()}]`;
+  return `{${ws()}${Array.from({ length: n }, (_, i) => `${JSON.stringify(`k${i}]"`)}${ws()}:${ws()}${randomText(rnd, depth - 1)}`).join(`${ws()},${ws()}`)}${ws()}}`;
+}
+
+function spansOf(text: string): string[] {
+  const b = Buffer.from(text);
+  const spans = upsertSpans(b);
+  assert.ok(spans, `no upserts found in ${text}`);
+  const out: string[] = [];
+  for (let i = 0; i < spans.length; i += 2) out.push(b.toString('utf8', spans[i], spans[i + 1]));
+  return out;
+}
+
+test('the write path\'s scan gives each upsert\'s exact text, whatever the strings, escapes, nesting and spacing', () => {
+  for (const text of TRICKY) {
+    const docs = (JSON.parse(text) as { upserts: unknown[] }).upserts;
+    const found = spansOf(text);
+    assert.equal(found.length, docs.length, text);
+    found.forEach((t, i) => assert.deepEqual(JSON.parse(t), docs[i], `${text}: upsert ${i}`));
+  }
+  const rnd = seeded(20);
+  for (let round = 0; round < 300; round++) {
+    const docs = Array.from({ length: 1 + Math.floor(rnd() * 4) }, (_, i) => `{ "id" : "d${i}" , "v" :${randomText(rnd, 4)} }`);
+    const text = `{ "deletes":[${randomText(rnd, 2)}] , "upserts" : [ ${docs.join(' ,\n')} ] }`;
+    JSON.parse(text); // the generator writes valid JSON
+    assert.deepEqual(spansOf(text), docs, text);
+  }
+  assert.equal(upsertSpans(Buffer.from('{"deletes":["a"]}')), null, 'a body without upserts has none');
+  assert.equal(upsertSpans(Buffer.from('[1,2]')), null);
 });
