@@ -8,10 +8,10 @@
 // So each thread watches its own event loop: after IDLE_INTERVALS_BEFORE_GC intervals of
 // IDLE_CHECK_MS in which its utilization stayed under IDLE_UTILIZATION_MAX, it runs one full
 // collection, then not again until it has been busy. The pause (tens of milliseconds) falls
-// when nothing is waiting on the thread, by construction. One check later, if the thread is
-// still idle, glibc is asked to hand its free pages back (./malloc-trim.ts): without that, the
-// native memory of a burst stays resident in holes of glibc's heap. Not at once: V8 frees the
-// buffers of collected wrappers on a background thread after the collection.
+// when nothing is waiting on the thread, by construction. At each of the next IDLE_TRIMS checks,
+// while the thread stays idle, glibc is asked to hand its free pages back (./malloc-trim.ts):
+// without that, the native memory of a burst stays resident in holes of glibc's heap. Not at
+// once: V8 frees the buffers of collected wrappers on a background thread after the collection.
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -21,6 +21,12 @@ export const IDLE_CHECK_MS = 5_000;
 /** Event-loop utilization (0–1) under which an interval counts as idle. */
 export const IDLE_UTILIZATION_MAX = 0.03;
 export const IDLE_INTERVALS_BEFORE_GC = 2;
+/**
+ * After the collection, a still idle thread asks glibc for its free pages at each of this many
+ * checks: the worker thread may still be finishing maintenance and freeing its buffers (any
+ * thread's trim covers every arena). A trim of an idle process takes about a millisecond.
+ */
+export const IDLE_TRIMS = 6;
 
 let collect: (() => void) | null | undefined;
 
@@ -41,7 +47,7 @@ function collector(): (() => void) | null {
 export interface IdleCollector {
   /** Full collections run so far. */
   readonly collections: number;
-  /** Of those, the ones followed (one check later, still idle) by glibc handing its free memory back. */
+  /** Times glibc handed its free memory back (at the checks after a collection, while idle). */
   readonly trims: number;
   stop(): void;
 }
@@ -52,7 +58,7 @@ export function startIdleCollector(opts: { checkMs?: number } = {}): IdleCollect
   let last: EventLoopUtilization = performance.eventLoopUtilization();
   let idleIntervals = 0;
   let collected = false;
-  let trimDue = false;
+  let trimsLeft = 0;
   const state = { collections: 0, trims: 0 };
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
@@ -61,11 +67,11 @@ export function startIdleCollector(opts: { checkMs?: number } = {}): IdleCollect
     if (u >= IDLE_UTILIZATION_MAX) {
       idleIntervals = 0;
       collected = false;
-      trimDue = false;
+      trimsLeft = 0;
       return;
     }
-    if (trimDue) {
-      trimDue = false;
+    if (trimsLeft > 0) {
+      trimsLeft--;
       if (mallocTrim()) state.trims++;
       // Like the collection, the trim's own use of the loop is not activity.
       last = performance.eventLoopUtilization();
@@ -75,7 +81,7 @@ export function startIdleCollector(opts: { checkMs?: number } = {}): IdleCollect
     collected = true;
     gc();
     state.collections++;
-    trimDue = true;
+    trimsLeft = IDLE_TRIMS;
     // The collection itself used the loop: do not count it as activity next time.
     last = performance.eventLoopUtilization();
   }, opts.checkMs ?? IDLE_CHECK_MS);

@@ -65,7 +65,7 @@ test("after a burst of native buffers, an idle thread hands glibc's free memory 
     const deadline = performance.now() + CHECK_MS * 20;
     while (idle.trims === 0 && performance.now() < deadline) await sleep(CHECK_MS);
     assert.equal(idle.collections, 1);
-    assert.equal(idle.trims, 1, 'glibc was asked to hand its free pages back');
+    assert.ok(idle.trims >= 1, 'glibc was asked to hand its free pages back');
     const after = rssMiB();
     assert.ok(before - after > freedMiB / 2, `resident ${Math.round(before)} MiB before idle, ${Math.round(after)} MiB after; ${Math.round(freedMiB)} MiB of buffers were freed`);
   } finally {
