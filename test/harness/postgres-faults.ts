@@ -48,8 +48,12 @@ export interface FaultFactoryHooks {
 const THROTTLE_MAX_CONNECTIONS = 20;
 /** Upper bound on filler sessions (the server refuses long before). */
 const MAX_FILLERS = 100;
-/** Connect timeout of the pool-exhaustion cell's store: how long an attempt waits for a connection. */
-const EXHAUSTED_CONNECT_TIMEOUT_MS = 250;
+/**
+ * Connect timeout of the pool-exhaustion cell's store: how long an attempt waits for a
+ * connection. The cell's setup and checks use the same store, so it must also outlast a real
+ * connect on a loaded machine (250 ms did not: "Connection terminated due to connection timeout").
+ */
+const EXHAUSTED_CONNECT_TIMEOUT_MS = 2_000;
 /** The deadlock cell's deadlock_timeout for the call's sessions (the competitor's is far longer). */
 const CALL_DEADLOCK_TIMEOUT = '50ms';
 const COMPETITOR_DEADLOCK_TIMEOUT = '30s';
