@@ -250,6 +250,18 @@ export function cpuSecondsOf(pids: number[]): number {
   return ticks / USER_HZ;
 }
 
+/** A process and its descendants, from /proc (bounded depth: a launcher and its child). */
+export function processTree(pid: number, depth = 4): number[] {
+  const out = [pid];
+  if (depth === 0) return out;
+  try {
+    for (const c of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) out.push(...processTree(Number(c), depth - 1));
+  } catch {
+    // gone, or no children file: the process alone
+  }
+  return out;
+}
+
 async function baselineMBps(dir: string, totalBytes: number, objectBytes: number): Promise<number> {
   const d = join(dir, 'baseline');
   mkdirSync(d, { recursive: true });
@@ -311,11 +323,13 @@ async function docsPerSecond(env: Record<string, string>, seconds: number, clien
     const running = Promise.all(Array.from({ length: clients }, (_, c) => worker(c)));
     await new Promise((r) => setTimeout(r, 1_000)); // warm-up, discarded
     measuring = true;
-    const cpu0 = cpuSecondsOf([node.proc.pid!]);
+    // The node and its descendants (`loam dev` may relaunch itself with allocator settings).
+    const tree = processTree(node.proc.pid!);
+    const cpu0 = cpuSecondsOf(tree);
     const t0 = performance.now();
     await new Promise((r) => setTimeout(r, seconds * 1000));
     const elapsed = (performance.now() - t0) / 1000;
-    const cpuS = cpuSecondsOf([node.proc.pid!]) - cpu0;
+    const cpuS = cpuSecondsOf(tree) - cpu0;
     const n = docs;
     stop = true;
     await running;
