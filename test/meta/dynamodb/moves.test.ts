@@ -16,9 +16,10 @@ const SCHEMA = { primaryKey: 'id', fields: { id: 'string' as const } };
 /** Names tried until each shard holds one (placement is a hash of org, name and shard). */
 const MAX_NAMES = 200;
 /**
- * WAL object names unique to this run: the DynamoDB backend's transaction idempotency token
- * derives from (object, group), and DynamoDB Local answers a token it saw in the last
- * 10 minutes (in any table) as a replay, writing nothing.
+ * WAL object names unique to this run: on DynamoDB Local a commitWal of an object name an
+ * earlier run had committed (in another table, minutes before) was acknowledged without
+ * being written. The backend's ClientRequestToken derives from (object, group), not the
+ * table; that it is the cause is not confirmed (two tables in one run did not reproduce it).
  */
 const RUN = `${process.pid}-${Date.now().toString(36)}`;
 
