@@ -7,7 +7,7 @@
 // erase request names keys spread evenly over everything written.
 //
 // Setup takes most of the run: loading and applying 1 GiB is about 10^6 documents, several
-// minutes on the 2-core machine (setup_s says how long it took). --bytes makes it smaller.
+// minutes on the 2-core machine (9.5 min at load 10-27; setup_s says how long it took). --bytes makes it smaller.
 //
 // Baseline, same run: rewriting the collection's data files once on the same disk (read,
 // write a copy, fsync, delete the copy), the least a purge that rewrites every data file
