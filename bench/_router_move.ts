@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { metaClient } from '../src/meta/client.js';
 import type { MetaStore } from '../src/meta/index.js';
 import { pct, round } from './_stats.js';
-import type { RouterFigure, RouterOptions } from './router.js';
+import type { RouterFigure, RouterOptions } from './_router_types.js';
 
 /** Collections in the moving namespace (the issue's "1,000 collections' worth of rows"). */
 export const MOVE_COLLECTIONS = 1_000;

@@ -26,20 +26,8 @@ import { directoryOn } from '../src/control/directory/index.js';
 import type { MetaStore, WalChunk } from '../src/meta/index.js';
 import { median, pct, round, timed, type Sample } from './_stats.js';
 import { movePause } from './_router_move.js';
+import type { RouterFigure, RouterOptions } from './_router_types.js';
 
-export interface RouterOptions {
-  seconds: number;
-  synchronous: 'FULL' | 'NORMAL';
-  large: boolean;
-  /** A fresh folder for this figure's databases (removed after the run). */
-  dir: string;
-}
-
-/** One figure of the router bench: prints its JSON lines. */
-export interface RouterFigure {
-  name: string;
-  run(o: RouterOptions): Promise<void>;
-}
 
 /** Shards of every sharded store here. */
 const SHARDS = 4;
