@@ -1,0 +1,309 @@
+// The node-side figures of `npm run bench -- scale` (issue 17): what one node costs as the
+// catalog grows, with no traffic and under a small load. For each N:
+//
+//   setup        N namespaces with one collection each, created through the metastore API
+//                (createNamespace + createCollection on a sharded metastore over SHARDS
+//                embedded shards; the node's own URL, so the same directory and shards), in
+//                concurrent batches: the fastest path the contract allows. Printed as
+//                setup_s and setup_namespaces_per_s.
+//   ready_s      a node (roles log, query, worker; a child process) from spawn to /readyz 200.
+//   idle_meta_calls_per_s  the node's metastore calls (every MetaStore call of the HTTP
+//                thread and the worker thread, from loam_meta_call_duration_seconds_count
+//                at /metrics) over IDLE_SECONDS with no traffic, after IDLE_SETTLE_S.
+//   idle_cpu_s_per_min     the node process's CPU (user + system, /proc) over the same window.
+//   node_rss_mb  the node's resident memory after a mixed load touching TOUCHED namespaces
+//                (one write and one strong read in each).
+//   write_p99_ms, strong_read_p99_ms  OPS sequential one-document writes, then strong point
+//                reads, on one namespace (the p99 of each).
+//
+// Every figure carries the load average (these machines are shared and noisy) and, where one
+// exists, the same-run baseline: the write/read figures carry the N = smallest run's p99 as
+// their ratio base (the target is a ratio across N, issue 17).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { openMetastore } from '../src/node/backends.js';
+import { pct, round } from './_stats.js';
+import type { ScaleFigure } from './scale.js';
+
+/** Metastore shards of the scale figures (issue 17: 4 embedded shards). */
+export const SHARDS = 4;
+/** Namespaces created per concurrent batch of API calls. */
+export const CREATE_BATCH = 256;
+/** The idle window. */
+export const IDLE_SECONDS = 30;
+/** Scrapes of the node's metrics in the idle window: one every this many ms. */
+export const IDLE_SAMPLE_MS = 3_000;
+/** Seconds after /readyz before the idle window opens (start-up work settles). */
+export const IDLE_SETTLE_S = 5;
+/** Namespaces the mixed load touches before node_rss_mb. */
+export const TOUCHED = 1_000;
+/** Writes and strong reads timed on one namespace. */
+export const OPS = 300;
+/** How long the node may take to start (setup is done before it starts). */
+export const READY_DEADLINE_MS = 600_000;
+/** One HTTP request's deadline. */
+export const REQUEST_DEADLINE_MS = 30_000;
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+export interface ScaleNodeOptions {
+  sizes: readonly number[];
+  idleSeconds: number;
+  /** Prints one JSON line. */
+  line: (metric: string, value: number, unit: string, extra: Record<string, unknown>) => void;
+}
+
+/**
+ * The node figures as bench/scale.ts runs them (after the placement figures): one producer,
+ * since every figure of a size shares its setup. LOAM_SCALE_IDLE_S shortens the idle window.
+ */
+export const NODE_FIGURES: ScaleFigure[] = [
+  {
+    name: 'node',
+    run: (o) =>
+      scaleNodeFigures({
+        sizes: o.sizes,
+        idleSeconds: Number(process.env.LOAM_SCALE_IDLE_S ?? IDLE_SECONDS),
+        line: (metric, value, unit, extra) => {
+          const { namespaces, ...rest } = extra as { namespaces: number };
+          o.line(metric, namespaces, value, unit, rest);
+        },
+      }),
+  },
+];
+
+function shardedUrl(dir: string): string {
+  return `sharded:${JSON.stringify({ shards: Array.from({ length: SHARDS }, (_, i) => `sqlite:${join(dir, `s${i}.db`)}?synchronous=NORMAL`), directory: `sqlite:${join(dir, "directory.db")}?synchronous=NORMAL` })}`;
+}
+
+function nsName(i: number): string {
+  return `n${String(i).padStart(7, '0')}`;
+}
+
+/** Creates namespaces n0000000… with one collection "docs" each. Returns the seconds it took. */
+export async function createCatalog(url: string, n: number): Promise<number> {
+  const { meta } = await openMetastore(url);
+  const t0 = performance.now();
+  try {
+    for (let lo = 0; lo < n; lo += CREATE_BATCH) {
+      await Promise.all(
+        Array.from({ length: Math.min(CREATE_BATCH, n - lo) }, async (_, k) => {
+          const ns = await meta.createNamespace({ org: 'default', name: nsName(lo + k) });
+          await meta.createCollection({ ns: ns.id, name: 'docs', schema: { primaryKey: 'id', fields: { id: 'string' } }, partitions: 1 });
+        }),
+      );
+    }
+  } finally {
+    await meta.close();
+  }
+  return (performance.now() - t0) / 1000;
+}
+
+interface Child {
+  proc: ChildProcess;
+  port: number;
+  metricsUrl: string;
+  exited: Promise<number | null>;
+}
+
+function startChild(dir: string, url: string): Promise<Child> {
+  const objects = join(dir, 'objects');
+  mkdirSync(objects, { recursive: true });
+  const cfg = join(dir, 'node.json');
+  writeFileSync(cfg, JSON.stringify({ metastore: url, store: pathToFileURL(objects).href, host: '127.0.0.1', port: 0, metrics_port: 0, log_level: 'warn', roles: ['log', 'query', 'worker'] }));
+  const proc = spawn(process.execPath, [join(ROOT, 'src/cli/loam.mjs'), 'serve', '--config', cfg], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<number | null>((r) => proc.on('exit', (c) => r(c)));
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('the node did not print its address in time')), READY_DEADLINE_MS);
+    proc.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      const m = /listening: http:\/\/127\.0\.0\.1:(\d+)/.exec(out);
+      const metrics = /metrics: +(http:\/\/\S+)/.exec(out);
+      if (m && metrics) {
+        clearTimeout(t);
+        resolve({ proc, port: Number(m[1]), metricsUrl: metrics[1]!, exited });
+      }
+    });
+    void exited.then((c) => reject(new Error(`the node exited with ${c}`)));
+  });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+
+function request(port: number, method: string, path: string, body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method, path, agent, timeout: REQUEST_DEADLINE_MS, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('request deadline passed')));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function getText(url: string): Promise<string> {
+  const r = await fetch(url, { signal: AbortSignal.timeout(REQUEST_DEADLINE_MS) });
+  return r.text();
+}
+
+/** Scrapes metaCalls tries for one with the worker thread's part (it answers a scrape within 2 s, or is left out). */
+export const SCRAPE_ATTEMPTS = 5;
+
+/**
+ * Every metastore call the node made so far (both threads), by call; `thread` says whether the
+ * worker thread's counts are in (only it takes leases). A thread too busy to answer a scrape
+ * is left out of it by the node, so a scrape without it is tried again, SCRAPE_ATTEMPTS times.
+ */
+export async function metaCalls(metricsUrl: string): Promise<{ by: Map<string, number>; thread: boolean }> {
+  let best: { by: Map<string, number>; thread: boolean } = { by: new Map(), thread: false };
+  for (let attempt = 0; attempt < SCRAPE_ATTEMPTS && !best.thread; attempt++) {
+    const text = await getText(metricsUrl);
+    const by = new Map<string, number>();
+    for (const m of text.matchAll(/^loam_meta_call_duration_seconds_count\{([^}]*)\} (\d+(?:\.\d+)?)/gm)) {
+      const call = /call="([^"]+)"/.exec(m[1]!)?.[1] ?? '?';
+      by.set(call, (by.get(call) ?? 0) + Number(m[2]));
+    }
+    const thread = (by.get('acquireLease') ?? 0) + (by.get('renewLease') ?? 0) > 0;
+    if (thread || total(by) > total(best.by)) best = { by, thread };
+  }
+  return best;
+}
+
+function total(m: Map<string, number>): number {
+  let t = 0;
+  for (const v of m.values()) t += v;
+  return t;
+}
+
+/** user + system CPU seconds of a process, from /proc (Linux). */
+function cpuSeconds(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const parts = f.slice(f.lastIndexOf(')') + 2).split(' ');
+  return (Number(parts[11]) + Number(parts[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+async function until(fn: () => Promise<boolean>, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await fn().catch(() => false))) {
+    if (Date.now() > end) throw new Error(`${what} did not happen within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function load(): number {
+  return round(loadavg()[0]!, 2);
+}
+
+async function timedOps(n: number, op: (i: number) => Promise<void>): Promise<number[]> {
+  const lat: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await op(i);
+    lat.push(performance.now() - t);
+  }
+  return lat;
+}
+
+async function ok(r: Promise<{ status: number; body: string }>, what: string): Promise<void> {
+  const x = await r;
+  if (x.status >= 300) throw new Error(`${what}: ${x.status} ${x.body.slice(0, 200)}`);
+}
+
+/** The figures for every size; the smallest size's p99s are the ratio base of the others. */
+export async function scaleNodeFigures(o: ScaleNodeOptions): Promise<void> {
+  let base: { write: number; read: number; calls: number; rss: number } | null = null;
+  for (const n of o.sizes) {
+    const dir = mkdtempSync(join(tmpdir(), `loam-bench-scale-${n}-`));
+    let child: Child | undefined;
+    try {
+      const url = shardedUrl(dir);
+      const setupS = await createCatalog(url, n);
+      o.line('setup_s', setupS, 's', { namespaces: n, shards: SHARDS, namespaces_per_s: round(n / setupS), path: 'createNamespace + createCollection through the sharded metastore, concurrent batches', load: load() });
+      const t0 = performance.now();
+      child = await startChild(dir, url);
+      const c = child;
+      await until(async () => (await request(c.port, 'GET', '/readyz')).status === 200, READY_DEADLINE_MS, '/readyz');
+      const readyS = (performance.now() - t0) / 1000;
+      o.line('ready_s', readyS, 's', { namespaces: n, load: load() });
+
+      await new Promise((r) => setTimeout(r, IDLE_SETTLE_S * 1000));
+      const pid = c.proc.pid!;
+      // Scraped every IDLE_SAMPLE_MS: a worker thread too busy to answer some scrapes still
+      // gives a rate between the first and the last scrape it answered.
+      const samples: { t: number; calls: { by: Map<string, number>; thread: boolean } }[] = [];
+      const cpu0 = cpuSeconds(pid);
+      const w0 = performance.now();
+      while (performance.now() - w0 < o.idleSeconds * 1000) {
+        samples.push({ t: performance.now(), calls: await metaCalls(c.metricsUrl) });
+        await new Promise((r) => setTimeout(r, IDLE_SAMPLE_MS));
+      }
+      samples.push({ t: performance.now(), calls: await metaCalls(c.metricsUrl) });
+      const cpu1 = cpuSeconds(pid);
+      const wS = (performance.now() - w0) / 1000;
+      const answered = samples.filter((x) => x.calls.thread);
+      const first = answered[0];
+      const last = answered[answered.length - 1];
+      const perCall: Record<string, number> = {};
+      let callsPerS = NaN;
+      let spanS = 0;
+      if (first && last && last !== first) {
+        spanS = (last.t - first.t) / 1000;
+        for (const [k, v] of last.calls.by) {
+          const d = v - (first.calls.by.get(k) ?? 0);
+          if (d > 0) perCall[k] = round(d / spanS, 1);
+        }
+        callsPerS = (total(last.calls.by) - total(first.calls.by)) / spanS;
+      }
+      o.line('idle_meta_calls_per_s', callsPerS, 'calls/s', { namespaces: n, window_s: round(spanS, 1), by_call: perCall, worker_thread_answered: `${answered.length}/${samples.length} scrapes`, target: 50, ...(base && Number.isFinite(callsPerS) ? { ratio_to_smallest: round(callsPerS / Math.max(base.calls, 1e-9), 3) } : {}), load: load() });
+      o.line('idle_cpu_s_per_min', ((cpu1 - cpu0) / wS) * 60, 's/min', { namespaces: n, window_s: round(wS, 1), load: load() });
+
+      // Mixed load: a write and a strong read in each of TOUCHED namespaces (spread over the catalog).
+      const touched = Math.min(TOUCHED, n);
+      const step = Math.max(1, Math.floor(n / touched));
+      for (let k = 0; k < touched; k++) {
+        const ns = nsName(k * step);
+        await ok(request(c.port, 'POST', `/v1/namespaces/${ns}/collections/docs/documents`, JSON.stringify({ upserts: [{ id: `d${k}`, v: k }] })), `write in ${ns}`);
+        await ok(request(c.port, 'GET', `/v1/namespaces/${ns}/collections/docs/documents/d${k}`), `read in ${ns}`);
+      }
+      const rss = rssMb(pid);
+      o.line('node_rss_mb', rss, 'MB', { namespaces: n, touched, ...(base ? { ratio_to_smallest: round(rss / base.rss, 3) } : {}), load: load() });
+
+      const one = nsName(0);
+      const docs = `/v1/namespaces/${one}/collections/docs/documents`;
+      const writes = await timedOps(OPS, (i) => ok(request(c.port, 'POST', docs, JSON.stringify({ upserts: [{ id: `w${i}`, v: i }] })), 'timed write'));
+      const reads = await timedOps(OPS, (i) => ok(request(c.port, 'GET', `${docs}/w${i}`), 'timed strong read'));
+      const wp99 = pct(writes, 99);
+      const rp99 = pct(reads, 99);
+      o.line('write_p99_ms', wp99, 'ms', { namespaces: n, ops: OPS, p50_ms: round(pct(writes, 50)), ...(base ? { baseline: round(base.write), ratio: round(wp99 / base.write, 3) } : {}), load: load() });
+      o.line('strong_read_p99_ms', rp99, 'ms', { namespaces: n, ops: OPS, p50_ms: round(pct(reads, 50)), ...(base ? { baseline: round(base.read), ratio: round(rp99 / base.read, 3) } : {}), load: load() });
+      base ??= { write: wp99, read: rp99, calls: callsPerS, rss };
+
+      const s0 = performance.now();
+      c.proc.kill('SIGTERM');
+      const code = await c.exited;
+      o.line('shutdown_s', (performance.now() - s0) / 1000, 's', { namespaces: n, exit_code: code, load: load() });
+      child = undefined;
+    } finally {
+      if (child) {
+        child.proc.kill('SIGKILL');
+        await child.exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+}
