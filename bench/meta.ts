@@ -39,8 +39,9 @@ function rawCommitWal(db: Database.Database, ns: number, stream: number) {
   const selCommit = db.prepare('SELECT result FROM wal_commits WHERE object = ? AND grp = ?');
   const selStream = db.prepare('SELECT * FROM streams WHERE ns = ? AND id = ?');
   const selHead = db.prepare('SELECT next, log_start, bytes FROM heads WHERE ns = ? AND stream = ? AND partition = ?');
-  const upHead = db.prepare(`INSERT INTO heads (ns, stream, partition, next, log_start, bytes) VALUES (?, ?, ?, ?, 0, ?)
-    ON CONFLICT (ns, stream, partition) DO UPDATE SET next = excluded.next, bytes = bytes + excluded.bytes`);
+  // The head's dirty-set columns (spec §5.4) are part of the contract's commit, so of the baseline too.
+  const upHead = db.prepare(`INSERT INTO heads (ns, stream, partition, next, log_start, bytes, mark, due) VALUES (?, ?, ?, ?, 0, ?, 1, 0)
+    ON CONFLICT (ns, stream, partition) DO UPDATE SET next = excluded.next, bytes = bytes + excluded.bytes, mark = mark + 1, due = 0`);
   const insEntry = db.prepare(`INSERT INTO index_entries (ns, stream, partition, start, end, kind, path, byte_start, byte_end, records)
     VALUES (?, ?, ?, ?, ?, 'wal', ?, ?, ?, ?)`);
   const selRef = db.prepare('SELECT claim_owner, deleted FROM object_refs WHERE path = ?');

@@ -61,6 +61,12 @@ const READS = [
   'changesSince',
 ] as const satisfies ReadonlyArray<keyof MetaStore>;
 
+/**
+ * The optional dirty-set calls (contract: dueHeads, settleHead), retried like reads: dueHeads
+ * reads, and settleHead is a conditional set that a repeat applies identically.
+ */
+const OPTIONAL_RETRIED = ['dueHeads', 'settleHead'] as const satisfies ReadonlyArray<keyof MetaStore>;
+
 export interface MetaClientOptions {
   policy?: RetryPolicy;
   clock?: StampClock;
@@ -99,8 +105,10 @@ export function metaClient(backend: MetaStore, opts: MetaClientOptions = {}): Me
       ).then(observed(method));
     };
   }
-  for (const method of READS) {
-    const fn = (backend as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!.bind(backend);
+  for (const method of [...READS, ...OPTIONAL_RETRIED]) {
+    const f = (backend as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>)[method];
+    if (typeof f !== 'function') continue; // an optional call the backend does not offer
+    const fn = f.bind(backend);
     client[method] = (...args: unknown[]) => withRetry(() => fn(...args), policy, report(method)).then(observed(method));
   }
   return client as unknown as MetaStore;

@@ -20,6 +20,7 @@ import type {
   Capabilities,
   ChangesPage,
   ClaimResult,
+  DueHead,
   Collection,
   CollectionHead,
   CollectionId,
@@ -254,6 +255,26 @@ export interface MetaStore {
   /** WAL objects whose every chunk was segmented or trimmed, not yet claimed by GC. */
   retiredWalObjects(page?: PageRequest): Promise<Page<{ path: string; retired: Stamp }>>;
 
+  // ---------------------------------------------------------------- Dirty sets (spec §5.4)
+  // Optional: a backend that keeps the per-partition due record offers both calls (see
+  // hasDirtySets); workers on one that does not poll the collections they own instead.
+
+  /**
+   * Partition heads whose maintenance is due at or before `before` (a stamp), in (due, ns,
+   * stream, partition) order, one page at a time (the cursor is the last item's dueCursor).
+   * commitWal makes a partition due at once (due 0) in the same transaction as its offsets,
+   * so no commit is ever missing from this set. Cluster-wide: a sharded store merges shards.
+   */
+  dueHeads?(before: Stamp, page?: PageRequest): Promise<Page<DueHead>>;
+
+  /**
+   * Sets when a partition's maintenance is next due (`due`, a stamp; null: nothing pending),
+   * only while its mark is still `mark` (no commit since the worker read it): true when it
+   * applied, false when a commit came in meanwhile (the partition stays due now) or the head
+   * is gone. Idempotent. Leaves offsets, entries and the catalog untouched.
+   */
+  settleHead?(ns: NamespaceId, stream: StreamId, partition: number, mark: number, due: Stamp | null): Promise<boolean>;
+
   // ---------------------------------------------------------------- Pointers
 
   /**
@@ -392,6 +413,11 @@ export interface MetaStore {
 }
 
 /** The name of a collection's implicit stream: '_' cannot start a user-chosen name. */
+/** Whether a backend keeps the dirty set (dueHeads and settleHead). */
+export function hasDirtySets(m: MetaStore): m is MetaStore & Required<Pick<MetaStore, 'dueHeads' | 'settleHead'>> {
+  return typeof m.dueHeads === 'function' && typeof m.settleHead === 'function';
+}
+
 export function implicitStreamName(collection: string): string {
   return `_c_${collection}`;
 }

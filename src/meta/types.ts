@@ -308,6 +308,23 @@ export interface WatchResult {
   resync?: true;
 }
 
+// ---- Dirty sets (spec §5.4) ----
+
+/**
+ * A partition head whose maintenance is due: the dirty set workers are driven by (spec §5.4).
+ * commitWal marks a partition it appends to due at once; a worker that maintained it sets
+ * when it is next due (settleHead), or clears it.
+ */
+export interface DueHead {
+  ns: NamespaceId;
+  stream: StreamId;
+  partition: number;
+  /** Bumped by every commitWal chunk on the partition: settleHead applies only while it is unchanged. */
+  mark: number;
+  /** When maintenance is due, a backend stamp; 0: new commits (due now). */
+  due: Stamp;
+}
+
 // ---- Capabilities (spec §3.4) ----
 
 export interface Capabilities {

@@ -14,7 +14,7 @@ import * as v from '../validate.js';
 export type CheckedMethod = Exclude<keyof MetaStore, 'capabilities' | 'close'>;
 
 /** A call's check: its arguments, and `now`, the backend's clock (stamps may not run ahead of it). */
-type Check<K extends CheckedMethod> = (now: number, ...args: Parameters<MetaStore[K]>) => void;
+type Check<K extends CheckedMethod> = (now: number, ...args: Parameters<NonNullable<MetaStore[K]>>) => void;
 
 /** A write's context: its stamp within maxClockSkew of the backend's clock, its requestId a token string. */
 export function checkWriteContext(w: WriteContext | undefined, now: number): void {
@@ -176,6 +176,19 @@ export const CHECKS: { [K in CheckedMethod]: Check<K> } = {
   },
   retiredWalObjects(_now, page) {
     v.page(page);
+  },
+
+  // ---- dirty sets
+  dueHeads(_now, before, page) {
+    v.nonNegInt('before', before);
+    v.page(page);
+  },
+  settleHead(_now, ns, stream, partition, mark, due) {
+    v.id('ns', ns);
+    v.id('stream', stream);
+    v.nonNegInt('partition', partition);
+    v.nonNegInt('mark', mark);
+    if (due !== null) v.nonNegInt('due', due);
   },
 
   // ---- pointers

@@ -35,6 +35,8 @@ export function validating<S extends MetaStore>(inner: S, opts: ValidatingOption
   }
   const target = inner as unknown as Record<CheckedMethod, (...a: unknown[]) => Promise<unknown>>;
   for (const m of CHECKED_METHODS) {
+    // An optional call (the dirty set) the backend does not offer stays absent.
+    if (typeof target[m] !== 'function') continue;
     const check = CHECKS[m] as (now: number, ...a: unknown[]) => void;
     out[m] = (...args: unknown[]): Promise<unknown> => {
       try {

@@ -22,10 +22,12 @@ import {
 } from '../../core/log.js';
 import { namespacesOf } from '../../core/moves.js';
 import { pageArgs, paged } from '../../core/paging.js';
+import { dueCursor, parseDueCursor } from '../../core/due.js';
 import type { Statement } from 'better-sqlite3';
 import type {
   AssignedRange,
   Capabilities,
+  DueHead,
   Fence,
   IndexEntry,
   PartitionIndex,
@@ -42,7 +44,8 @@ import { invariant, type SqliteContext } from './context.js';
 export type LogCalls = Pick<
   MetaStore,
   'commitWal' | 'partitionIndex' | 'streamState' | 'collectionHead' | 'swapSegment' | 'trimPartition' | 'segmentReferenced' | 'retiredWalObjects'
->;
+> &
+  Required<Pick<MetaStore, 'dueHeads' | 'settleHead'>>;
 
 /**
  * A group's commit record as stored: [ns, stream, partition, start, end] per chunk, in the
@@ -81,8 +84,9 @@ class WalCommitter implements CommitWalParts {
     this.record = ctx.statement('SELECT result FROM wal_commits WHERE object = ? AND grp = ?');
     this.head = ctx.statement('SELECT next FROM heads WHERE ns = ? AND stream = ? AND partition = ?');
     this.advance = ctx.statement(
-      `INSERT INTO heads (ns, stream, partition, next, log_start, bytes) VALUES (?, ?, ?, ?, 0, ?)
-       ON CONFLICT (ns, stream, partition) DO UPDATE SET next = excluded.next, bytes = bytes + excluded.bytes`,
+      // The dirty set (spec §5.4): the partition is due now, in the transaction that assigns its offsets.
+      `INSERT INTO heads (ns, stream, partition, next, log_start, bytes, mark, due) VALUES (?, ?, ?, ?, 0, ?, 1, 0)
+       ON CONFLICT (ns, stream, partition) DO UPDATE SET next = excluded.next, bytes = bytes + excluded.bytes, mark = mark + 1, due = 0`,
     );
     this.entry = ctx.statement(
       `INSERT INTO index_entries (ns, stream, partition, start, end, kind, path, byte_start, byte_end, records)
@@ -275,5 +279,34 @@ export function logCalls(ctx: SqliteContext, caps: Capabilities): LogCalls {
         ),
       );
     },
+
+    dueHeads: (before: number, page?: PageRequest) => {
+      const p = pageArgs(page);
+      const a = p.after === null ? { due: -1, ns: 0, stream: 0, partition: 0 } : parseDueCursor(p.after);
+      return ctx.read(() =>
+        paged(
+          ctx.all<DueHead>(
+            `SELECT ns, stream, partition, mark, due FROM heads WHERE due IS NOT NULL AND due <= ?
+               AND (due, ns, stream, partition) > (?, ?, ?, ?) ORDER BY due, ns, stream, partition LIMIT ?`,
+            before,
+            a.due,
+            a.ns,
+            a.stream,
+            a.partition,
+            p.limit + 1,
+          ),
+          p.limit,
+          dueCursor,
+        ),
+      );
+    },
+
+    // Not a catalog or log change: no token, no fence; refused only while the namespace is
+    // fenced for a move (its heads are being copied, and the copy makes every head due).
+    settleHead: (ns: number, stream: number, partition: number, mark: number, due: number | null) =>
+      ctx.write('settleHead', undefined, () => {
+        ctx.writable(ns);
+        return ctx.run('UPDATE heads SET due = ? WHERE ns = ? AND stream = ? AND partition = ? AND mark = ?', due, ns, stream, partition, mark).changes > 0;
+      }),
   };
 }

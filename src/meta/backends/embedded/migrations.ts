@@ -122,6 +122,15 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX object_refs_tombstones ON object_refs (claim_stamp) WHERE deleted = 1;
   `,
+  // 8: the dirty set (spec §5.4, contract: dueHeads, settleHead): per partition head, a mark
+  // every commitWal bumps and when its maintenance is next due (0: now; NULL: nothing pending).
+  // Heads written before this are all due once, so an upgraded node looks at each again.
+  `
+  ALTER TABLE heads ADD COLUMN mark INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE heads ADD COLUMN due INTEGER;
+  UPDATE heads SET due = 0;
+  CREATE INDEX heads_due ON heads (due, ns, stream, partition) WHERE due IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

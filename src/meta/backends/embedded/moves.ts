@@ -116,7 +116,9 @@ export function moveCalls(ctx: SqliteContext): NamespaceMoveStorage {
     }
     for (const l of rows.links) ctx.run('INSERT INTO links (ns, id, stream_id, collection_id, state) VALUES (?, ?, ?, ?, ?)', ns, l.id, l.streamId, l.collectionId, l.state);
     if (rows.aliases) ctx.run('INSERT INTO aliases (ns, version, map) VALUES (?, ?, ?)', ns, rows.aliases.version, JSON.stringify(rows.aliases.map));
-    for (const h of rows.heads) ctx.run('INSERT INTO heads (ns, stream, partition, next, log_start, bytes) VALUES (?, ?, ?, ?, ?, ?)', ns, h.stream, h.partition, h.next, h.logStart, h.bytes);
+    // Every copied head is due at once (spec §5.4): its dirty-set state stays behind, so the
+    // target's workers look at each moved partition again instead of skipping pending work.
+    for (const h of rows.heads) ctx.run('INSERT INTO heads (ns, stream, partition, next, log_start, bytes, mark, due) VALUES (?, ?, ?, ?, ?, ?, 0, 0)', ns, h.stream, h.partition, h.next, h.logStart, h.bytes);
     for (const e of rows.index) {
       ctx.run(
         'INSERT INTO index_entries (ns, stream, partition, start, end, kind, path, byte_start, byte_end, records) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',

@@ -5,7 +5,9 @@
 // (merged lists), gc.ts (path-only calls), leases.ts (cluster leases), feed.ts (the cluster
 // feed), routing.ts (the directory cache and path routes), directory.ts (the directory's
 // interface, implemented beside the ControlStore in src/control/directory).
-import type { CreateCollection, CreateNamespace, CreateStream, MetaStore, ReadOptions } from '../../contract.js';
+import { hasDirtySets, type CreateCollection, type CreateNamespace, type CreateStream, type MetaStore, type ReadOptions } from '../../contract.js';
+import { dueCursor } from '../../core/due.js';
+import { mergedList } from './lists.js';
 import { registerConnection, type Connection } from '../connections.js';
 import { validating } from '../../core/validating.js';
 import type {
@@ -13,12 +15,15 @@ import type {
   Capabilities,
   ClaimResult,
   CollectionSchema,
+  DueHead,
   Fence,
   LeaseScope,
   NamespaceId,
+  Page,
   PageRequest,
   Retention,
   SegmentSwap,
+  Stamp,
   WalCommit,
   WatchScope,
   WriteContext,
@@ -73,6 +78,11 @@ export class ShardedMetaStore implements MetaStore {
     this.ns = new Namespaces(this.router, (s) => this.feed.changed(s));
     this.leases = new ClusterLeases(this.router);
     this.gc = new ShardedGc(this.router, this.leases);
+    if (shards.every((s) => hasDirtySets(s.store))) {
+      // Every shard's due heads merged under one cursor (their sort key, core/due.ts).
+      this.dueHeads = (before, page) => mergedList(this.router.shards.map((s) => (p: PageRequest) => s.store.dueHeads!(before, p)), page, dueCursor);
+      this.settleHead = (ns, stream, partition, mark, due) => this.on(ns, (s) => s.settleHead!(ns, stream, partition, mark, due));
+    }
   }
 
   /** The directory version this node holds (spec §5.2: a node can say which). */
@@ -224,6 +234,11 @@ export class ShardedMetaStore implements MetaStore {
   retiredWalObjects(page?: PageRequest) {
     return this.gc.retiredWalObjects(page);
   }
+
+  // ---------------------------------------------------------------- Dirty sets (spec §5.4)
+  // Offered only when every shard keeps the dirty set (set in the constructor).
+  readonly dueHeads?: (before: Stamp, page?: PageRequest) => Promise<Page<DueHead>>;
+  readonly settleHead?: (ns: NamespaceId, stream: number, partition: number, mark: number, due: Stamp | null) => Promise<boolean>;
 
   // ---------------------------------------------------------------- Pointers
   casPointer(ns: NamespaceId, key: string, expectedVersion: number | null, value: string, opts?: FencedOpts) {
