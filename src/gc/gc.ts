@@ -70,6 +70,12 @@ export function gcOwner(node: string, fence: Fence): string {
 export interface GcReport {
   deleted: string[];
   skipped: number;
+  /**
+   * Objects seen that are not collectable yet (younger than the grace, or at or above the
+   * retention floor) but may become so: a later pass over the collection has work (the
+   * dirty-driven scheduler re-checks it then, instead of every collection on a timer).
+   */
+  pending?: number;
 }
 
 /**
@@ -154,7 +160,10 @@ export async function gcCollection(d: GcDeps, c: Collection, r: GcReport, now = 
   else r.skipped++; // more tags than one pass reads: deleting without all of them could drop a tagged file
   for await (const path of listAll(d.store, segmentPrefix(c.ns, c.streamId))) {
     if (r.deleted.length >= MAX_GC_DELETES_PER_PASS) return;
-    if (!old(d, path, now)) continue;
+    if (!old(d, path, now)) {
+      r.pending = (r.pending ?? 0) + 1;
+      continue;
+    }
     if (await d.meta.segmentReferenced(c.ns, c.streamId, path).catch((e) => (isMetaError(e, 'NotFound') ? false : Promise.reject(e)))) continue;
     if (await collect(d, path)) r.deleted.push(path);
     else r.skipped++;
@@ -187,17 +196,29 @@ async function gcManifestsAndFiles(
   }
   for await (const path of listAll(d.store, manifestPrefix(c.ns, c.id))) {
     if (r.deleted.length >= MAX_GC_DELETES_PER_PASS) return;
-    if (tagged.has(path) || path === current || !old(d, path, now)) continue;
+    if (tagged.has(path) || path === current) continue;
+    if (!old(d, path, now)) {
+      r.pending = (r.pending ?? 0) + 1;
+      continue;
+    }
     const version = manifestVersionOf(path);
     // At or above the floor: retained (or an attempt that lost its casPointer, kept until the floor passes it).
-    if (version === null || (floor !== null && version >= floor.version)) continue;
+    if (version === null) continue;
+    if (floor !== null && version >= floor.version) {
+      r.pending = (r.pending ?? 0) + 1;
+      continue;
+    }
     if (await collect(d, path)) r.deleted.push(path);
     else r.skipped++;
   }
   for await (const path of listAll(d.store, dataPrefix(c.ns, c.id))) {
     if (r.deleted.length >= MAX_GC_DELETES_PER_PASS) return;
     const t = stampOf(path);
-    if (referenced.has(path) || !old(d, path, now) || t === null || t >= filesBefore) continue;
+    if (referenced.has(path) || t === null) continue;
+    if (!old(d, path, now) || t >= filesBefore) {
+      r.pending = (r.pending ?? 0) + 1;
+      continue;
+    }
     if (await collect(d, path)) r.deleted.push(path);
     else r.skipped++;
   }

@@ -9,6 +9,8 @@ import type { Fence, LeaseScope } from '../meta/types.js';
 export const DEFAULT_LEASE_TTL_MS = 10_000;
 /** A held lease is extended when less than this fraction of its TTL is left. */
 export const RENEW_FRACTION = 0.5;
+/** Releases sent at once by releaseAll and releaseWhere. */
+export const RELEASE_CONCURRENCY = 64;
 
 interface Held {
   fence: Fence;
@@ -58,11 +60,38 @@ export class Leases {
     this.held.delete(`${scope}|${key}`);
   }
 
-  /** Releases every held lease (clean shutdown), so other nodes take over at once. */
+  /**
+   * Releases every held lease (clean shutdown), so other nodes take over at once. Leases past
+   * their deadline are only forgotten (nobody needs them released), and the rest are released
+   * RELEASE_CONCURRENCY at a time, so a shutdown holding many ends within its deadline.
+   */
   async releaseAll(): Promise<void> {
-    const all = [...this.held.values()];
-    this.held.clear();
-    await Promise.allSettled(all.map((h) => this.meta.releaseLease(h.fence.scope, h.fence.key, this.owner, h.fence.epoch)));
+    await this.releaseWhere(() => true);
+  }
+
+  /** Releases the held leases `pick` chooses (ownership moved away: the new owner takes them at once). */
+  async releaseWhere(pick: (scope: LeaseScope, key: string) => boolean): Promise<number> {
+    const now = Date.now();
+    const live: Held[] = [];
+    for (const [k, h] of this.held) {
+      if (!pick(h.fence.scope, h.fence.key)) continue;
+      this.held.delete(k);
+      if (now < h.goodUntil) live.push(h);
+    }
+    for (let i = 0; i < live.length; i += RELEASE_CONCURRENCY) {
+      await Promise.allSettled(live.slice(i, i + RELEASE_CONCURRENCY).map((h) => this.meta.releaseLease(h.fence.scope, h.fence.key, this.owner, h.fence.epoch)));
+    }
+    return live.length;
+  }
+
+  /** Forgets leases past their deadline (they lapsed: another node may take them), bounding what is held. */
+  forgetLapsed(now = Date.now()): void {
+    for (const [k, h] of this.held) if (now >= h.goodUntil) this.held.delete(k);
+  }
+
+  /** Leases this node believes it holds. */
+  size(): number {
+    return this.held.size;
   }
 
   /** The epochs this node holds (for tests and /debug). */

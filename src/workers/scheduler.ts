@@ -1,21 +1,30 @@
-// The worker role: finds collections through the catalog change feed (spec §5.4) and runs
-// each maintenance task under its lease (DESIGN §1): the applier (and compaction) per
-// collection, the segmenter and retention per stream, GC once per cluster. Collections
-// with new commits from this node are applied at once (a dirty set); every collection is
-// also polled, so commits from other nodes are applied too.
+// The worker role (DESIGN §1): runs each maintenance task under its lease — the applier (and
+// compaction) per collection, the segmenter and retention per stream, GC per collection and
+// once per cluster (WAL objects, dropped collections) — only for the collections this worker
+// owns (placement, spec §5.3, ./ownership.ts).
+//
+// On a backend that keeps the dirty set (contract: dueHeads, settleHead; spec §5.4) the work
+// is dirty-driven (./dirty.ts): partitions with new commits and partitions whose timers are
+// due, read from the metastore, never a scan of the catalog. On one that does not, the worker
+// finds its collections through the catalog change feed and polls them (applier every
+// applyPollMs, segmenter and retention every maintenanceMs, GC every gcIntervalMs), as before
+// the dirty set existed; commits from this node are applied at once either way.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { MetaStore } from '../meta/contract.js';
+import { hasDirtySets, type MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
-import type { AssignedRange, Collection, Fence, Pointer } from '../meta/types.js';
+import type { AssignedRange, Collection, Fence, IndexEntry, Pointer, Stream } from '../meta/types.js';
 import type { Store } from '../store/index.js';
 import type { LogReader } from '../log/reader.js';
 import type { DataFiles } from '../collection/datafile.js';
 import { emptyManifest, type Manifests } from '../collection/manifest.js';
-import { applyRoundDeadlineMs, gcCollection, gcDropped, gcOwner, gcWal, DEFAULT_GC_GRACE_MS, type GcReport } from '../gc/gc.js';
+import { applyRoundDeadlineMs, gcCollection, gcDropped, gcOwner, gcWal, DEFAULT_GC_GRACE_MS, MAX_GC_DELETES_PER_PASS, type GcReport } from '../gc/gc.js';
+import { stampOf } from '../collection/paths.js';
 import { applyOnce, compactOnce, FenceLost, type ApplyResult, type PublishLock } from './applier.js';
 import { Leases, DEFAULT_LEASE_TTL_MS } from './lease.js';
-import { retainPartition, segmentPartition } from './segmenter.js';
+import { DEFAULT_SEGMENT_MIN_AGE_MS, retainPartition, segmentPartition } from './segmenter.js';
 import { liveRetentionFloor, type RetentionFloor } from '../gc/retained.js';
+import { DirtyDriven } from './dirty.js';
+import { OWN_ALL, type Ownership } from './ownership.js';
 
 /** How often the apply loop looks at its dirty set. */
 export const APPLY_TICK_MS = 10;
@@ -59,6 +68,8 @@ export interface WorkerOptions {
   manifests: Manifests;
   files: DataFiles;
   owner: string;
+  /** Which collections this worker maintains (default: every one). */
+  ownership?: Ownership;
   leaseTtlMs?: number;
   applyPollMs?: number;
   applyIntervalMs?: number;
@@ -73,8 +84,14 @@ export interface WorkerOptions {
 
 export class Workers {
   readonly leases: Leases;
+  /** Polling mode (no dirty set): the owned collections found through the feed, and by namespace. */
   private readonly collections = new Map<string, Collection>();
+  private readonly byNs = new Map<number, Set<string>>();
   private readonly byStream = new Map<string, string>();
+  /** Dirty-driven mode (the backend keeps the dirty set), else null. */
+  readonly driven: DirtyDriven | null;
+  private readonly own: Ownership;
+  private ownVersion: number;
   private readonly dirty = new Set<string>();
   private readonly locks = new Map<string, Promise<void>>();
   private readonly compacting = new Map<string, Promise<void>>();
@@ -91,10 +108,31 @@ export class Workers {
   constructor(private readonly o: WorkerOptions) {
     this.leases = new Leases(o.meta, o.owner, o.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS);
     this.graceMs = o.gcGraceMs ?? DEFAULT_GC_GRACE_MS;
+    this.own = o.ownership ?? OWN_ALL;
+    this.ownVersion = this.own.version();
+    const meta = o.meta;
+    this.driven = hasDirtySets(meta)
+      ? new DirtyDriven(meta, this.own, {
+          apply: (c) => this.applyCollection(c),
+          segmentAndRetain: (c, parts) => this.segmentAndRetain(c, parts),
+          gc: (c) => this.gcOne(c),
+          applyDue: (c, now) => now - (this.lastApplied.get(`${c.ns}/${c.id}`) ?? 0) >= (o.applyIntervalMs ?? DEFAULT_APPLY_INTERVAL_MS),
+          segmentMinAgeMs: o.segmentMinAgeMs ?? DEFAULT_SEGMENT_MIN_AGE_MS,
+          maintenanceMs: o.maintenanceMs ?? DEFAULT_MAINTENANCE_MS,
+          graceMs: this.graceMs,
+          stopped: () => this.stopped,
+          onError: (task, e) => this.o.onError?.(task, e),
+        })
+      : null;
   }
 
   /** Told by the local LogWriter after each commit. */
   committed(assigned: AssignedRange[]): void {
+    if (this.driven) {
+      // The commit already made its partitions due (in the metastore): look now, not at the next poll.
+      if (assigned.length > 0) this.driven.poke();
+      return;
+    }
     for (const a of assigned) {
       const k = this.byStream.get(`${a.ns}/${a.stream}`);
       if (k) this.dirty.add(k);
@@ -117,12 +155,55 @@ export class Workers {
           }
         }
       })();
-    this.loops.push(
-      loop('discovery', DISCOVERY_MS, () => this.discover()),
-      loop('apply', APPLY_TICK_MS, () => this.applyDue()),
-      loop('maintenance', this.o.maintenanceMs ?? DEFAULT_MAINTENANCE_MS, () => this.maintain()),
-      loop('gc', this.o.gcIntervalMs ?? DEFAULT_GC_INTERVAL_MS, async () => void (await this.gc())),
-    );
+    this.loops.push(loop('discovery', DISCOVERY_MS, () => this.discover()));
+    const driven = this.driven;
+    if (driven) {
+      this.loops.push(
+        (async () => {
+          while (!this.stopped) {
+            try {
+              await this.followOwnership();
+              await driven.pass();
+            } catch (e) {
+              if (!this.stopped) this.o.onError?.('maintenance', e);
+            }
+            await driven.idle(this.abort.signal);
+          }
+        })(),
+      );
+    } else {
+      this.loops.push(
+        loop('apply', APPLY_TICK_MS, () => this.applyDue()),
+        loop('maintenance', this.o.maintenanceMs ?? DEFAULT_MAINTENANCE_MS, () => this.maintain()),
+      );
+    }
+    this.loops.push(loop('gc', this.o.gcIntervalMs ?? DEFAULT_GC_INTERVAL_MS, async () => void (await this.gc())));
+  }
+
+  /**
+   * The live worker set changed: leases of collections this worker no longer owns are released
+   * (their new owner takes them at once), and what it cached or tracked for them is dropped.
+   * Only keys whose owner changed move: the rest keep their leases and caches.
+   */
+  async followOwnership(): Promise<void> {
+    const v = this.own.version();
+    if (v === this.ownVersion) return;
+    this.ownVersion = v;
+    const owned = (c: Collection) => this.own.mayOwn(c.ns) && this.own.owns({ ns: c.ns, collection: c.id });
+    const gone = new Set<string>();
+    for (const [k, c] of this.collections) if (!owned(c)) gone.add(k);
+    for (const k of gone) this.forget(k);
+    this.driven?.forgetUnowned();
+    this.leases.forgetLapsed();
+    await this.leases.releaseWhere((scope, key) => {
+      if (scope === 'cluster') return false;
+      const m = /^(applier|segmenter)\/(\d+)$/.exec(key);
+      if (!m) return false;
+      // A stream lease names the stream: it moves with its collection, found by stream id.
+      const ns = Number(scope);
+      if (!this.own.mayOwn(ns)) return true;
+      return m[1] === 'applier' && !this.own.owns({ ns, collection: Number(m[2]) });
+    });
   }
 
   async stop(): Promise<void> {
@@ -133,12 +214,19 @@ export class Workers {
     await this.leases.releaseAll();
   }
 
-  /** Reads the catalog feed and refreshes the collections of namespaces that changed. */
+  /**
+   * Reads the catalog feed (spec §5.4's scoped feed): a changed namespace's cached catalog is
+   * dropped (dirty-driven mode) or its owned collections are read again (polling mode), and
+   * dropped collections this worker owns are remembered for GC. O(changes), never O(catalog).
+   */
   async discover(): Promise<void> {
+    await this.followOwnership();
     const changed = new Set<number>();
     const droppedIds: { ns: number; id: number }[] = [];
+    let resync = false;
     for (let page = 0; page < MAX_FEED_PAGES; page++) {
       const p = await this.o.meta.changesSince(this.feedVersion, FEED_PAGE);
+      if (p.resync) resync = true;
       for (const ch of p.changes) {
         changed.add(ch.ns);
         if (ch.kind === 'collection.dropped' && ch.id !== null) droppedIds.push({ ns: ch.ns, id: ch.id });
@@ -146,20 +234,31 @@ export class Workers {
       this.feedVersion = p.version;
       if (!p.more) break;
     }
+    if (resync) this.driven?.cache.clear();
     for (const d of droppedIds) {
+      if (!this.own.mayOwn(d.ns) || !this.own.owns({ ns: d.ns, collection: d.id })) continue;
       // Its objects become garbage: GC collects them after the grace (spec §3.2.4).
       const c = await this.o.meta.collection(d.ns, d.id, { includeDropping: true }).catch(() => null);
       if (c && this.dropped.size < MAX_DROPPED_TRACKED) this.dropped.set(`${c.ns}/${c.id}`, c);
     }
+    if (this.driven) {
+      for (const ns of changed) this.driven.cache.invalidate(ns);
+      return;
+    }
     for (const ns of changed) {
-      for (const [k, c] of this.collections) if (c.ns === ns) this.forget(k);
+      for (const k of [...(this.byNs.get(ns) ?? [])]) this.forget(k);
+      if (!this.own.mayOwn(ns)) continue;
       let after: string | undefined;
       try {
         for (let page = 0; page < MAX_COLLECTION_PAGES; page++) {
           const r = await this.o.meta.listCollections(ns, { limit: 1_000, ...(after !== undefined ? { after } : {}) });
           for (const c of r.items) {
+            if (!this.own.owns({ ns: c.ns, collection: c.id })) continue;
             const k = `${c.ns}/${c.id}`;
             this.collections.set(k, c);
+            let set = this.byNs.get(c.ns);
+            if (!set) this.byNs.set(c.ns, (set = new Set()));
+            set.add(k);
             this.byStream.set(`${c.ns}/${c.streamId}`, k);
             this.dirty.add(k);
           }
@@ -176,6 +275,9 @@ export class Workers {
     const c = this.collections.get(k);
     if (!c) return;
     this.collections.delete(k);
+    const set = this.byNs.get(c.ns);
+    set?.delete(k);
+    if (set?.size === 0) this.byNs.delete(c.ns);
     this.lastApplied.delete(k);
     this.floors.delete(k);
     this.byStream.delete(`${c.ns}/${c.streamId}`);
@@ -203,10 +305,16 @@ export class Workers {
     });
   }
 
-  /** Applies a collection until it has no lag (bounded rounds). */
-  async applyCollection(c: Collection): Promise<void> {
+  /**
+   * Applies a collection until it has no lag (bounded rounds): 'done' when no lag is left,
+   * 'more' when some is (rounds spent, or a round published nothing), 'skipped' when another
+   * node holds its lease or it is gone. `worked`: a round published something.
+   */
+  async applyCollection(c: Collection): Promise<{ outcome: 'done' | 'more' | 'skipped'; worked: boolean }> {
+    this.lastApplied.set(`${c.ns}/${c.id}`, Date.now());
     const fence = await this.leases.hold(c.ns, `applier/${c.id}`);
-    if (!fence) return;
+    if (!fence) return { outcome: 'skipped', worked: false };
+    let worked = false;
     for (let round = 0; round < MAX_ROUNDS_PER_WAKE && !this.stopped; round++) {
       const t0 = performance.now();
       let r: ApplyResult;
@@ -215,19 +323,22 @@ export class Workers {
       } catch (e) {
         if (e instanceof FenceLost) {
           this.leases.lost(c.ns, `applier/${c.id}`);
-          return;
+          return { outcome: 'skipped', worked };
         }
         if (isMetaError(e, 'NotFound')) {
           this.forget(`${c.ns}/${c.id}`); // dropped
-          return;
+          return { outcome: 'skipped', worked };
         }
         throw e;
       }
       this.o.onApply?.(c, r, performance.now() - t0);
+      if (r.applied > 0) worked = true;
       this.compactInBackground(c, fence);
-      if (r.lag === 0 || r.applied === 0) return;
+      if (r.lag === 0) return { outcome: 'done', worked };
+      if (r.applied === 0) return { outcome: 'more', worked };
     }
-    this.dirty.add(`${c.ns}/${c.id}`);
+    if (!this.driven) this.dirty.add(`${c.ns}/${c.id}`);
+    return { outcome: 'more', worked };
   }
 
   private applierDeps() {
@@ -273,7 +384,76 @@ export class Workers {
     this.compacting.set(k, run);
   }
 
-  /** Segmenter and retention for every known collection's stream. */
+  /**
+   * Segmenter and retention of some partitions of a collection's stream, under the stream's
+   * lease (dirty-driven mode): per partition, whether anything changed, the entries left (their
+   * timers say when it is next due) and whether the retention floor held a trim back; null when
+   * another node holds the lease or the collection is gone.
+   */
+  async segmentAndRetain(c: Collection, partitions: number[]): Promise<{ stream: Stream; results: Map<number, { worked: boolean; entries: IndexEntry[]; floorLimited: boolean }> } | null> {
+    const fence = await this.leases.hold(c.ns, `segmenter/${c.streamId}`);
+    if (!fence) return null;
+    try {
+      const [state, head] = await Promise.all([this.o.meta.stream(c.ns, c.streamId), this.o.meta.collectionHead(c.ns, c.id)]);
+      const results = new Map<number, { worked: boolean; entries: IndexEntry[]; floorLimited: boolean }>();
+      let applied: number[] | null = null;
+      for (const p of new Set(partitions)) {
+        if (this.stopped || p >= state.partitions) continue;
+        const segmented = await segmentPartition(this.o, state, p, fence, Date.now(), this.o.segmentMinAgeMs);
+        let trimmed: number | null = null;
+        let floorLimited = false;
+        if (state.retention.ms !== null || state.retention.bytes !== null) {
+          applied ??= await this.appliedByAllRetained(c, head.pointer);
+          const floor = applied[p] ?? 0;
+          trimmed = await retainPartition(this.o, state, p, floor, fence);
+          const { entries } = await this.o.log.entries(c.ns, c.streamId, p, 0, Number.MAX_SAFE_INTEGER);
+          // Entries past retention that the floor keeps: trimmed once the floor moves on.
+          const wanted = wantedCut(state, entries, Date.now());
+          floorLimited = wanted !== null && entries.length > 0 && entries[0]!.end <= wanted;
+          results.set(p, { worked: segmented > 0 || trimmed !== null, entries, floorLimited });
+          continue;
+        }
+        const { entries } = await this.o.log.entries(c.ns, c.streamId, p, 0, Number.MAX_SAFE_INTEGER);
+        results.set(p, { worked: segmented > 0, entries, floorLimited });
+      }
+      return { stream: state, results };
+    } catch (e) {
+      if (isMetaError(e, 'NotFound')) return null;
+      if (isMetaError(e, 'FenceMismatch')) {
+        this.leases.lost(c.ns, `segmenter/${c.streamId}`); // another node has the stream now
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * GC of one collection (dirty-driven mode) under the cluster GC lease, which is released at
+   * once so that other workers' collections get their turn: whether objects wait for a later
+   * pass; null when another node holds the lease.
+   */
+  async gcOne(c: Collection): Promise<{ pending: boolean } | null> {
+    const fence = await this.leases.hold('cluster', 'gc');
+    if (!fence) return null;
+    const r: GcReport = { deleted: [], skipped: 0 };
+    try {
+      await gcCollection({ ...this.o, graceMs: this.graceMs, fence, owner: gcOwner(this.o.owner, fence) }, c, r);
+    } catch (e) {
+      if (!isMetaError(e, 'NotFound')) throw e;
+      return { pending: false }; // dropped: the feed hands it to the dropped-collection GC
+    } finally {
+      this.o.onGc?.(r);
+      await this.releaseGc();
+    }
+    return { pending: (r.pending ?? 0) > 0 || r.skipped > 0 || r.deleted.length >= MAX_GC_DELETES_PER_PASS };
+  }
+
+  private async releaseGc(): Promise<void> {
+    if (this.stopped) return; // stop() releases everything
+    await this.leases.releaseWhere((scope, key) => scope === 'cluster' && key === 'gc');
+  }
+
+  /** Segmenter and retention for every known collection's stream (polling mode). */
   async maintain(): Promise<void> {
     await forEachLimit([...this.collections.values()], WORKER_CONCURRENCY, async (c) => {
       if (this.stopped) return;
@@ -312,25 +492,36 @@ export class Workers {
     return floor.manifest.applied;
   }
 
+  /**
+   * The cluster GC pass under the cluster GC lease: WAL objects, dropped collections, and (in
+   * polling mode) every owned collection; in dirty-driven mode collections are GCed when their
+   * partitions come due instead (gcOne), so this pass touches no live collection.
+   */
   async gc(): Promise<GcReport | null> {
     const fence = await this.leases.hold('cluster', 'gc');
     if (!fence) return null;
     const r: GcReport = { deleted: [], skipped: 0 };
-    const d = { ...this.o, graceMs: this.graceMs, fence, owner: gcOwner(this.o.owner, fence) };
-    await gcWal(d, r);
-    for (const c of this.collections.values()) {
-      if (this.stopped) break;
-      try {
-        await gcCollection(d, c, r);
-      } catch (e) {
-        if (!isMetaError(e, 'NotFound')) throw e;
+    try {
+      const d = { ...this.o, graceMs: this.graceMs, fence, owner: gcOwner(this.o.owner, fence) };
+      await gcWal(d, r);
+      if (!this.driven) {
+        for (const c of this.collections.values()) {
+          if (this.stopped) break;
+          try {
+            await gcCollection(d, c, r);
+          } catch (e) {
+            if (!isMetaError(e, 'NotFound')) throw e;
+          }
+        }
       }
+      for (const [k, c] of this.dropped) {
+        if (this.stopped) break;
+        if (await gcDropped(d, c, r)) this.dropped.delete(k);
+      }
+      this.o.onGc?.(r);
+    } finally {
+      if (this.driven) await this.releaseGc();
     }
-    for (const [k, c] of this.dropped) {
-      if (this.stopped) break;
-      if (await gcDropped(d, c, r)) this.dropped.delete(k);
-    }
-    this.o.onGc?.(r);
     return r;
   }
 
@@ -340,10 +531,33 @@ export class Workers {
     return this.o.log.evict(paths) + this.o.manifests.evict(paths) + this.o.files.evict(paths);
   }
 
-  /** Known collections (for metrics and tests). */
+  /** Known collections (polling mode; for metrics and tests). */
   known(): Collection[] {
     return [...this.collections.values()];
   }
+}
+
+/** How far a stream's retention would trim a partition with these entries, ignoring the floor (null: not at all). */
+function wantedCut(s: Stream, entries: IndexEntry[], now: number): number | null {
+  let cut: number | null = null;
+  if (s.retention.ms !== null) {
+    for (const e of entries) {
+      const t = stampOf(e.path);
+      if (t === null || now - t <= s.retention.ms) break;
+      cut = e.end;
+    }
+  }
+  if (s.retention.bytes !== null) {
+    let kept = 0;
+    for (let k = entries.length - 1; k >= 0; k--) {
+      kept += entries[k]!.byteEnd - entries[k]!.byteStart;
+      if (kept > s.retention.bytes) {
+        cut = Math.max(cut ?? 0, entries[k]!.end);
+        break;
+      }
+    }
+  }
+  return cut;
 }
 
 async function forEachLimit<T>(items: T[], limit: number, fn: (t: T) => Promise<void>): Promise<void> {
