@@ -42,13 +42,14 @@ import { ErasureRunner } from '../erasure/runner.js';
 import { replayErasures } from '../erasure/replay.js';
 import { Leases } from '../workers/lease.js';
 import { erasureBoundMs } from './config.js';
-import { Membership, type NodeRole } from '../router/membership.js';
+import { Membership, type MembershipView, type NodeRole } from '../router/membership.js';
 import { RequestRouter } from '../router/requests.js';
 import { placementRoute } from '../gateway/placement-route.js';
 import { grantRoute } from '../gateway/grant-route.js';
 import { GRANT_PATH, OwnerLeases, ownerHooks, type GrantAnswer } from '../quota/owner.js';
 import { ownership, PeerCredential, postPeer } from '../router/peers.js';
 import { DEFAULT_ORG } from '../collection/catalog.js';
+import { PlacementOwnership } from './ownership.js';
 
 /** The caches cache_bytes is split among: log chunks and data blocks, for reads and for workers. */
 export const CACHES_PER_NODE = 4;
@@ -238,6 +239,9 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     metrics.workerErrors.inc({ task });
     logger.warn({ task, err: { message, code } }, 'worker task failed; it will run again');
   };
+  // Which collections this node's workers maintain: placement over the live worker nodes (spec §5.3),
+  // followed from the membership once it starts (until then, every collection).
+  const ownership = new PlacementOwnership(id);
   // The worker timings, the same whether workers run in their own thread or in this one.
   const timings = {
     owner: id,
@@ -272,6 +276,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   } else if (roles.has('worker')) {
     workers = new Workers({
       meta,
+      ownership,
       store,
       log: logReader,
       manifests,
@@ -510,6 +515,15 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   // leaves the node in a view of its own (it serves; placement is a hint).
   membership.advertise(config.advertise_url ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host === '[::]' ? '[::1]' : host}:${port}`);
   await membership.start();
+  // Workers own the keys placement gives them among the worker nodes; a change moves only the
+  // keys whose owner changed (their leases are released, the new owner finds their due work).
+  const followWorkers = (view: MembershipView) => {
+    const nodes = view.withRole('worker').map((n) => ({ id: n.id, ...(n.zone ? { zone: n.zone } : {}), weight: n.weight }));
+    ownership.update(nodes);
+    thread?.placement(nodes);
+  };
+  followWorkers(membership.view());
+  membership.subscribe((view) => followWorkers(view));
   workers?.start();
   if (erasureRunner) {
     const runner = erasureRunner;

@@ -14,6 +14,7 @@ import { EncryptingStore } from '../crypto/encrypting-store.js';
 import { AggregatorRegistry } from 'prom-client';
 import { meteredMeta, metastoreRegistries, NodeMetrics } from './metrics.js';
 import { Workers } from '../workers/scheduler.js';
+import { PlacementOwnership } from './ownership.js';
 import type { FromThread, ThreadConfig, ToThread } from './worker-thread.js';
 import { startIdleCollector } from './idle-memory.js';
 
@@ -38,8 +39,11 @@ keyed?.ring.onShred((ns) => {
   manifests.dropNamespace(ns);
   files.dropNamespace(ns);
 });
+// What this node's workers own: placement over the worker nodes the main thread sends (spec §5.3).
+const ownership = new PlacementOwnership(cfg.owner);
 const workers = new Workers({
   meta,
+  ownership,
   store,
   log: new LogReader(meta, store, cfg.cacheBytes, keyed?.ring),
   manifests,
@@ -60,6 +64,7 @@ const workers = new Workers({
 port.on('message', (m: ToThread) => {
   if (m.kind === 'committed') workers.committed(m.assigned);
   else if (m.kind === 'evict') workers.evict(new Set(m.paths));
+  else if (m.kind === 'placement') ownership.update(m.nodes);
   else if (m.kind === 'shred') keyed?.ring.forget(m.ns);
   else if (m.kind === 'rekey') keyed?.ring.stale(m.ns);
   else if (m.kind === 'metrics') {

@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type { AssignedRange } from '../meta/types.js';
 import type { MetricsJson } from './metrics.js';
+import type { PlacementNode } from '../router/placement.js';
 import type { KeySettings } from './keys.js';
 
 /** How long a stopping thread may take before it is terminated. */
@@ -61,6 +62,8 @@ export type ToThread =
   /** A namespace's key was rotated: the next write re-reads its key versions. */
   | { kind: 'rekey'; ns: number }
   | { kind: 'metrics'; id: number }
+  /** The live worker nodes (the membership's), for the thread's ownership. */
+  | { kind: 'placement'; nodes: PlacementNode[] }
   | { kind: 'stop' };
 
 export function canRunInThread(metastore: string, store: string): boolean {
@@ -81,6 +84,8 @@ export class WorkerThread {
   /** Metrics requests waiting for the thread's answer, by id. */
   private readonly scrapes = new Map<number, (m: MetricsJson | null) => void>();
   private nextScrape = 0;
+  /** The last placement sent, sent again to a restarted thread. */
+  private nodes: PlacementNode[] | null = null;
   readonly started: Promise<void>;
 
   constructor(
@@ -101,7 +106,10 @@ export class WorkerThread {
       failed = rej;
     });
     worker.on('message', (m: FromThread) => {
-      if (m.kind === 'started') started();
+      if (m.kind === 'started') {
+        if (this.nodes) worker.postMessage({ kind: 'placement', nodes: this.nodes } satisfies ToThread);
+        started();
+      }
       if (m.kind === 'metrics') {
         this.scrapes.get(m.id)?.(m.metrics);
         return;
@@ -157,6 +165,12 @@ export class WorkerThread {
 
   committed(assigned: AssignedRange[]): void {
     this.worker.postMessage({ kind: 'committed', assigned } satisfies ToThread);
+  }
+
+  /** The live worker nodes changed: the thread's workers own what placement gives this node. */
+  placement(nodes: PlacementNode[]): void {
+    this.nodes = nodes;
+    this.worker.postMessage({ kind: 'placement', nodes } satisfies ToThread);
   }
 
   /** Drops these objects from the thread's caches (spec §9.4). */

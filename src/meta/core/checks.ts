@@ -298,3 +298,6 @@ export const CHECKS: { [K in CheckedMethod]: Check<K> } = {
 };
 
 export const CHECKED_METHODS = Object.keys(CHECKS) as CheckedMethod[];
+
+/** The optional calls (the dirty set, contract: dueHeads, settleHead): a backend may not offer them. */
+export const OPTIONAL_METHODS: readonly CheckedMethod[] = ['dueHeads', 'settleHead'];

@@ -1,0 +1,36 @@
+// The workers' ownership from the router's placement (spec §5.3): rendezvous over the live
+// nodes with the worker role. A collection's maintenance key is (ns, collection); a small
+// namespace (every namespace until the operator marks it large) places by ns alone, so whether
+// this node may own any of a namespace's keys is one placement, without its catalog.
+import { Placement, placementKey, type PlacementNode } from '../router/placement.js';
+import type { CollectionKey, Ownership } from '../workers/ownership.js';
+
+export class PlacementOwnership implements Ownership {
+  private placement: Placement | null = null;
+  private v = 0;
+
+  /** `self`: this node's id in the membership. Until the first update, it owns every key. */
+  constructor(readonly self: string) {}
+
+  /** The live worker nodes changed (a membership view). */
+  update(workers: readonly PlacementNode[]): void {
+    // This node always places among the workers it sees, itself included (a view never lacks it).
+    const nodes = workers.some((n) => n.id === this.self) ? workers : [...workers, { id: this.self }];
+    const next = new Placement(nodes);
+    const same = this.placement !== null && this.placement.size === next.size && next.nodes.every((n) => this.placement!.has(n.id) && this.placement!.weight(n.id) === n.weight);
+    this.placement = next;
+    if (!same) this.v++;
+  }
+
+  mayOwn(ns: number): boolean {
+    return this.placement === null || this.placement.owner(placementKey.namespace(ns)) === this.self;
+  }
+
+  owns(k: CollectionKey): boolean {
+    return this.placement === null || this.placement.owner(placementKey.collection(k.ns, k.collection)) === this.self;
+  }
+
+  version(): number {
+    return this.v;
+  }
+}

@@ -1,0 +1,202 @@
+// Owned, dirty-driven maintenance (issue 17 item 2, spec §5.3, §5.4): workers apply only the
+// collections they own, find commits made by other nodes through the metastore's dirty set
+// (never by polling every collection), hand work over when ownership moves without losing a
+// write, and cost almost nothing on an idle catalog. A node with the log and query roles takes
+// the writes and serves the reads; the workers under test run beside it on the same embedded
+// metastore and store, as other worker nodes would.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { CollectionSchema, MetaStore } from '../../src/meta/index.js';
+import { LogReader } from '../../src/log/reader.js';
+import { DataFiles } from '../../src/collection/datafile.js';
+import { Manifests } from '../../src/collection/manifest.js';
+import { Workers } from '../../src/workers/scheduler.js';
+import { DUE_POLL_MS } from '../../src/workers/dirty.js';
+import type { CollectionKey, Ownership } from '../../src/workers/ownership.js';
+import { http, testNode, until, type TestNode } from '../node/helpers.js';
+
+const CACHE = 8 * 1024 * 1024;
+const SCHEMA: CollectionSchema = { primaryKey: 'id', fields: { id: 'string' } };
+/** Namespaces of the idle case (the old polling made about 5 calls per collection per second). */
+const IDLE_NAMESPACES = 60;
+/** The idle window, and the most calls a worker may make in it (dueHeads every DUE_POLL_MS, the feed every second, slack). */
+const IDLE_WINDOW_MS = 2_000;
+const IDLE_MAX_CALLS = Math.ceil(IDLE_WINDOW_MS / DUE_POLL_MS) + Math.ceil(IDLE_WINDOW_MS / 1_000) + 6;
+
+/** The real store, every call counted by name (not a mock: each call reaches the embedded backend). */
+function counting(meta: MetaStore): { meta: MetaStore; calls: Map<string, number>; total(): number } {
+  const calls = new Map<string, number>();
+  const wrapped = new Proxy(meta, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof v !== 'function' || prop === 'capabilities') return typeof v === 'function' ? v.bind(target) : v;
+      return (...args: unknown[]) => {
+        calls.set(String(prop), (calls.get(String(prop)) ?? 0) + 1);
+        return (v as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { meta: wrapped, calls, total: () => [...calls.values()].reduce((a, b) => a + b, 0) };
+}
+
+/** An ownership a test moves: `owns` decides, and every change bumps the version. */
+class TestOwnership implements Ownership {
+  private v = 0;
+  constructor(private rule: (k: { ns: number; collection?: number }) => boolean) {}
+  set(rule: (k: { ns: number; collection?: number }) => boolean): void {
+    this.rule = rule;
+    this.v++;
+  }
+  mayOwn(ns: number): boolean {
+    return this.rule({ ns });
+  }
+  owns(k: CollectionKey): boolean {
+    return this.rule(k);
+  }
+  version(): number {
+    return this.v;
+  }
+}
+
+function worker(n: TestNode, owner: string, ownership: Ownership, meta: MetaStore = n.meta, extra: { gcIntervalMs?: number } = {}): Workers {
+  return new Workers({
+    meta,
+    store: n.store,
+    log: new LogReader(meta, n.store, CACHE),
+    manifests: new Manifests(n.store),
+    files: new DataFiles(n.store, CACHE),
+    owner,
+    ownership,
+    leaseTtlMs: 1_000,
+    applyIntervalMs: 50,
+    segmentMinAgeMs: 0,
+    maintenanceMs: 100,
+    gcIntervalMs: extra.gcIntervalMs ?? 60_000,
+    gcGraceMs: 2_500,
+  });
+}
+
+const docs = (ns: string) => `/v1/namespaces/${ns}/collections/docs/documents`;
+const write = async (n: TestNode, ns: string, id: string, v: number) => assert.equal((await http(n.url, 'POST', docs(ns), { upserts: [{ id, v }] })).status, 200);
+/** The document as the applied data files have it (eventual: no log tail merged), or null. */
+async function applied(n: TestNode, ns: string, id: string): Promise<{ v: number } | null> {
+  const r = await http<{ v: number }>(n.url, 'GET', `${docs(ns)}/${id}?consistency=eventual`);
+  return r.status === 200 ? r.body : null;
+}
+
+describe('owned, dirty-driven maintenance', () => {
+  let n: TestNode;
+  const ids = new Map<string, number>(); // namespace name → id
+  const running: Workers[] = [];
+  before(async () => {
+    n = await testNode({ config: { roles: ['log', 'query'] } });
+    for (let i = 0; i < 4; i++) {
+      const ns = await n.meta.createNamespace({ org: 'default', name: `own${i}` });
+      await n.meta.createCollection({ ns: ns.id, name: 'docs', schema: SCHEMA, partitions: 2 });
+      ids.set(`own${i}`, ns.id);
+    }
+  });
+  after(async () => {
+    await Promise.all(running.map((w) => w.stop()));
+    await n.cleanup();
+  });
+  const start = (w: Workers) => {
+    running.push(w);
+    w.start();
+    return w;
+  };
+
+  test('a worker applies the collections it owns, promptly, from another node\'s commits, and skips the others', async () => {
+    const a = start(worker(n, 'node-a', new TestOwnership((k) => k.ns === ids.get('own0'))));
+    assert.ok(a.driven, 'the embedded metastore keeps the dirty set');
+    await write(n, 'own0', 'x', 1);
+    await write(n, 'own1', 'x', 1);
+    const t0 = Date.now();
+    assert.equal((await until(() => applied(n, 'own0', 'x'), 10_000))!.v, 1);
+    const ms = Date.now() - t0;
+    // Several passes later, own1 (another worker's) is still unapplied, and A never took its lease.
+    await new Promise((r) => setTimeout(r, 4 * DUE_POLL_MS));
+    assert.equal(await applied(n, 'own1', 'x'), null);
+    assert.ok(!Object.keys(a.leases.epochs()).some((k) => k.startsWith(`${ids.get('own1')}|`)), 'no lease on a collection it does not own');
+    assert.equal(a.driven!.cache.size().namespaces, 1, 'only the owned namespace\'s catalog is cached');
+    // Its owner comes up and finds the commit in the dirty set (it never saw it happen).
+    start(worker(n, 'node-b', new TestOwnership((k) => k.ns === ids.get('own1'))));
+    assert.equal((await until(() => applied(n, 'own1', 'x'), 10_000))!.v, 1);
+    assert.ok(ms < 5_000, `applied ${ms} ms after the write`);
+  });
+
+  test('ownership moving between two workers hands work over without losing a write', async () => {
+    const nss = ['own2', 'own3'];
+    const oa = new TestOwnership(() => true);
+    const ob = new TestOwnership(() => false);
+    const a = start(worker(n, 'node-c', oa));
+    const b = start(worker(n, 'node-d', ob));
+    let v = 0;
+    const last = new Map<string, number>();
+    const round = async (k: number) => {
+      for (const ns of nss) {
+        for (let d = 0; d < 5; d++) {
+          v++;
+          await write(n, ns, `d${d}`, v);
+          last.set(`${ns}/d${d}`, v);
+        }
+      }
+      void k;
+    };
+    await round(0);
+    // A owns everything, then B does (A releases its leases at once), then they split.
+    ob.set(() => true);
+    oa.set(() => false);
+    await round(1);
+    oa.set((key) => key.ns === ids.get('own2'));
+    ob.set((key) => key.ns !== ids.get('own2'));
+    await round(2);
+    for (const [key, want] of last) {
+      const [ns, id] = key.split('/') as [string, string];
+      const got = await until(async () => {
+        const d = await applied(n, ns, id);
+        return d && d.v === want ? d : null;
+      }, 15_000);
+      assert.equal(got!.v, want, `${key}: the last write is applied`);
+    }
+    // Each worker ends up holding only the leases of what it owns.
+    await until(() => !Object.keys(a.leases.epochs()).some((k) => k.startsWith(`${ids.get('own3')}|`)), 5_000);
+    assert.ok(!Object.keys(b.leases.epochs()).some((k) => k.startsWith(`${ids.get('own2')}|`)));
+  });
+});
+
+describe('an idle catalog', () => {
+  let n: TestNode;
+  let w: Workers | undefined;
+  before(async () => {
+    n = await testNode({ config: { roles: ['log', 'query'] } });
+    for (let i = 0; i < IDLE_NAMESPACES; i++) {
+      const ns = await n.meta.createNamespace({ org: 'default', name: `idle${i}` });
+      await n.meta.createCollection({ ns: ns.id, name: 'docs', schema: SCHEMA, partitions: 1 });
+    }
+  });
+  after(async () => {
+    await w?.stop();
+    await n.cleanup();
+  });
+
+  test('costs a few metastore calls per second, none of them per collection', async () => {
+    // Some history: a few collections were written to (their work is done and settled).
+    for (let i = 0; i < 5; i++) await write(n, `idle${i}`, 'x', i);
+    const c = counting(n.meta);
+    w = worker(n, 'node-idle', new TestOwnership(() => true), c.meta);
+    w.start();
+    for (let i = 0; i < 5; i++) await until(() => applied(n, `idle${i}`, 'x'), 10_000);
+    // Let the settling after the applies finish (segmenting and GC of the written ones are
+    // due again only seconds to minutes later), then count.
+    await new Promise((r) => setTimeout(r, 500));
+    c.calls.clear();
+    await new Promise((r) => setTimeout(r, IDLE_WINDOW_MS));
+    const total = c.total();
+    const by = Object.fromEntries(c.calls);
+    assert.ok(total <= IDLE_MAX_CALLS, `${total} calls in ${IDLE_WINDOW_MS} ms with ${IDLE_NAMESPACES} collections (at most ${IDLE_MAX_CALLS}): ${JSON.stringify(by)}`);
+    for (const perCollection of ['collectionHead', 'partitionIndex', 'stream', 'pointer', 'listCollections', 'renewLease', 'acquireLease']) {
+      assert.equal(by[perCollection] ?? 0, 0, `${perCollection} on an idle catalog: ${JSON.stringify(by)}`);
+    }
+  });
+});
