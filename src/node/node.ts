@@ -241,7 +241,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   };
   // Which collections this node's workers maintain: placement over the live worker nodes (spec §5.3),
   // followed from the membership once it starts (until then, every collection).
-  const ownership = new PlacementOwnership(id);
+  const workerOwnership = new PlacementOwnership(id);
   // The worker timings, the same whether workers run in their own thread or in this one.
   const timings = {
     owner: id,
@@ -276,7 +276,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   } else if (roles.has('worker')) {
     workers = new Workers({
       meta,
-      ownership,
+      ownership: workerOwnership,
       store,
       log: logReader,
       manifests,
@@ -519,7 +519,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   // keys whose owner changed (their leases are released, the new owner finds their due work).
   const followWorkers = (view: MembershipView) => {
     const nodes = view.withRole('worker').map((n) => ({ id: n.id, ...(n.zone ? { zone: n.zone } : {}), weight: n.weight }));
-    ownership.update(nodes);
+    workerOwnership.update(nodes);
     thread?.placement(nodes);
   };
   followWorkers(membership.view());
