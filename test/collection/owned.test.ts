@@ -62,7 +62,8 @@ function worker(n: TestNode, owner: string, ownership: Ownership, meta: MetaStor
   return new Workers({
     meta,
     store: n.store,
-    log: new LogReader(meta, n.store, CACHE),
+    // The node's key ring: its WAL chunks are sealed (encryption is on by default).
+    log: new LogReader(meta, n.store, CACHE, n.keys ?? undefined),
     manifests: new Manifests(n.store),
     files: new DataFiles(n.store, CACHE),
     owner,
