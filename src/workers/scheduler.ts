@@ -40,6 +40,11 @@ export const DEFAULT_APPLY_POLL_MS = 1_000;
 export const DEFAULT_MAINTENANCE_MS = 2_000;
 /** GC pass interval. */
 export const DEFAULT_GC_INTERVAL_MS = 60_000;
+/**
+ * Dirty-driven mode: a node gives the cluster GC lease up once it has held it this long and
+ * is not using it, so the other workers' collections get their GC turn.
+ */
+export const GC_LEASE_TURN_MS = 30_000;
 /** Catalog feed poll interval (new and dropped collections). */
 export const DISCOVERY_MS = 1_000;
 /** Change-feed pages read per discovery pass. */
@@ -433,24 +438,43 @@ export class Workers {
    * pass; null when another node holds the lease.
    */
   async gcOne(c: Collection): Promise<{ pending: boolean } | null> {
-    const fence = await this.leases.hold('cluster', 'gc');
-    if (!fence) return null;
-    const r: GcReport = { deleted: [], skipped: 0 };
-    try {
-      await gcCollection({ ...this.o, graceMs: this.graceMs, fence, owner: gcOwner(this.o.owner, fence) }, c, r);
-    } catch (e) {
-      if (!isMetaError(e, 'NotFound')) throw e;
-      return { pending: false }; // dropped: the feed hands it to the dropped-collection GC
-    } finally {
-      this.o.onGc?.(r);
-      await this.releaseGc();
-    }
-    return { pending: (r.pending ?? 0) > 0 || r.skipped > 0 || r.deleted.length >= MAX_GC_DELETES_PER_PASS };
+    return this.withGcLease(async (fence) => {
+      const r: GcReport = { deleted: [], skipped: 0 };
+      try {
+        await gcCollection({ ...this.o, graceMs: this.graceMs, fence, owner: gcOwner(this.o.owner, fence) }, c, r);
+      } catch (e) {
+        if (!isMetaError(e, 'NotFound')) throw e;
+        return { pending: false }; // dropped: the feed hands it to the dropped-collection GC
+      } finally {
+        this.o.onGc?.(r);
+      }
+      return { pending: (r.pending ?? 0) > 0 || r.skipped > 0 || r.deleted.length >= MAX_GC_DELETES_PER_PASS };
+    });
   }
 
-  private async releaseGc(): Promise<void> {
-    if (this.stopped) return; // stop() releases everything
-    await this.leases.releaseWhere((scope, key) => scope === 'cluster' && key === 'gc');
+  /** GC users of the cluster lease on this node right now, and since when (at which epoch) it is held. */
+  private gcUsers = 0;
+  private gcHeld = { epoch: -1, since: 0 };
+
+  /**
+   * Runs `fn` under the cluster GC lease (null when another node holds it). In dirty-driven
+   * mode the lease is given up once it has been held GC_LEASE_TURN_MS and nothing on this node
+   * uses it, so every worker's collections get their GC turn; a GC in flight never loses it.
+   */
+  private async withGcLease<T>(fn: (fence: Fence) => Promise<T>): Promise<T | null> {
+    const fence = await this.leases.hold('cluster', 'gc');
+    if (!fence) return null;
+    if (this.gcHeld.epoch !== fence.epoch) this.gcHeld = { epoch: fence.epoch, since: Date.now() };
+    this.gcUsers++;
+    try {
+      return await fn(fence);
+    } finally {
+      this.gcUsers--;
+      if (this.driven && this.gcUsers === 0 && !this.stopped && Date.now() - this.gcHeld.since >= GC_LEASE_TURN_MS) {
+        this.gcHeld = { epoch: -1, since: 0 };
+        await this.leases.releaseWhere((scope, key) => scope === 'cluster' && key === 'gc');
+      }
+    }
   }
 
   /** Segmenter and retention for every known collection's stream (polling mode). */
@@ -498,10 +522,8 @@ export class Workers {
    * partitions come due instead (gcOne), so this pass touches no live collection.
    */
   async gc(): Promise<GcReport | null> {
-    const fence = await this.leases.hold('cluster', 'gc');
-    if (!fence) return null;
-    const r: GcReport = { deleted: [], skipped: 0 };
-    try {
+    return this.withGcLease(async (fence) => {
+      const r: GcReport = { deleted: [], skipped: 0 };
       const d = { ...this.o, graceMs: this.graceMs, fence, owner: gcOwner(this.o.owner, fence) };
       await gcWal(d, r);
       if (!this.driven) {
@@ -519,10 +541,8 @@ export class Workers {
         if (await gcDropped(d, c, r)) this.dropped.delete(k);
       }
       this.o.onGc?.(r);
-    } finally {
-      if (this.driven) await this.releaseGc();
-    }
-    return r;
+      return r;
+    });
   }
 
   /** Drops cached objects an erasure retired (spec §9.4). */
