@@ -14,7 +14,7 @@ import { startNode, type LoamNode } from '../src/node/node.js';
 import { placementKey } from '../src/router/placement.js';
 import { SERVED_BY_HEADER } from '../src/router/requests.js';
 import { pct, round } from './_stats.js';
-import type { ScaleFigure } from './scale.js';
+import type { ScaleFigure } from './_scale_types.js';
 
 /** Reads per side (alternating, after a warm-up). */
 const READS = 400;

@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openMetastore } from '../src/node/backends.js';
 import { pct, round } from './_stats.js';
-import type { ScaleFigure } from './scale.js';
+import type { ScaleFigure } from './_scale_types.js';
 
 /** Metastore shards of the scale figures (issue 17: 4 embedded shards). */
 export const SHARDS = 4;

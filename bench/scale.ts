@@ -21,6 +21,7 @@ import { Command } from 'commander';
 import { BOUNDED_LOAD_EPSILON, BoundedLoad, Placement, placementKey, type PlacementKey } from '../src/router/placement.js';
 import { round } from './_stats.js';
 import { forwardCost } from './_scale_forward.js';
+import type { ScaleFigure, ScaleOptions } from './_scale_types.js';
 
 /** The namespace counts of issue 17; --max keeps those up to it. */
 export const SCALE_SIZES = [10_000, 100_000, 1_000_000] as const;
@@ -30,19 +31,6 @@ const ZIPF_S = 1.1;
 const ZIPF_REQUESTS = 200_000;
 /** Nodes before the join, and after. */
 const NODES_BEFORE = 4;
-
-export interface ScaleOptions {
-  /** The namespace counts to measure, ascending. */
-  sizes: readonly number[];
-  /** Prints one figure line. */
-  line: (metric: string, n: number, value: number, unit: string, extra?: Record<string, unknown>) => void;
-}
-
-/** One producer of figures; `run` prints its lines for every size. */
-export interface ScaleFigure {
-  name: string;
-  run(o: ScaleOptions): Promise<void>;
-}
 
 const nodes = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `node-${i}` }));
 
