@@ -23,7 +23,7 @@ export function namespaceKeyCommands(p: Command): void {
   const key = ns
     .command('key')
     .description("A namespace's encryption key: show its versions, rotate it, or destroy it (crypto-shred the namespace). A namespace admin's key.")
-    .addHelpText('after', '\nExamples:\n  loam namespaces key show demo\n  loam namespaces key rotate demo\n  loam namespaces key destroy demo --confirm demo\n');
+    .addHelpText('after', '\nExample:\n  loam namespaces key show demo\n  loam namespaces key rotate demo\n  loam namespaces key destroy demo --confirm demo\n');
   remote(key.command('show').argument('<namespace>').description('Whether the namespace is encrypted, its key versions, their state and provider (never key material).'), 'loam namespaces key show demo').action(
     act(async (name: string, o: Remote) => printKey(await clientFor(o).namespaceKeys.get(name), o)),
   );
