@@ -185,7 +185,7 @@ export interface OwnerHooks {
 
 /** Effective quotas: namespace override, else org override, else the default. */
 export class Quotas {
-  private readonly overrides = new Map<string, { at: number; rows: Promise<QuotaOverride[]>; recheck?: boolean }>();
+  private readonly overrides = new Map<string, { at: number; rows: Promise<QuotaOverride[]>; recheckedAgainst?: number }>();
   private readonly buckets = new Map<string, TokenBucket>();
   private readonly sems = new Map<string, Semaphore>();
   /** The deployment's defaults: QUOTA_DEFAULTS, with what the node's settings replace. */
@@ -294,12 +294,14 @@ export class Quotas {
     // whichever node learned it first.
     let rate = await this.value(org, ns, 'request_rate');
     if (rate !== askedRate) {
+      // Not again for the same disagreement within QUOTA_RECHECK_MS (the store already
+      // confirmed our value against this asked rate); a different asked rate reads again.
       const e = this.overrides.get(org);
-      if (e && !(e.recheck && this.now() - e.at < QUOTA_RECHECK_MS)) {
+      if (e && !(e.recheckedAgainst === askedRate && this.now() - e.at < QUOTA_RECHECK_MS)) {
         this.overrides.delete(org);
         rate = await this.value(org, ns, 'request_rate');
         const fresh = this.overrides.get(org);
-        if (fresh) fresh.recheck = true;
+        if (fresh) fresh.recheckedAgainst = askedRate;
       }
     }
     const k = `request_rate\u0000owner\u0000${key}`;

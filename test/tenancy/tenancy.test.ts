@@ -253,11 +253,19 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} wi
     if (!dataPlane) return t.skip('needs collections (multi-item transactions)');
     const q = (name: string, value: number | null) => setQuota(name, value, 'beta');
     const betaId = (await call(a, 'GET', '/v1/namespaces/beta', admin)).body.id as number;
-    /** Takes one slot of a semaphore the gateway uses (the lowest slot quota is 1), as a query in flight would. */
+    /**
+     * Takes one slot of the semaphore (the lowest slot quota is 1), as a query in flight would,
+     * on both nodes: a query sent to a is served by the collection's owner (spec §6), which
+     * placement picks among a and b.
+     */
     const holdSlot = async (name: 'concurrent_query_slots' | 'namespace_query_slots', key: string) => {
-      const release = (await a.tenancy!.quotas.slotLimiter('default', betaId, name, key)).sem.tryAcquire(1);
-      assert.ok(release, `a free ${name} slot to hold`);
-      return release;
+      const releases: (() => void)[] = [];
+      for (const node of [a, b]) {
+        const release = (await node.tenancy!.quotas.slotLimiter('default', betaId, name, key)).sem.tryAcquire(1);
+        assert.ok(release, `a free ${name} slot to hold`);
+        releases.push(release);
+      }
+      return () => releases.forEach((r) => r());
     };
     const over = (r: Awaited<ReturnType<typeof call>>, name: string) => {
       assert.equal(r.status, 429, r.text);
@@ -412,8 +420,12 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} wi
     assert.ok(value('status="403",code="forbidden",reason="namespace.read"') >= 1, 'a 403 names the action');
     assert.match(text, /^loam_gateways 2$/m);
     if (!dataPlane) return t.skip('the quota cases need collections');
+    // A query's slot refusal is counted where the collection's owner served it: a or b.
+    const textB = await (await fetch(b.metricsUrl, { signal: AbortSignal.timeout(15_000) })).text();
+    const valueB = (labels: string) => Number(new RegExp(`^loam_refusals_total\\{${labels}\\} (\\d+)`, 'm').exec(textB)?.[1] ?? 0);
     for (const quota of ['request_rate', 'ingest_bytes_per_s', 'concurrent_query_slots', 'namespace_query_slots', 'unapplied_records', 'storage_bytes', 'metadata_ops_rate']) {
-      assert.ok(value(`status="429",code="quota_exceeded",reason="${quota}"`) >= 1, `a 429 for ${quota} is counted`);
+      const labels = `status="429",code="quota_exceeded",reason="${quota}"`;
+      assert.ok(value(labels) + valueB(labels) >= 1, `a 429 for ${quota} is counted`);
     }
   });
 
