@@ -258,6 +258,13 @@ export class Quotas {
     const owner = name === 'request_rate' && ns !== null && this.owners ? this.owners.ownerOf(ns) : undefined;
     const rate = owner === null ? full : full / this.gateways;
     const k = `${name}\u0000${owner === null ? 'owner\u0000' : ''}${key}`;
+    const bucket = this.bucketAt(k, rate);
+    if (owner) return { name, rate, bucket, what, owner, org, ns: ns!, key, ownerRate: full };
+    return { name, rate, bucket, what };
+  }
+
+  /** The bucket kept under `k`, made at `rate` when new, and at `rate` from now on (bounded by MAX_LIMITERS). */
+  private bucketAt(k: string, rate: number): TokenBucket {
     let bucket = this.buckets.get(k);
     if (!bucket) {
       if (this.buckets.size >= MAX_LIMITERS) {
@@ -268,8 +275,7 @@ export class Quotas {
       this.buckets.set(k, bucket);
     }
     bucket.rate = rate;
-    if (owner) return { name, rate, bucket, what, owner, org, ns: ns!, key, ownerRate: full };
-    return { name, rate, bucket, what };
+    return bucket;
   }
 
   /** Takes `n` from a limiter's bucket (or its owner's); throws (or rejects with) QuotaExceeded when it is short. */
@@ -305,16 +311,7 @@ export class Quotas {
       }
     }
     const k = `request_rate\u0000owner\u0000${key}`;
-    let bucket = this.buckets.get(k);
-    if (!bucket) {
-      if (this.buckets.size >= MAX_LIMITERS) {
-        this.buckets.clear();
-        this.generation++;
-      }
-      bucket = new TokenBucket(rate, this.now());
-      this.buckets.set(k, bucket);
-    }
-    bucket.rate = rate;
+    const bucket = this.bucketAt(k, rate);
     const now = this.now();
     const granted = bucket.takeUpTo(want, now);
     return { granted, retry_after_ms: granted > 0 ? 0 : bucket.msUntil(1, now) };
