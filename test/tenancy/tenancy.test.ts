@@ -261,6 +261,13 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} wi
     const holdSlot = async (name: 'concurrent_query_slots' | 'namespace_query_slots', key: string) => {
       const releases: (() => void)[] = [];
       for (const node of [a, b]) {
+        // b learns the quota through the change feed: the slot is taken once it has (a slot
+        // taken under the old size would leave the owner's semaphore with one free).
+        const deadline = Date.now() + 10_000;
+        while ((await node.tenancy!.quotas.value('default', betaId, name)) !== 1) {
+          assert.ok(Date.now() < deadline, `${name} 1 reaches ${node === a ? 'a' : 'b'} within 10 s`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
         const release = (await node.tenancy!.quotas.slotLimiter('default', betaId, name, key)).sem.tryAcquire(1);
         assert.ok(release, `a free ${name} slot to hold`);
         releases.push(release);
