@@ -224,16 +224,26 @@ let failed = 0;
 let skipped = 0;
 const startedAll = Date.now();
 
+/** Seconds spent in each file's top-level tests in the current stage (for the stage's slowest list). */
+const fileMs = new Map<string, number>();
+/** How many of a stage's slowest files its end line names (where CI time goes). */
+const SLOWEST_SHOWN = 6;
+
 /** Runs test files (`concurrency` at a time, each in its own process) and counts their cases. */
 async function runFiles(files: string[], concurrency: number): Promise<void> {
   if (files.length === 0) return;
   const stream = run({ files, concurrency });
-  stream.on('test:pass', (d: { skip?: unknown; todo?: unknown; details?: { type?: string } }) => {
+  const spent = (d: { nesting?: number; file?: string; details?: { duration_ms?: number } }) => {
+    if (d.nesting === 0 && d.file) fileMs.set(d.file, (fileMs.get(d.file) ?? 0) + (d.details?.duration_ms ?? 0));
+  };
+  stream.on('test:pass', (d: { skip?: unknown; todo?: unknown; nesting?: number; file?: string; details?: { type?: string; duration_ms?: number } }) => {
+    spent(d);
     if (d.details?.type === 'suite') return;
     if (d.skip !== undefined || d.todo !== undefined) skipped++;
     else passed++;
   });
-  stream.on('test:fail', (d: { details?: { type?: string; error?: { failureType?: string } } }) => {
+  stream.on('test:fail', (d: { nesting?: number; file?: string; details?: { type?: string; duration_ms?: number; error?: { failureType?: string } } }) => {
+    spent(d);
     // A suite that fails only because a case inside it failed is not a case of its own;
     // a file that fails to load is.
     if (d.details?.type === 'suite' && d.details.error?.failureType === 'subtestsFailed') return;
@@ -272,7 +282,9 @@ async function runStage(stage: Stage): Promise<void> {
     }
     for (const k of Object.keys(stage.env ?? {})) delete process.env[k];
   }
-  console.log(`=== ${stage.label} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const slowest = [...fileMs].sort((x, y) => y[1] - x[1]).slice(0, SLOWEST_SHOWN);
+  fileMs.clear();
+  console.log(`=== ${stage.label} took ${((Date.now() - started) / 1000).toFixed(1)} s; slowest files: ${slowest.map(([f, ms]) => `${relative(ROOT, f)} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
 }
 
 /** A stage or pass run by a lane: its own `test/run.ts` process, its output shown when it ends. */
