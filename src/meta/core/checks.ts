@@ -6,6 +6,7 @@
 // primary key change) stay with the rule that reads that state.
 import type { MetaStore } from '../contract.js';
 import { errors } from '../errors.js';
+import { parseDueCursor } from './due.js';
 import { MAX_INDEX_PAGE, MAX_PAGE_LIMIT, MAX_WATCH_MS } from '../limits.js';
 import type { WriteContext } from '../types.js';
 import * as v from '../validate.js';
@@ -182,6 +183,7 @@ export const CHECKS: { [K in CheckedMethod]: Check<K> } = {
   dueHeads(_now, before, page) {
     v.nonNegInt('before', before);
     v.page(page);
+    if (page?.after !== undefined) parseDueCursor(page.after);
   },
   settleHead(_now, ns, stream, partition, mark, due) {
     v.id('ns', ns);

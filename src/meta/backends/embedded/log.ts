@@ -22,7 +22,7 @@ import {
 } from '../../core/log.js';
 import { namespacesOf } from '../../core/moves.js';
 import { pageArgs, paged } from '../../core/paging.js';
-import { dueCursor, parseDueCursor } from '../../core/due.js';
+import { DUE_NOW, dueCursor, dueStart } from '../../core/due.js';
 import type { Statement } from 'better-sqlite3';
 import type {
   AssignedRange,
@@ -85,8 +85,8 @@ class WalCommitter implements CommitWalParts {
     this.head = ctx.statement('SELECT next FROM heads WHERE ns = ? AND stream = ? AND partition = ?');
     this.advance = ctx.statement(
       // The dirty set (spec §5.4): the partition is due now, in the transaction that assigns its offsets.
-      `INSERT INTO heads (ns, stream, partition, next, log_start, bytes, mark, due) VALUES (?, ?, ?, ?, 0, ?, 1, 0)
-       ON CONFLICT (ns, stream, partition) DO UPDATE SET next = excluded.next, bytes = bytes + excluded.bytes, mark = mark + 1, due = 0`,
+      `INSERT INTO heads (ns, stream, partition, next, log_start, bytes, mark, due) VALUES (?, ?, ?, ?, 0, ?, 1, ${DUE_NOW})
+       ON CONFLICT (ns, stream, partition) DO UPDATE SET next = excluded.next, bytes = bytes + excluded.bytes, mark = mark + 1, due = ${DUE_NOW}`,
     );
     this.entry = ctx.statement(
       `INSERT INTO index_entries (ns, stream, partition, start, end, kind, path, byte_start, byte_end, records)
@@ -282,7 +282,7 @@ export function logCalls(ctx: SqliteContext, caps: Capabilities): LogCalls {
 
     dueHeads: (before: number, page?: PageRequest) => {
       const p = pageArgs(page);
-      const a = p.after === null ? { due: -1, ns: 0, stream: 0, partition: 0 } : parseDueCursor(p.after);
+      const a = dueStart(p.after);
       return ctx.read(() =>
         paged(
           ctx.all<DueHead>(

@@ -4,7 +4,8 @@
 // delegated to the module of its concern over one shared context (context.ts: pools, the
 // write-transaction and read helpers, pruning):
 //   catalog.ts   namespaces, collections, aliases, streams
-//   log.ts       commitWal, partitionIndex, streamState, collectionHead, swapSegment, trimPartition
+//   log.ts       commitWal, partitionIndex, streamState, collectionHead, swapSegment, trimPartition,
+//                dueHeads, settleHead (the dirty set)
 //   pointers.ts  casPointer, pointer, pointerVersion
 //   leases.ts    acquireLease, renewLease, releaseLease, lease
 //   tags-gc.ts   tags, GC claims and references, retired WAL objects, the janitor
@@ -46,6 +47,7 @@ import type {
   Collection,
   CollectionHead,
   CollectionSchema,
+  DueHead,
   Fence,
   IndexEntry,
   Lease,
@@ -339,6 +341,14 @@ export class PostgresMetaStore implements MetaStore, NamespaceMoveStorage {
 
   trimPartition(ns: number, stream: number, partition: number, logStart: number, opts?: { fence?: Fence } & WriteContext): Promise<PartitionHead> {
     return log.trimPartition(this.ctx, ns, stream, partition, logStart, opts);
+  }
+
+  dueHeads(before: Stamp, page?: PageRequest): Promise<Page<DueHead>> {
+    return log.dueHeads(this.ctx, before, page);
+  }
+
+  settleHead(ns: number, stream: number, partition: number, mark: number, due: Stamp | null): Promise<boolean> {
+    return log.settleHead(this.ctx, ns, stream, partition, mark, due);
   }
 
   janitor(ns: number, w?: WriteContext): Promise<{ collections: number; streams: number; done: boolean }> {

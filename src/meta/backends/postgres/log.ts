@@ -8,15 +8,21 @@
 // object's reference, the heads FOR UPDATE in key order, then heads, entries and the commit
 // record in one statement (sql.ts). swapSegment and trimPartition lock their partition's head
 // FOR UPDATE, which orders them with commits. Composite reads are one statement each: one
-// snapshot.
+// snapshot. The dirty set (core/due.ts) is two columns of heads: commitWal's statement marks
+// each head due in the transaction that assigns its offsets; dueHeads reads heads_due.
 import { errors } from '../../errors.js';
 import { checkCommitWindow, checkPartition, commitWalGroups, indexFloor, planSwap, planTrim, replayGroup, runProblem } from '../../core/log.js';
+import { dueCursor, dueStart } from '../../core/due.js';
+import { pageArgs, paged } from '../../core/paging.js';
 import { MAX_INDEX_PAGE } from '../../limits.js';
 import type {
   AssignedRange,
   CollectionHead,
+  DueHead,
   Fence,
   IndexEntry,
+  Page,
+  PageRequest,
   PartitionHead,
   PartitionIndex,
   SegmentSwap,
@@ -290,6 +296,26 @@ export async function trimPartition(
       partition,
     ]);
     return { ...h, logStart, bytes: h.bytes - bytes };
+  });
+}
+
+export async function dueHeads(ctx: PgContext, before: number, page?: PageRequest): Promise<Page<DueHead>> {
+  const p = pageArgs(page);
+  const a = dueStart(p.after);
+  const rows = await ctx.read<DueHead>(SQL.DUE_HEADS, [before, a.due, a.ns, a.stream, a.partition, p.limit + 1]);
+  return paged(rows, p.limit, dueCursor);
+}
+
+/**
+ * Not a catalog or log change: no token (the mark condition makes a repeat apply the same), no
+ * lease fence; refused while the namespace is fenced for a move, and recorded by a move's
+ * tracking like any head write (writable arms it).
+ */
+export function settleHead(ctx: PgContext, ns: number, stream: number, partition: number, mark: number, due: number | null): Promise<boolean> {
+  return ctx.write('settleHead', undefined, async (tx) => {
+    await writable(tx, ns);
+    await tx.beforeWrite();
+    return (await tx.q(SQL.SETTLE_HEAD, [ns, stream, partition, mark, due])).length > 0;
   });
 }
 

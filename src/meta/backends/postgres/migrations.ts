@@ -137,6 +137,17 @@ export const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX namespaces_list ON namespaces (org, name) INCLUDE (id, created) WHERE state = 'live';
   `,
+  // 7: the dirty set (spec §5.4, contract: dueHeads, settleHead; rules in core/due.ts): per
+  // partition head, a mark every commitWal bumps and when its maintenance is next due (0: now;
+  // NULL: nothing pending). The default makes a head due from birth: heads written before this
+  // are due once (an upgraded node looks at each again), and a moved head arrives due. The
+  // due scan reads one index range; mark is not indexed, so a commit to a head already due
+  // (due 0 → 0) stays a HOT update.
+  `
+  ALTER TABLE heads ADD COLUMN mark bigint NOT NULL DEFAULT 0;
+  ALTER TABLE heads ADD COLUMN due bigint DEFAULT 0;
+  CREATE INDEX heads_due ON heads (due, ns, stream, partition) WHERE due IS NOT NULL;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -23,6 +23,7 @@ import {
 } from '../../core/moves.js';
 import { ROW_KINDS, type NamespaceDelta, type NamespaceMoveState, type NamespaceMoveStorage, type NamespaceRows, type RowKind } from '../../moves.js';
 import type { IndexEntry } from '../../types.js';
+import { DUE_NOW } from '../../core/due.js';
 import { MOVED_TABLES, movedTable, pgDeleteKeys, pgOwned, pgRowsOf } from '../sql/moves.js';
 import { scopeKey, toCollection, toEntry, toNamespace, toPointer, toStream, toTag, type Row } from '../sql/rows.js';
 import type { PgContext } from './context.js';
@@ -119,7 +120,9 @@ async function insertRows(tx: WriteTx, ns: number, rows: Tables): Promise<void> 
   })));
   await insertAll(tx, 'links', rows.links.map((l) => ({ ns, id: l.id, stream_id: l.streamId, collection_id: l.collectionId, state: l.state })));
   if (rows.aliases) await insertAll(tx, 'aliases', [{ ns, version: rows.aliases.version, map: rows.aliases.map }]);
-  await insertAll(tx, 'heads', rows.heads.map((h) => ({ ns, stream: h.stream, partition: h.partition, next: h.next, log_start: h.logStart, bytes: h.bytes })));
+  // Every copied head is due at once (spec §5.4, core/due.ts): its dirty-set state stays
+  // behind, so the target's workers look at each moved partition again.
+  await insertAll(tx, 'heads', rows.heads.map((h) => ({ ns, stream: h.stream, partition: h.partition, next: h.next, log_start: h.logStart, bytes: h.bytes, mark: 0, due: DUE_NOW })));
   await insertAll(tx, 'index_entries', rows.index.map((e) => ({
     ns, stream: e.stream, partition: e.partition, start: e.start, end: e.end, kind: e.kind, path: e.path, byte_start: e.byteStart, byte_end: e.byteEnd, records: e.records,
   })));

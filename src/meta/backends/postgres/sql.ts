@@ -1,6 +1,7 @@
 // The statements of the hot calls (commitWal, casPointer, createCollection), shared with the
 // benchmark's bare-pg baseline (bench/_meta_postgres.ts) so both run exactly the same SQL.
 // Every value is a parameter; nothing here is built from input.
+import { DUE_NOW } from '../../core/due.js';
 import { NOTIFY_CHANNEL } from './listener.js';
 
 export const SQL = {
@@ -19,12 +20,17 @@ export const SQL = {
   WAL_APPLY: `WITH v AS (
       SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
         AS v(ns, stream, partition, start, "end", byte_start, byte_end, records)),
-    h AS (UPDATE heads SET next = v."end", bytes = heads.bytes + (v.byte_end - v.byte_start) FROM v
+    h AS (UPDATE heads SET next = v."end", bytes = heads.bytes + (v.byte_end - v.byte_start), mark = heads.mark + 1, due = ${DUE_NOW} FROM v
           WHERE heads.ns = v.ns AND heads.stream = v.stream AND heads.partition = v.partition RETURNING 1),
     e AS (INSERT INTO index_entries (ns, stream, partition, start, "end", kind, path, byte_start, byte_end, records)
           SELECT v.ns, v.stream, v.partition, v.start, v."end", 'wal', $9, v.byte_start, v.byte_end, v.records FROM v RETURNING 1),
     w AS (INSERT INTO wal_commits (object, grp, result, stamp) VALUES ($9, $10, $11, $12) ON CONFLICT DO NOTHING RETURNING 1)
     SELECT (SELECT count(*) FROM w) AS recorded, pg_current_xact_id()::text AS xid`,
+  // The dirty set's due scan (core/due.ts): one range of heads_due, strictly after the cursor's key.
+  DUE_HEADS: `SELECT ns, stream, partition, mark, due FROM heads
+    WHERE due IS NOT NULL AND due <= $1 AND (due, ns, stream, partition) > ($2, $3, $4, $5)
+    ORDER BY due, ns, stream, partition LIMIT $6`,
+  SETTLE_HEAD: `UPDATE heads SET due = $5 WHERE ns = $1 AND stream = $2 AND partition = $3 AND mark = $4 RETURNING 1`,
   ADJUST_REFS: `WITH d AS (
       UPDATE object_refs o SET refs = o.refs + v.delta,
         retired = CASE WHEN o.refs + v.delta = 0 AND o.kind = 'wal' THEN $6::bigint ELSE NULL END

@@ -24,7 +24,8 @@ export async function mergedList<T>(
 ): Promise<Page<T>> {
   const lim = page?.limit ?? DEFAULT_PAGE_LIMIT;
   if (lists.length === 1) return lists[0]!(page ?? {});
-  const ask = (k: number, after: string | undefined, limit: number) =>
+  // async: a shard that throws at once rejects its own promise, never leaving the others' unawaited.
+  const ask = async (k: number, after: string | undefined, limit: number) =>
     lists[k]!({ ...(page?.prefix !== undefined ? { prefix: page.prefix } : {}), ...(after !== undefined ? { after } : {}), limit });
   const first = Math.min(lim, Math.ceil((lim / lists.length) * LIST_FETCH_SLACK));
   const pages = await Promise.all(lists.map((_, k) => ask(k, page?.after, first)));
