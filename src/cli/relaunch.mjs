@@ -16,9 +16,10 @@
 // Plain JavaScript: it runs before the TypeScript loader, so the launcher stays small.
 import { spawn } from 'node:child_process';
 import { Socket } from 'node:net';
+import { MALLOC_TUNING_ENV, isGlibc, mallocTuningOff } from '../node/glibc.mjs';
 
-/** `LOAM_MALLOC_TUNING=off` runs the server in this process, with the environment as it is. */
-export const MALLOC_TUNING_ENV = 'LOAM_MALLOC_TUNING';
+// `LOAM_MALLOC_TUNING=off` runs the server in this process, with the environment as it is.
+export { MALLOC_TUNING_ENV, isGlibc };
 /** What the launcher sets where the environment does not already say. */
 export const MALLOC_TUNING = Object.freeze({
   MALLOC_ARENA_MAX: '2',
@@ -32,13 +33,6 @@ export const LAUNCHER_FD_ENV = 'LOAM_LAUNCHER_FD';
 /** Signals the launcher passes on to the server (it is in a session of its own, see below). */
 export const FORWARDED_SIGNALS = Object.freeze(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'SIGUSR2']);
 
-/** Whether this process's C library is glibc (the variables mean nothing to musl). */
-export function isGlibc() {
-  if (process.platform !== 'linux') return false;
-  const header = /** @type {{ header?: { glibcVersionRuntime?: string } }} */ (process.report?.getReport() ?? {}).header;
-  return typeof header?.glibcVersionRuntime === 'string';
-}
-
 /**
  * The environment to relaunch with, or null to run here: not a server command, opted out,
  * not glibc, or every variable already set (by the user, or by an earlier relaunch).
@@ -49,7 +43,8 @@ export function isGlibc() {
  */
 export function relaunchEnv(args, env, glibc) {
   if (!SERVER_COMMANDS.includes(args[0] ?? '')) return null;
-  if ((env[MALLOC_TUNING_ENV] ?? '').toLowerCase() === 'off' || !glibc) return null;
+  // The variables mean nothing to another C library (musl).
+  if (mallocTuningOff(env) || !glibc) return null;
   const missing = Object.entries(MALLOC_TUNING).filter(([k]) => env[k] === undefined || env[k] === '');
   if (missing.length === 0) return null;
   /** @type {Record<string, string>} */

@@ -1,54 +1,49 @@
 // Handing glibc's free memory back to the system (issue 14 item 9). After a burst, glibc keeps
 // the memory of freed buffers inside its heap and arenas wherever a live allocation sits above
 // it: measured after 200 clients for 20 s, ~150–250 MiB free in holes against ~40 MiB in use.
-// Only malloc_trim(3) returns such holes (it madvises every free page of every arena), and
-// Node has no binding for it.
+// Only malloc_trim(3) returns such holes (it releases every free page of every arena, whichever
+// thread calls it), and Node has no binding for it: the node calls it through koffi, an FFI
+// library whose npm package carries its native part prebuilt for each platform, with its C
+// signature `int malloc_trim(size_t pad)`. A pad of 0 also trims the top of the main heap as
+// far as it goes.
 //
-// SQLite's extension loader, which better-sqlite3 exposes, opens a shared library and calls a
-// named function in it with (db, &errmsg, api). Named `malloc_trim` in the C library, that
-// call is malloc_trim(pad) with the db pointer as `pad`: on x86-64 and arm64 the first
-// argument is a register the function reads and the other two are never looked at. A pad only
-// limits trimming the top of the main heap (which MALLOC_TRIM_THRESHOLD_ looks after, see
-// src/cli/relaunch.mjs); the freeing of unused pages in every arena does not depend on it.
-// SQLite then reports "error during initialization" when something was released (a non-zero
-// return) and closes the library again; that error is the expected outcome.
-//
-// Used only where all of this holds: Linux, glibc, x64 or arm64, not opted out.
-import Database from 'better-sqlite3';
+// Only on Linux with glibc (musl has no malloc_trim), unless opted out (./glibc.mjs). koffi is
+// loaded on first use, not at import: where it cannot load, the node runs without the trim.
+import { createRequire } from 'node:module';
+import { isGlibc, mallocTuningOff } from './glibc.mjs';
 
-/** `LOAM_MALLOC_TUNING=off` turns this off too (the same switch as src/cli/relaunch.mjs). */
-export const MALLOC_TUNING_ENV = 'LOAM_MALLOC_TUNING';
+export { MALLOC_TUNING_ENV } from './glibc.mjs';
+
+/** glibc's soname on every architecture it supports. */
 const C_LIBRARY = 'libc.so.6';
 
-let usable: boolean | undefined;
+let trim: ((pad: number) => number) | null | undefined;
 
-function mallocTrimUsable(): boolean {
-  if (usable !== undefined) return usable;
-  const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
-  usable =
-    process.platform === 'linux' &&
-    (process.arch === 'x64' || process.arch === 'arm64') &&
-    typeof header?.glibcVersionRuntime === 'string' &&
-    (process.env[MALLOC_TUNING_ENV] ?? '').toLowerCase() !== 'off';
-  return usable;
+/** glibc's malloc_trim, or null where it is not to be used or cannot be had. */
+function mallocTrimFunction(): ((pad: number) => number) | null {
+  if (trim !== undefined) return trim;
+  trim = null;
+  if (process.platform !== 'linux' || mallocTuningOff(process.env) || !isGlibc()) return trim;
+  try {
+    const koffi = createRequire(import.meta.url)('koffi') as typeof import('koffi');
+    const f = koffi.load(C_LIBRARY).func('int malloc_trim(size_t pad)');
+    trim = (pad) => f(pad) as number;
+  } catch {
+    // No prebuilt koffi for this platform, or no malloc_trim in this C library: no trim.
+  }
+  return trim;
 }
 
-/** Returns glibc's free pages to the system; false where that cannot be done here. */
+/** Whether mallocTrim can do anything in this process. */
+export function mallocTrimAvailable(): boolean {
+  return mallocTrimFunction() !== null;
+}
+
+/**
+ * Asks glibc to return its free pages to the system. True when some memory was released (the
+ * function's own answer); false when there was none, or where the trim is not available.
+ */
 export function mallocTrim(): boolean {
-  if (!mallocTrimUsable()) return false;
-  let db: Database.Database | undefined;
-  try {
-    db = new Database(':memory:');
-    // better-sqlite3 12 takes the entry point as a second argument (its published types predate it).
-    (db.loadExtension as unknown as (path: string, entryPoint: string) => unknown).call(db, C_LIBRARY, 'malloc_trim');
-  } catch (e) {
-    // The expected report of a trim that released memory; anything else means it is not available.
-    if (!/error during initialization/.test((e as Error).message)) {
-      usable = false;
-      return false;
-    }
-  } finally {
-    db?.close();
-  }
-  return true;
+  const f = mallocTrimFunction();
+  return f !== null && f(0) === 1;
 }
