@@ -516,10 +516,17 @@ export async function main(argv: string[]): Promise<void> {
         await new Promise((r) => setTimeout(r, 500));
       }
       line('ingest', 'apply_catch_up_s', (performance.now() - caughtUpStart) / 1000, 's', { lag_left_records: lagLeft });
+      // The node's CPU over the idle wait says how idle it was: its workers may still be
+      // segmenting and compacting what the load wrote (a lowered-priority thread, slow on a
+      // loaded machine), and each thread returns its memory a check after its last busy one.
+      const idleCpu0 = cpuSecondsOf(pids);
       await new Promise((r) => setTimeout(r, Number(o.idleSeconds) * 1000));
       const idle = nodeRssMiB(node!);
       const idleTarget = RSS_IDLE_BASE_MIB + cacheMiB;
-      line('ingest', 'rss_idle_mb', idle.rss, 'MiB', { anon_mb: round(idle.anon), target: idleTarget, meets_target: idle.rss <= idleTarget, after_idle_s: Number(o.idleSeconds) });
+      line('ingest', 'rss_idle_mb', idle.rss, 'MiB', {
+        anon_mb: round(idle.anon), target: idleTarget, meets_target: idle.rss <= idleTarget, after_idle_s: Number(o.idleSeconds),
+        node_cpu_s_while_idle: round(cpuSecondsOf(pids) - idleCpu0), load_average_1m: round(loadavg()[0]!),
+      });
     }
     await node?.stop();
     if (o.peer === 'postgres') {

@@ -3,29 +3,41 @@
 // the heap it grew to — V8 only shrinks its heap at a garbage collection, and an idle isolate
 // allocates nothing, so none comes — and the external Buffers it no longer references stay
 // allocated until their wrappers are collected. Measured after 200 clients for 20 s: about
-// 190 MiB of V8 pages over the two isolates, of which a full collection frees most.
+// 190 MiB of V8 pages over the two isolates, of which a full collection frees most. And glibc
+// keeps the native memory of a burst resident in holes of its heap until asked to hand it back
+// (./malloc-trim.ts).
 //
-// So each thread watches its own event loop: after IDLE_INTERVALS_BEFORE_GC intervals of
-// IDLE_CHECK_MS in which its utilization stayed under IDLE_UTILIZATION_MAX, it runs one full
-// collection, then not again until it has been busy. The pause (tens of milliseconds) falls
-// when nothing is waiting on the thread, by construction. At each of the next IDLE_TRIMS checks,
-// while the thread stays idle, glibc is asked to hand its free pages back (./malloc-trim.ts):
-// without that, the native memory of a burst stays resident in holes of glibc's heap. Not at
-// once: V8 frees the buffers of collected wrappers on a background thread after the collection.
+// So each thread watches its own event loop in checks of IDLE_CHECK_MS; a check whose loop
+// utilization stayed under IDLE_UTILIZATION_MAX is quiet. Counting the quiet checks since the
+// thread was last busy:
+//  - at each of the first IDLE_COLLECTIONS it runs a full collection, and TRIM_DELAY_MS later
+//    a trim (V8 frees the buffers of collected wrappers on a background thread, after the
+//    collection). The first takes what the burst left; the second what was dropped in the
+//    seconds after (a build buffer pool empties itself 5 s after the last write);
+//  - at each of the next ones, up to IDLE_TRIMS, a trim alone: the other thread may still be
+//    finishing its own deferred work (the segmenter runs 10 s after the writes), and any
+//    thread's trim returns the free pages of every arena.
+// Then nothing until the thread has been busy again. The first collection comes at the first
+// quiet check because the work that follows a burst keeps coming back: traced after 10 s of
+// writes, the worker thread (at a lowered priority) was segmenting and compacting 10 to 25 s
+// after the last write, busy again right after its first collection, and each busy check
+// restarted a schedule that wanted two quiet checks before collecting and a third before
+// trimming, so the memory came back 15 s after the work at best, often after the 30 s in which
+// an idle node is measured. The pauses (tens of milliseconds) fall when nothing is waiting on
+// the thread, by construction, and they are not counted as the thread's activity.
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { mallocTrim } from './malloc-trim.js';
+import { mallocTrim, mallocTrimAvailable } from './malloc-trim.js';
 
 export const IDLE_CHECK_MS = 5_000;
-/** Event-loop utilization (0–1) under which an interval counts as idle. */
+/** Event-loop utilization (0–1) under which a check counts as quiet. */
 export const IDLE_UTILIZATION_MAX = 0.03;
-export const IDLE_INTERVALS_BEFORE_GC = 2;
-/**
- * After the collection, a still idle thread asks glibc for its free pages at each of this many
- * checks: the worker thread may still be finishing maintenance and freeing its buffers (any
- * thread's trim covers every arena). A trim of an idle process takes about a millisecond.
- */
+/** Full collections, one at each of the first quiet checks after a busy one. */
+export const IDLE_COLLECTIONS = 2;
+/** A collection's trim comes this long after it (V8 frees collected buffers in the background). */
+export const TRIM_DELAY_MS = 1_000;
+/** The quiet checks after a busy one at which the thread trims (after collecting, at the first ones). */
 export const IDLE_TRIMS = 6;
 
 let collect: (() => void) | null | undefined;
@@ -47,44 +59,54 @@ function collector(): (() => void) | null {
 export interface IdleCollector {
   /** Full collections run so far. */
   readonly collections: number;
-  /** Times glibc handed its free memory back (at the checks after a collection, while idle). */
+  /** Times glibc was asked to hand its free memory back. */
   readonly trims: number;
   stop(): void;
 }
 
-/** Starts watching this thread's event loop; the timer does not keep the process alive. */
-export function startIdleCollector(opts: { checkMs?: number } = {}): IdleCollector {
+/** Starts watching this thread's event loop; its timers do not keep the process alive. */
+export function startIdleCollector(opts: { checkMs?: number; trimDelayMs?: number } = {}): IdleCollector {
   const gc = collector();
+  const canTrim = mallocTrimAvailable();
   let last: EventLoopUtilization = performance.eventLoopUtilization();
-  let idleIntervals = 0;
-  let collected = false;
-  let trimsLeft = 0;
+  /** Loop time of this collector's own collections and trims since the last check. */
+  let ownMs = 0;
+  /** Quiet checks since the thread was last busy (it starts armed: starting is a burst). */
+  let quiet = 0;
+  let delayedTrim: NodeJS.Timeout | undefined;
   const state = { collections: 0, trims: 0 };
-  const timer = setInterval(() => {
+  const own = (f: () => void) => {
+    const t = performance.now();
+    f();
+    ownMs += performance.now() - t;
+  };
+  const trim = () => {
+    if (!canTrim) return;
+    own(mallocTrim);
+    state.trims++;
+  };
+  const check = () => {
     const now = performance.eventLoopUtilization();
-    const u = performance.eventLoopUtilization(now, last).utilization;
+    const total = now.idle + now.active - (last.idle + last.active);
+    const u = total > 0 ? Math.max(0, now.active - last.active - ownMs) / total : 0;
     last = now;
+    ownMs = 0;
     if (u >= IDLE_UTILIZATION_MAX) {
-      idleIntervals = 0;
-      collected = false;
-      trimsLeft = 0;
+      quiet = 0;
       return;
     }
-    if (trimsLeft > 0) {
-      trimsLeft--;
-      if (mallocTrim()) state.trims++;
-      // Like the collection, the trim's own use of the loop is not activity.
-      last = performance.eventLoopUtilization();
-      return;
+    quiet++;
+    if (quiet <= IDLE_COLLECTIONS && gc) {
+      own(gc);
+      state.collections++;
+      clearTimeout(delayedTrim);
+      delayedTrim = setTimeout(trim, opts.trimDelayMs ?? TRIM_DELAY_MS);
+      delayedTrim.unref();
+    } else if (quiet <= IDLE_TRIMS) {
+      trim();
     }
-    if (++idleIntervals < IDLE_INTERVALS_BEFORE_GC || collected || !gc) return;
-    collected = true;
-    gc();
-    state.collections++;
-    trimsLeft = IDLE_TRIMS;
-    // The collection itself used the loop: do not count it as activity next time.
-    last = performance.eventLoopUtilization();
-  }, opts.checkMs ?? IDLE_CHECK_MS);
+  };
+  const timer = setInterval(check, opts.checkMs ?? IDLE_CHECK_MS);
   timer.unref();
   return {
     get collections() {
@@ -93,6 +115,9 @@ export function startIdleCollector(opts: { checkMs?: number } = {}): IdleCollect
     get trims() {
       return state.trims;
     },
-    stop: () => clearInterval(timer),
+    stop: () => {
+      clearInterval(timer);
+      clearTimeout(delayedTrim);
+    },
   };
 }
