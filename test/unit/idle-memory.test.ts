@@ -7,11 +7,12 @@
 // test says on any machine. The collections and trims they cause are the real ones.
 import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import { IDLE_CHECK_MS, startIdleCollector } from '../../src/node/idle-memory.js';
-import { MALLOC_TUNING_ENV } from '../../src/node/malloc-trim.js';
+import { MALLOC_TUNING_ENV, mallocTrimAvailable } from '../../src/node/malloc-trim.js';
 import { isGlibc } from '../../src/cli/relaunch.mjs';
 
 const canTrim = isGlibc() && (process.env[MALLOC_TUNING_ENV] ?? '').toLowerCase() !== 'off';
@@ -144,4 +145,15 @@ test("after a burst of native buffers, an idle thread hands glibc's free memory 
     idle.stop();
   }
   assert.equal(kept.length, BUFFERS / 8);
+});
+
+test('LOAM_MALLOC_TUNING=off turns the trim off; on glibc it is on otherwise', () => {
+  assert.equal(mallocTrimAvailable(), canTrim);
+  const child = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', "import { mallocTrimAvailable } from './src/node/malloc-trim.ts'; console.log(mallocTrimAvailable())"], {
+    cwd: new URL('../..', import.meta.url).pathname,
+    env: { ...process.env, [MALLOC_TUNING_ENV]: 'off' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.equal(child.trim(), 'false');
 });
