@@ -3,9 +3,9 @@
 // storage mapping's own properties, so they run on DynamoDB Local only (suite `dynamodb`).
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { CreateTableCommand, DynamoDBClient, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
-import { openDynamo } from '../../../src/meta/backends/dynamodb/index.js';
-import type { MetaStore } from '../../../src/meta/index.js';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, PutItemCommand, ScanCommand, type AttributeValue } from '@aws-sdk/client-dynamodb';
+import { DUE_INDEX, K, openDynamo } from '../../../src/meta/backends/dynamodb/index.js';
+import { hasDirtySets, type MetaStore } from '../../../src/meta/index.js';
 import { TEST_CREDENTIALS, TEST_REGION, dynamoEndpoint, freshTable } from '../../harness/dynamodb.js';
 
 const SCHEMA = { primaryKey: 'id', fields: { id: 'string' as const } };
@@ -76,6 +76,43 @@ describe('dynamodb item layout', () => {
     const listed = items.filter((it) => it.rs !== undefined && it.rk !== undefined);
     assert.equal(listed.length, 20, 'only retired objects carry the listing keys');
     assert.ok(new Set(listed.map((it) => it.rs!.S)).size > 1, 'the listing is spread over its shards');
+  });
+
+  test('the due index lists only due heads; a table made before it gets it, with every old head due once', async () => {
+    // A table as an earlier version made it: no `due` index, a head without a mark.
+    const table = freshTable();
+    await client.send(
+      new CreateTableCommand({
+        TableName: table,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [
+          { AttributeName: 'pk', AttributeType: 'S' },
+          { AttributeName: 'sk', AttributeType: 'S' },
+        ],
+        KeySchema: [
+          { AttributeName: 'pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+      }),
+    );
+    const old = K.head(7, 9, 1);
+    await client.send(
+      new PutItemCommand({ TableName: table, Item: { pk: { S: old.pk }, sk: { S: old.sk }, next: { N: '5' }, logStart: { N: '0' }, bytes: { N: '50' } } }),
+    );
+    const store = openDynamo({ table, endpoint, region: TEST_REGION, credentials: TEST_CREDENTIALS });
+    opened.push(store);
+    await store.createTable();
+    const d = await client.send(new DescribeTableCommand({ TableName: table }));
+    assert.ok((d.Table?.GlobalSecondaryIndexes ?? []).some((i) => i.IndexName === DUE_INDEX), 'createTable added the due index');
+    const meta: MetaStore = store;
+    assert.ok(hasDirtySets(meta));
+    const due = await meta.dueHeads(Date.now());
+    assert.deepEqual(due.items.map((h) => [h.ns, h.stream, h.partition, h.due]), [[7, 9, 1, 0]], 'the old head is due once');
+    // Settled to nothing pending, it leaves the index: its listing attributes are gone.
+    assert.equal(await meta.settleHead(7, 9, 1, due.items[0]!.mark, null), true);
+    assert.deepEqual((await meta.dueHeads(Number.MAX_SAFE_INTEGER)).items, []);
+    const [item] = (await scan(table)).filter((it) => it.pk?.S === old.pk);
+    assert.ok(item && item.ds === undefined && item.dk === undefined && item.next?.N === '5', 'a settled head keeps its offsets, not its listing');
   });
 
   test('a table of layout 1 (references under 8 keys with a local secondary index) is refused with what to do', async () => {

@@ -9,6 +9,7 @@
 //   pointers.ts     casPointer, pointer           leases.ts       leases
 //   tags-gc.ts      tags and GC claims            feed.ts         catalog version, changes, watch
 //   janitor.ts      what drops leave behind       table.ts        CreateTable / DeleteTable
+//   due.ts          the dirty set (dueHeads, settleHead; multi-item profile only)
 //
 // Unknown outcomes (spec §2.3, §4.2): every transaction of a call with a requestId carries a
 // commit-token item (req#) and a ClientRequestToken derived from the requestId; commitWal's
@@ -32,6 +33,7 @@ import type {
   Collection,
   CollectionHead,
   CollectionSchema,
+  DueHead,
   Fence,
   IndexEntry,
   Lease,
@@ -60,6 +62,7 @@ import { validating } from '../../core/validating.js';
 import { registerConnection } from '../connections.js';
 import * as catalog from './catalog.js';
 import * as collections from './collections.js';
+import * as due from './due.js';
 import { DynamoContext, PRUNE_SHARDS_PER_PASS, type DynamoOptions } from './context.js';
 import { EXPIRY_SHARDS } from './keys.js';
 
@@ -76,7 +79,7 @@ import { createTable, deleteTable } from './table.js';
 import * as tagsGc from './tags-gc.js';
 import type { Sdk } from './sdk.js';
 
-export { K, RETIRED_INDEX, RETIRED_SHARDS, TABLE_LAYOUT } from './keys.js';
+export { DUE_INDEX, DUE_SHARDS, K, RETIRED_INDEX, RETIRED_SHARDS, TABLE_LAYOUT } from './keys.js';
 export {
   DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -131,7 +134,16 @@ export class DynamoMetaStore implements MetaStore {
   constructor(opts: DynamoOptions) {
     this.cx = new DynamoContext(opts);
     this.leases = dynamoLeaseCalls(this.cx);
+    // The dirty set rides on commitWal's transaction: the single-item profile (no commitWal)
+    // does not offer it, and its workers poll the collections they own (hasDirtySets).
+    if (this.cx.profile !== 'alternator') {
+      this.dueHeads = (before, page) => due.dueHeads(this.cx, before, page);
+      this.settleHead = (ns, stream, partition, mark, at) => due.settleHead(this.cx, ns, stream, partition, mark, at);
+    }
   }
+
+  readonly dueHeads?: (before: Stamp, page?: PageRequest) => Promise<Page<DueHead>>;
+  readonly settleHead?: (ns: number, stream: number, partition: number, mark: number, due: Stamp | null) => Promise<boolean>;
 
   get table(): string {
     return this.cx.table;

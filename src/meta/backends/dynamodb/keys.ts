@@ -34,6 +34,19 @@ export const EXPIRY_INDEX = 'expiry';
 /** The expiry listing's partition keys: inserts spread over them by the item's key. */
 export const EXPIRY_SHARDS = 16;
 
+/**
+ * The sparse global secondary index of due partition heads (the dirty set, spec §5.4; due.ts):
+ * a head carries its shard `ds` and due cursor `dk` only while its maintenance is due.
+ */
+export const DUE_INDEX = 'due';
+/**
+ * The due index's partition keys, by the head's key. Every dueHeads page queries each one,
+ * so few: the index is written only when a head turns due or is settled (a commit to a head
+ * already due changes neither key), at most two writes per maintenance pass of a partition,
+ * and each shard takes about 1,000 such writes a second.
+ */
+export const DUE_SHARDS = 4;
+
 const P16 = (n: number) => String(n).padStart(16, '0');
 const P5 = (n: number) => String(n).padStart(5, '0');
 
@@ -82,6 +95,7 @@ export const K = {
   /** An object's references and GC claim: one partition key per path. */
   obj: (path: string): Key => ({ pk: `obj#${path}`, sk: 'obj' }),
   retiredPk: (shard: number) => `ret#${shard}`,
+  duePk: (shard: number) => `due#${shard}`,
   ptr: (ns: number, key: string): Key => ({ pk: `ptr#${ns}#${key}`, sk: 'cur' }),
   ptrHist: (ns: number, key: string, version: number): Key => ({ pk: `ptr#${ns}#${key}`, sk: `v#${P16(version)}` }),
   lease: (scope: LeaseScope, key: string): Key => ({ pk: `lease#${scope === 'cluster' ? 'cluster' : `ns/${scope}`}`, sk: key }),

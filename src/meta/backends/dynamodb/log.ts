@@ -1,7 +1,7 @@
 // The log's commit and reads (spec §2.3, §3.1, §3.3): commitWal is one TransactWriteItems per
 // partition group, each with its (object, group) commit record `walc#` as the idempotency
 // key, the object's live count, a live check per stream, and per chunk the head (conditioned
-// on the `next` the per-handle cache predicts) and the index entry. partitionIndex reads the
+// on the `next` the per-handle cache predicts, and marked due: due.ts) and the index entry. partitionIndex reads the
 // head, then Queries the entries from the one covering max(from, logStart), starting again
 // when a concurrent trim or swap shows a gap; streamState and collectionHead read the parts
 // that only grow last.
@@ -15,6 +15,7 @@ import { MAX_INTERNAL_ATTEMPTS, MAX_SWAP_ENTRIES, type DynamoContext } from './c
 import { txCheck, txPut, txUpdate } from './expr.js';
 import { AGAIN, LIVE, keyPath, toCollection, toEntry, toHead, toPointer, toStream, unexpected } from './items.js';
 import { K } from './keys.js';
+import { listDue } from './due.js';
 import type { Item } from './codec.js';
 import { jitter, type TxItem } from './sdk.js';
 
@@ -91,7 +92,9 @@ async function commitGroup(cx: DynamoContext, commit: WalCommit, g: number, idx:
           `head:${i}`,
           K.head(c.ns, c.stream, c.partition),
           (e) =>
-            `SET ${e.a('next')} = ${e.v(r.end)}, ${e.a('logStart')} = if_not_exists(${e.a('logStart')}, ${e.v(0)}) ADD ${e.a('bytes')} ${e.v(c.byteEnd - c.byteStart)}`,
+            // The dirty set (due.ts): the head is due now and its mark bumped, in this transaction.
+            `SET ${e.a('next')} = ${e.v(r.end)}, ${e.a('logStart')} = if_not_exists(${e.a('logStart')}, ${e.v(0)}), ${listDue(e, c.ns, c.stream, c.partition)} ` +
+            `ADD ${e.a('bytes')} ${e.v(c.byteEnd - c.byteStart)}, ${e.a('mark')} ${e.v(1)}`,
           (e) => (r.start === 0 ? `attribute_not_exists(${e.a('next')})` : `${e.a('next')} = ${e.v(r.start)}`),
         ),
         txPut(`entry:${i}`, K.entry(c.ns, c.stream, c.partition, r.start), {
