@@ -3,15 +3,24 @@
 // or not the control plane runs).
 import { InvalidArgumentError, type Command } from 'commander';
 import { MAX_PAGE_LIMIT } from '../meta/limits.js';
-import { ConfigError, cpEnvOverrides, printableConfig, readConfigFile, resolveControlPlaneConfig, type ControlPlaneConfig } from '../controlplane/config.js';
-import { openRegistry } from '../controlplane/registry.js';
-import { createAgentKey, createCluster } from '../controlplane/admin.js';
-import { clusterUrl } from '../controlplane/cluster-stores.js';
+import type { ControlPlaneConfig } from '../controlplane/config.js';
+import { ConfigError } from '../node/config-error.js';
 import { CLUSTER_ID_RULE, type ClusterRegistry } from '../control/clusters.js';
 import { isMetaError } from '../meta/errors.js';
 
 /** Pages `clusters list` follows, at most (every loop a bound). */
 export const MAX_CLUSTER_LIST_PAGES = 100;
+
+/** The control plane's modules, loaded by the commands that use them: the rest of the CLI starts without them (see main.ts). */
+async function controlPlane() {
+  const [config, registry, admin, stores] = await Promise.all([
+    import('../controlplane/config.js'),
+    import('../controlplane/registry.js'),
+    import('../controlplane/admin.js'),
+    import('../controlplane/cluster-stores.js'),
+  ]);
+  return { ...config, ...registry, ...admin, ...stores };
+}
 
 function failWith(e: unknown): never {
   if (e instanceof ConfigError || isMetaError(e)) console.error(`loam: ${(e as Error).message}`);
@@ -22,6 +31,7 @@ function failWith(e: unknown): never {
 
 async function withRegistry<T>(o: { config: string }, fn: (r: ClusterRegistry, c: ControlPlaneConfig) => Promise<T>): Promise<void> {
   try {
+    const { cpEnvOverrides, openRegistry, readConfigFile, resolveControlPlaneConfig } = await controlPlane();
     const c = resolveControlPlaneConfig(readConfigFile(o.config), cpEnvOverrides());
     const opened = await openRegistry(c.registry, 'loam-cli');
     try {
@@ -78,6 +88,7 @@ export function controlPlaneCommand(p: Command): void {
     )
     .action(async (o: { config: string; port?: number; check?: boolean }) => {
       try {
+        const { cpEnvOverrides, printableConfig, readConfigFile, resolveControlPlaneConfig } = await controlPlane();
         const c = resolveControlPlaneConfig(readConfigFile(o.config), cpEnvOverrides(), o.port !== undefined ? { port: o.port } : {});
         if (o.check) {
           console.log(JSON.stringify(printableConfig(c), null, 2));
@@ -123,6 +134,7 @@ export function clusterCommands(p: Command): void {
   cfg(clusters.command('create').argument('<cluster_id>', CLUSTER_ID_RULE).description("Register a cluster, make its store, and print its first agent key (shown once).")).action(
     (id: string, o: { config: string }) =>
       withRegistry(o, async (r, c) => {
+        const { createCluster } = await controlPlane();
         const { key } = await createCluster(r, c.clusters, id, 'cli');
         return connectHelp(id, key.token);
       }),
@@ -130,6 +142,7 @@ export function clusterCommands(p: Command): void {
 
   cfg(clusters.command('list').description('List the registered clusters and where each one\'s metadata lives (passwords hidden).')).action((o: { config: string }) =>
     withRegistry(o, async (r, c) => {
+      const { clusterUrl } = await controlPlane();
       const out: { id: string; created: number; store: string }[] = [];
       let after: string | undefined;
       for (let i = 0; i < MAX_CLUSTER_LIST_PAGES; i++) {
@@ -145,7 +158,7 @@ export function clusterCommands(p: Command): void {
 
   const keys = clusters.command('keys').description("Create, list and revoke a cluster's agent keys.");
   cfg(keys.command('create').argument('<cluster_id>').description('Create another agent key for the cluster (printed once: the only time its secret is shown).')).action(
-    (id: string, o: { config: string }) => withRegistry(o, async (r) => (await createAgentKey(r, id, 'cli')).token),
+    (id: string, o: { config: string }) => withRegistry(o, async (r) => (await (await controlPlane()).createAgentKey(r, id, 'cli')).token),
   );
   cfg(keys.command('list').argument('<cluster_id>').description("List the cluster's agent keys: ids, creation and revocation times (never a secret or hash).")).action(
     (id: string, o: { config: string }) =>

@@ -2,9 +2,6 @@
 // to another shard of a sharded metastore, metadata only, printing each phase as it completes
 // with the counts of what was copied. Run again after a crash to finish the move.
 import type { Command } from 'commander';
-import { envOverrides, readConfigFile, resolveConfig } from '../node/config.js';
-import { openMetastore } from '../node/backends.js';
-import { ShardedMetaStore } from '../meta/backends/sharded/index.js';
 import { MOVE_LEASE_TTL_MS, type MoveProgress } from '../meta/backends/sharded/move.js';
 
 const MOVE_HELP = `
@@ -47,6 +44,12 @@ export function moveCommands(p: Command): void {
     .action(async (name: string, o: { to: string; config: string; org: string; output: string }) => {
       try {
         if (o.output !== 'table' && o.output !== 'json') throw new Error(`--output must be table or json; got ${JSON.stringify(o.output)}`);
+        // Loaded here, not at the top: the rest of the CLI starts without the backends (see main.ts).
+        const [{ envOverrides, readConfigFile, resolveConfig }, { openMetastore }, { ShardedMetaStore }] = await Promise.all([
+          import('../node/config.js'),
+          import('../node/backends.js'),
+          import('../meta/backends/sharded/index.js'),
+        ]);
         const c = resolveConfig(readConfigFile(o.config), envOverrides());
         const { meta } = await openMetastore(c.metastore);
         try {

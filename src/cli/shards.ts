@@ -2,9 +2,7 @@
 // where NS`. They read the config's metastore directly (as the operator's tenancy commands
 // do): a sharded metastore's directory says where each namespace lives.
 import type { Command } from 'commander';
-import { envOverrides, readConfigFile, resolveConfig } from '../node/config.js';
-import { openMetastore } from '../node/backends.js';
-import { ShardedMetaStore } from '../meta/backends/sharded/index.js';
+import type { ShardedMetaStore } from '../meta/backends/sharded/index.js';
 import type { MetaStore } from '../meta/contract.js';
 
 const SHARDS_HELP = `
@@ -19,6 +17,12 @@ Example:
 `;
 
 async function withMeta<T>(config: string, fn: (meta: MetaStore, sharded: ShardedMetaStore | null) => Promise<T>): Promise<T> {
+  // Loaded here, not at the top: the rest of the CLI starts without the backends (see main.ts).
+  const [{ envOverrides, readConfigFile, resolveConfig }, { openMetastore }, { ShardedMetaStore }] = await Promise.all([
+    import('../node/config.js'),
+    import('../node/backends.js'),
+    import('../meta/backends/sharded/index.js'),
+  ]);
   const c = resolveConfig(readConfigFile(config), envOverrides());
   const { meta } = await openMetastore(c.metastore);
   try {

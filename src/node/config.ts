@@ -15,6 +15,7 @@
 //   "metastore": { "shards": ["sqlite:/a.db", { "name": "eu", "url": "postgres://…" }], "directory": "postgres://…" }
 // Every other setting below has a default.
 import { readFileSync } from 'node:fs';
+import { ConfigError } from './config-error.js';
 import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_FLUSH_BYTES, DEFAULT_FLUSH_INTERVAL_MS } from '../log/writer.js';
 import { DEFAULT_MAX_BACKLOG_BYTES, DEFAULT_MAX_BACKLOG_RECORDS } from '../collection/writer.js';
@@ -200,15 +201,7 @@ export function erasureBoundMs(c: Pick<NodeConfig, 'erasure_purge_deadline_ms' |
   return Math.max(c.erasure_purge_deadline_ms, 0) + segmenterLag + c.gc_grace_ms + c.gc_interval_ms + c.erasure_interval_ms;
 }
 
-export class ConfigError extends Error {
-  constructor(
-    readonly setting: string,
-    why: string,
-  ) {
-    super(`configuration: ${setting} ${why}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError } from './config-error.js';
 
 type IntRange = [number, number];
 const INTS: Partial<Record<keyof NodeConfig, IntRange>> = {

@@ -59,14 +59,8 @@ export const READY_CHECK_DEADLINE_MS = 2_000;
 /** A clean shutdown waits this long for in-flight work before it gives up. */
 export const SHUTDOWN_DEADLINE_MS = 10_000;
 
-export const VERSION: string = (() => {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-})();
-
+import { VERSION } from './version.js';
+export { VERSION };
 export interface NodeOverrides {
   /** Use this store instead of opening config.store (tests: FaultyStore, CountingStore). */
   store?: Store;
