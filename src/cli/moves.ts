@@ -9,10 +9,13 @@ Copies the namespace's metadata (collections, streams, log index, pointers, leas
 object references: docs/sharding.md "What moves") to the shard named by --to and flips the
 directory entry; its data stays where it is in the bucket. Writes to the namespace pause for
 the moment of the flip instead of failing; reads go on. Phases, in order:
-  checked tracked precopied marked fenced copied flipped removed unfenced done
-A move that fails before "flipped" is undone (the namespace stays on its shard, readable and
-writable). If the command dies, run it again: it finishes the move from where it stopped
-(another run's move lease expires ${MOVE_LEASE_TTL_MS / 1000} s after that run died).
+  checked tracked precopied marked fenced copied flipped retired unfenced live removed done
+Writes pause from "fenced" to "unfenced"; the old shard's rows are removed after "live",
+while writes go on at the new shard. A move that fails before "flipped" is undone (the
+namespace stays on its shard, readable and writable). If the command dies, run it again: it
+finishes the move from where it stopped (another run's move lease expires
+${MOVE_LEASE_TTL_MS / 1000} s after that run died); a node that opens the metastore also
+finishes a removal left unfinished.
 
 Example:
   loam namespaces move prod --to eu --org acme --config loam.json

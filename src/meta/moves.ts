@@ -10,9 +10,11 @@
 // Retryable('namespace-fenced'): nothing was written, and the caller retries, by then
 // routed to wherever the directory says. Reads go on. Epochs only grow: fencing at an
 // epoch below the row's is FenceMismatch, so a resumed or second move cannot undo a newer
-// one. Once the shard's copy is removed, the row stays as a tombstone ('moved') and every
-// call naming the namespace answers NamespaceMoved: the caller refreshes its directory and
-// retries on the new shard.
+// one. Once the move has flipped, the source is retired (one write of the namespace row:
+// from then on every call naming the namespace there answers NamespaceMoved — the caller
+// refreshes its directory and retries on the new shard — while its rows are still there),
+// and its rows are removed afterwards, in bounded batches, outside the fenced window; the
+// row stays as a tombstone ('moved').
 //
 // The pre-copy. A move copies the rows while writes go on, then fences and copies only what
 // changed: trackNamespace starts recording, in every write's own transaction, the key of each
@@ -41,9 +43,15 @@ import type { Collection, IndexEntry, Link, Namespace, NamespaceId, Pointer, Str
 
 /**
  * A namespace's move state on one shard: writable; writable with its changes recorded for a
- * pre-copy ('tracking'); fenced at an epoch; or moved away.
+ * pre-copy ('tracking'); fenced at an epoch; moved away with its rows still to be removed
+ * ('retired': every call answers NamespaceMoved, as for 'moved'); or moved away.
  */
-export type MoveState = 'open' | 'tracking' | 'fenced' | 'moved';
+export type MoveState = 'open' | 'tracking' | 'fenced' | 'retired' | 'moved';
+
+/** Whether calls naming the namespace on this shard answer NamespaceMoved. */
+export function isMovedAway(s: MoveState | 'absent'): boolean {
+  return s === 'retired' || s === 'moved';
+}
 
 export interface NamespaceMoveState {
   ns: NamespaceId;
@@ -192,11 +200,24 @@ export interface NamespaceMoveStorage {
    */
   importNamespace(rows: NamespaceRows, epoch: number): Promise<NamespaceMoveState>;
   /**
-   * Removes the namespace's rows while fenced at `epoch`. tombstone: keep a 'moved' row, so
-   * every later call answers NamespaceMoved (the source, after the flip); otherwise forget it
-   * entirely (a target whose copy is abandoned). Idempotent.
+   * Retires the source after the flip, in one write of the namespace row: fenced at `epoch`
+   * becomes 'retired' (its rows stay until removeNamespaceCopy; every call naming the
+   * namespace here answers NamespaceMoved from this call's commit on). A no-op if retired or
+   * moved at `epoch`; FenceMismatch unless fenced at it.
    */
-  removeNamespaceCopy(ns: NamespaceId, epoch: number, opts: { tombstone: boolean }): Promise<NamespaceMoveState>;
+  retireNamespace(ns: NamespaceId, epoch: number): Promise<NamespaceMoveState>;
+  /**
+   * Removes the namespace's rows while fenced or retired at `epoch`. tombstone: keep a 'moved'
+   * row, so every later call answers NamespaceMoved (the source, after the flip); a fenced
+   * copy is retired in the same transaction. `limit`: remove at most that many rows in this
+   * call (a retired source is removed in batches, so no transaction holds its shard long);
+   * the state stays 'retired' while rows remain, and is 'moved' once none does. Without
+   * tombstone: forget the copy entirely, in one call (a target whose copy is abandoned).
+   * Idempotent.
+   */
+  removeNamespaceCopy(ns: NamespaceId, epoch: number, opts: { tombstone: boolean; limit?: number }): Promise<NamespaceMoveState>;
+  /** The namespaces retired here whose rows are still to be removed (at most `limit`, by id): what a restarted cleanup resumes. */
+  retiredNamespaces(limit: number): Promise<NamespaceMoveState[]>;
 }
 
 export const MOVE_STORAGE_METHODS = [
@@ -208,7 +229,9 @@ export const MOVE_STORAGE_METHODS = [
   'importNamespace',
   'exportNamespaceChanges',
   'importNamespaceChanges',
+  'retireNamespace',
   'removeNamespaceCopy',
+  'retiredNamespaces',
 ] as const satisfies ReadonlyArray<keyof NamespaceMoveStorage>;
 
 /**

@@ -164,7 +164,7 @@ describe('namespace moves: the fence and the copy (spec §5.5)', { skip }, () =>
     assert.ok(c2.id > coll.id && c2.streamId > stream.id, 'ids on the target never collide with copied ones');
   });
 
-  test('removing the source copy leaves a tombstone: every call on the namespace answers NamespaceMoved; its WAL live count moves', async () => {
+  test('a retired source answers NamespaceMoved to every call while its rows are removed in batches, then keeps a tombstone; its WAL live count moves', async () => {
     const { store, ns, coll, obj, stream } = await populated();
     const target = (await fresh()) as Mover;
     await store.fenceNamespace(ns.id, 3);
@@ -172,19 +172,19 @@ describe('namespace moves: the fence and the copy (spec §5.5)', { skip }, () =>
     await target.unfenceNamespace(ns.id, 3);
     assert.equal((await store.objectRef(obj))?.refs, 2);
     assert.equal((await target.objectRef(obj))?.refs, 2, "the target counts the namespace's chunks of the WAL object");
+    await rejectsWith(() => store.retireNamespace(ns.id, 2), 'FenceMismatch');
     await rejectsWith(() => store.removeNamespaceCopy(ns.id, 2, { tombstone: true }), 'FenceMismatch');
-    assert.deepEqual(await store.removeNamespaceCopy(ns.id, 3, { tombstone: true }), { ns: ns.id, state: 'moved', epoch: 3 });
-    assert.deepEqual(await store.removeNamespaceCopy(ns.id, 3, { tombstone: true }), { ns: ns.id, state: 'moved', epoch: 3 }, 'idempotent');
-    assert.equal((await store.objectRef(obj))?.refs, 0, "the source's live count went to zero");
-    assert.ok((await store.retiredWalObjects()).items.some((o) => o.path === obj), 'so the source counts the WAL object retired');
-    assert.equal((await target.objectRef(obj))?.refs, 2, 'while the target still holds it');
+    assert.deepEqual(await store.retireNamespace(ns.id, 3), { ns: ns.id, state: 'retired', epoch: 3 });
+    assert.deepEqual(await store.retireNamespace(ns.id, 3), { ns: ns.id, state: 'retired', epoch: 3 }, 'idempotent');
+    assert.ok((await store.retiredNamespaces(1_000)).some((m) => m.ns === ns.id && m.state === 'retired' && m.epoch === 3), 'listed for a restarted cleanup');
+    assert.equal((await store.objectRef(obj))?.refs, 2, 'retiring removes no row');
 
     const reads = movedReads(store);
     const moved = (e: { details: { ns?: number; moveEpoch?: number } }) => {
       assert.equal(e.details.ns, ns.id);
       assert.equal(e.details.moveEpoch, 3);
     };
-    for (const call of [
+    const everyCall = () => [
       () => reads.namespace(ns.id),
       () => reads.namespace(ns.id, { includeDropping: true }),
       () => reads.collection(ns.id, coll.id),
@@ -201,11 +201,23 @@ describe('namespace moves: the fence and the copy (spec §5.5)', { skip }, () =>
       () => reads.lease(ns.id, 'compactor'),
       () => reads.listTags(ns.id, coll.id),
       () => reads.segmentReferenced(ns.id, coll.streamId, obj),
-    ]) {
-      await rejectsWith(call, 'NamespaceMoved', moved);
-    }
-    for (const call of Object.values(writesOf(store, ns.id, coll, stream.id, 1))) await rejectsWith(call, 'NamespaceMoved', moved);
-    await rejectsWith(() => store.fenceNamespace(ns.id, 4), 'NamespaceMoved');
+      ...Object.values(writesOf(store, ns.id, coll, stream.id, 1)),
+      () => store.fenceNamespace(ns.id, 4),
+    ];
+    // Its rows still there: every read finds them, and is told the namespace moved all the same.
+    for (const call of everyCall()) await rejectsWith(call, 'NamespaceMoved', moved);
+
+    await rejectsWith(() => store.removeNamespaceCopy(ns.id, 3, { tombstone: true, limit: 0 }), 'InvalidArgument', (e) => assert.equal(e.details.field, 'limit'));
+    let m = await store.removeNamespaceCopy(ns.id, 3, { tombstone: true, limit: 4 });
+    assert.equal(m.state, 'retired', 'rows are left after one batch of 4');
+    for (let batch = 1; m.state === 'retired' && batch < 100; batch++) m = await store.removeNamespaceCopy(ns.id, 3, { tombstone: true, limit: 4 });
+    assert.deepEqual(m, { ns: ns.id, state: 'moved', epoch: 3 }, 'the last batch leaves the tombstone');
+    assert.deepEqual(await store.removeNamespaceCopy(ns.id, 3, { tombstone: true, limit: 4 }), m, 'idempotent');
+    assert.ok(!(await store.retiredNamespaces(1_000)).some((r) => r.ns === ns.id), 'no longer listed');
+    assert.equal((await store.objectRef(obj))?.refs, 0, "the source's live count went to zero");
+    assert.ok((await store.retiredWalObjects()).items.some((o) => o.path === obj), 'so the source counts the WAL object retired');
+    assert.equal((await target.objectRef(obj))?.refs, 2, 'while the target still holds it');
+    for (const call of everyCall()) await rejectsWith(call, 'NamespaceMoved', moved);
     // The tombstone holds no name: a namespace of that name may be created on the source, and
     // a copy coming back while it lives is refused with a clear error, not a constraint failure.
     const again = await store.createNamespace({ org: ns.org, name: ns.name });

@@ -68,7 +68,7 @@ describe('loam namespaces move', { skip }, () => {
     let help = '';
     move.configureOutput({ writeOut: (s) => (help += s) });
     move.outputHelp();
-    assert.match(help, /checked tracked precopied marked fenced copied flipped removed unfenced done/);
+    assert.match(help, /checked tracked precopied marked fenced copied flipped retired unfenced live removed done/);
     assert.match(help, /Example:\n {2}loam namespaces move prod --to eu/);
   });
 });

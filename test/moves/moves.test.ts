@@ -18,8 +18,11 @@ import { SCHEMA, fullIndex, rejectsWith, wal, walPath } from '../conformance/hel
 
 const factory = backendFactory();
 const backend = backendName();
-/** The phases a mover is killed after (a real SIGKILL) on the all-embedded layout; the mixed one freezes the mover instead (in process, faster). */
-const KILL_PHASES: readonly MovePhase[] = MOVE_PHASES.filter((p) => p !== 'done');
+/**
+ * The phases a mover is killed after (a real SIGKILL) on the all-embedded layout; the mixed
+ * one freezes the mover instead (in process, faster). After 'removed' only the lease is left.
+ */
+const KILL_PHASES: readonly MovePhase[] = MOVE_PHASES.filter((p) => p !== 'removed' && p !== 'done');
 const realKills = backend === 'sharded';
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
 
@@ -99,6 +102,30 @@ describe(`namespace moves (${backend})`, () => {
     assert.equal((await stale.collection(ns.id, coll.id)).name, 'docs');
     assert.equal((await stale.router.entry(ns.id)).shard, to, 'NamespaceMoved made it re-read the entry');
     assert.deepEqual((await stale.listNamespaces(ns.org)).items.map((n) => n.id), [ns.id], 'listed once');
+  });
+
+  test('after the flip, a node whose directory names the source reads the target, not the retired source whose rows are still there', async () => {
+    const { store, ns, coll, obj, from, to } = await populated();
+    // Opened before the move (opening finishes unfinished removals, which would take the rows away).
+    const stale = (await factory.connect(store)) as Sharded;
+    await stale.router.reload(ns.id);
+    // The mover stops after the target takes writes and before the source's rows are removed.
+    let reached!: () => void;
+    const unfenced = new Promise<void>((r) => (reached = r));
+    void store.moveNamespace(ns.id, to, { owner: 'paused', onProgress: (p) => (p.phase === 'unfenced' ? (reached(), new Promise<never>(() => {})) : undefined) }).catch(() => undefined);
+    await unfenced;
+    const src = store.router.shard(from).store;
+    assert.ok(hasMoveStorage(src));
+    assert.equal((await src.moveState(ns.id)).state, 'retired');
+    assert.equal((await src.objectRef(obj))?.refs, 2, "the source still holds its rows (its index entries' live count of the WAL object)");
+    const w = await store.commitWal(wal([{ ns: ns.id, stream: coll.streamId, partition: 0 }]));
+    assert.equal(w.assigned[0]!.start, 3, 'acknowledged on the target');
+    assert.equal((await stale.router.entry(ns.id)).shard, from, 'the stale node still routes to the source');
+    assert.equal((await fullIndex(stale, ns.id, coll.streamId, 0)).next, 4, 'and reads the acknowledged write');
+    assert.equal((await stale.router.entry(ns.id)).shard, to, 'the retired source sent it on');
+    const done = await store.moveNamespace(ns.id, to, { owner: 'paused' });
+    assert.equal(done.resumed, true);
+    assert.equal((await src.moveState(ns.id)).state, 'moved', 'the rows are removed, the tombstone stays');
   });
 
   test('bad input is refused with nothing changed: an unknown shard, the same shard, an unknown namespace, a namespace already moving', async () => {

@@ -82,12 +82,13 @@ describe(`the token gate during a namespace move (${backendName()})`, () => {
     await write(nodeB, 'before-2');
     await readAll('before the move');
     // Each phase in turn: the mover stops after it, the reads run, the next mover (same owner) resumes.
-    for (const phase of ['fenced', 'copied', 'flipped', 'removed'] as const) {
+    for (const phase of ['fenced', 'copied', 'flipped', 'retired'] as const) {
       await moveUntil(writer, ns, to, phase, 'gate-mover');
       await readAll(`after "${phase}"`);
     }
     await moveUntil(writer, ns, to, 'unfenced', 'gate-mover');
-    // The target takes writes before the move is done: acknowledged there, read everywhere.
+    // The target takes writes while the source's rows are still there (retired, not yet
+    // removed): acknowledged on the target, read everywhere.
     await write(nodeA, 'unfenced-1');
     await readAll('after "unfenced"');
     await writer.moveNamespace(ns, to, { owner: 'gate-mover' });

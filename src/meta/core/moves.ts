@@ -4,7 +4,7 @@
 import type { MetaStore } from '../contract.js';
 import { errors, isMetaError } from '../errors.js';
 import { MAX_MOVE_ROWS } from '../limits.js';
-import { deltaCount, rowCount, type MoveState, type NamespaceDelta, type NamespaceMoveState, type NamespaceMoveStorage, type NamespaceRows } from '../moves.js';
+import { deltaCount, isMovedAway, rowCount, type MoveState, type NamespaceDelta, type NamespaceMoveState, type NamespaceMoveStorage, type NamespaceRows } from '../moves.js';
 import type { IndexEntry, NamespaceId, WalChunk } from '../types.js';
 
 /** A namespace row as the fence rules read it. `state` is the row's: live, dropping or moved (a tombstone). */
@@ -14,12 +14,28 @@ export interface FenceRow {
   moveEpoch: number;
 }
 
-/** The namespace's move state from its row (null: no row). */
+/**
+ * The namespace's move state from its row (null: no row). A retired source is a row moved
+ * away whose fence is still up: state 'moved', move state 'fenced' until its rows are removed.
+ */
 export function moveStateOf(ns: NamespaceId, row: FenceRow | null): NamespaceMoveState {
   if (!row) return { ns, state: 'absent', epoch: 0 };
   const state: MoveState =
-    row.state === 'moved' ? 'moved' : row.moveState === 'fenced' ? 'fenced' : row.moveState === 'tracking' ? 'tracking' : 'open';
+    row.state === 'moved'
+      ? row.moveState === 'fenced'
+        ? 'retired'
+        : 'moved'
+      : row.moveState === 'fenced'
+        ? 'fenced'
+        : row.moveState === 'tracking'
+          ? 'tracking'
+          : 'open';
   return { ns, state, epoch: row.moveEpoch };
+}
+
+/** Whether the row is a retired source: moved away, its rows not yet all removed. */
+export function isRetired(row: FenceRow | null): boolean {
+  return row !== null && row.state === 'moved' && row.moveState === 'fenced';
 }
 
 /**
@@ -137,12 +153,36 @@ export function importRule(rows: NamespaceRows, row: FenceRow | null, epoch: num
   if (row.moveEpoch !== epoch) throw errors.fenceMismatch(`namespace ${ns} move fence`, epoch, row.moveEpoch, null);
 }
 
-/** removeNamespaceCopy: 'apply', or 'noop' when already removed; only while fenced at `epoch`. */
+/** retireNamespace: 'apply' (fenced at `epoch`: the source after the flip), 'noop' when retired or moved at it already. */
+export function retireRule(ns: NamespaceId, row: FenceRow | null, epoch: number): 'apply' | 'noop' {
+  if (!row) throw errors.notFound(`namespace ${ns}`);
+  if (row.state === 'moved') {
+    if (row.moveEpoch !== epoch) throw errors.namespaceMoved(ns, row.moveEpoch);
+    return 'noop';
+  }
+  if (row.moveState !== 'fenced' || row.moveEpoch !== epoch) {
+    throw errors.fenceMismatch(`namespace ${ns} move fence`, epoch, row.moveEpoch, null);
+  }
+  return 'apply';
+}
+
+/** removeNamespaceCopy's `limit`: rows one call removes at most. */
+export function checkRemoveLimit(limit: number | undefined): void {
+  if (limit === undefined) return;
+  if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_MOVE_ROWS) {
+    throw errors.invalid('limit', `limit must be an integer from 1 to ${MAX_MOVE_ROWS} (MAX_MOVE_ROWS); got ${String(limit)}`);
+  }
+}
+
+/**
+ * removeNamespaceCopy: 'apply', or 'noop' when already removed; only while fenced or retired
+ * at `epoch` (a retired source's rows are removed in batches, so 'apply' again until none is left).
+ */
 export function removeRule(ns: NamespaceId, row: FenceRow | null, epoch: number, tombstone: boolean): 'apply' | 'noop' {
   if (!row) return 'noop';
   if (row.state === 'moved') {
     if (row.moveEpoch !== epoch) throw errors.namespaceMoved(ns, row.moveEpoch);
-    return tombstone ? 'noop' : 'apply';
+    return tombstone && !isRetired(row) ? 'noop' : 'apply';
   }
   if (row.moveState !== 'fenced' || row.moveEpoch !== epoch) {
     throw errors.fenceMismatch(`namespace ${ns} move fence`, epoch, row.moveEpoch, null);
@@ -170,57 +210,63 @@ export function walCounts(rows: Pick<NamespaceRows, 'index'>): Map<string, numbe
 
 // ---------------------------------------------------------------- reads of a moved namespace
 
-/** Reads that name one namespace (first argument), and what "nothing here" looks like for each. */
-const MISS: Record<string, (r: unknown) => boolean> = {
-  namespace: (r) => (r as { state?: string }).state === 'moved',
-  collection: () => false,
-  collectionByName: () => false,
-  listCollections: (r) => (r as { items: unknown[] }).items.length === 0,
-  aliases: (r) => (r as { version: number }).version === 0,
-  stream: () => false,
-  listStreams: (r) => (r as { items: unknown[] }).items.length === 0,
-  partitionIndex: () => false,
-  streamState: () => false,
-  collectionHead: () => false,
-  segmentReferenced: (r) => r === false,
-  pointer: (r) => r === null,
-  pointerVersion: (r) => r === null,
-  listTags: (r) => (r as { items: unknown[] }).items.length === 0,
-};
+/** Reads that name one namespace (first argument). */
+const MOVED_READS = [
+  'namespace',
+  'collection',
+  'collectionByName',
+  'listCollections',
+  'aliases',
+  'stream',
+  'listStreams',
+  'partitionIndex',
+  'streamState',
+  'collectionHead',
+  'segmentReferenced',
+  'pointer',
+  'pointerVersion',
+  'listTags',
+] as const;
 
 /**
- * A shard handle whose reads of a moved namespace answer NamespaceMoved (spec §3.5). A read
- * served from a copy is a plain read; only a read that found nothing (NotFound, null, an
- * empty page) asks the shard whether the namespace moved away — removal deletes every row
- * in the transaction that writes the tombstone, so a read that found rows read them before
- * the removal, and one that found none is told the truth by the tombstone. Lease reads
- * (scope = a namespace) are checked the same way.
+ * A shard handle whose reads of a moved namespace answer NamespaceMoved (spec §3.5). The
+ * source is retired in one write after the flip, and its rows are removed afterwards in
+ * batches (src/meta/moves.ts), so a read that found rows may have read a retired copy: every
+ * read asks the shard after it whether the namespace moved away, and answers NamespaceMoved
+ * if so. A check after the read that finds the namespace still here proves the read was
+ * served before the retirement, when this copy still held every acknowledged write (nothing
+ * is acknowledged between the fence and the target's unfence, which follows the retirement).
+ * A read that failed (NotFound: the rows were already removed) is told the truth the same way.
+ * Lease reads (scope = a namespace) are checked the same way.
  */
 export function movedReads<S extends MetaStore & NamespaceMoveStorage>(store: S): S {
   const out = Object.create(store) as Record<string, unknown>;
-  const moved = async (ns: unknown): Promise<boolean> => {
-    if (typeof ns !== 'number') return false;
-    const m = await store.moveState(ns).catch(() => null);
-    return m?.state === 'moved';
+  /** NamespaceMoved if the namespace moved away from this shard (read after the call). */
+  const checkHere = async (ns: unknown): Promise<void> => {
+    if (typeof ns !== 'number') return;
+    const m = await store.moveState(ns);
+    if (isMovedAway(m.state)) throw errors.namespaceMoved(ns, m.epoch);
   };
+  /** A read that found nothing: NamespaceMoved if that is why, else its own error (also when the check fails). */
   const orMoved = async (ns: unknown, e: unknown): Promise<never> => {
-    if (typeof ns === 'number' && isMetaError(e, 'NotFound') && (await moved(ns))) {
-      const m = await store.moveState(ns);
-      throw errors.namespaceMoved(ns, m.epoch);
+    if (isMetaError(e, 'NotFound')) {
+      await checkHere(ns).catch((x: unknown) => {
+        if (isMetaError(x, 'NamespaceMoved')) throw x;
+      });
     }
     throw e;
   };
   const target = store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
-  for (const [method, miss] of Object.entries(MISS)) {
+  for (const method of MOVED_READS) {
     out[method] = async (...args: unknown[]) => {
       const r = await target[method]!.apply(store, args).catch((e: unknown) => orMoved(args[0], e));
-      if (miss(r) && (await moved(args[0]))) throw errors.namespaceMoved(args[0] as number, (await store.moveState(args[0] as number)).epoch);
+      await checkHere(args[0]);
       return r;
     };
   }
   out.lease = async (scope: unknown, key: unknown) => {
     const r = await target.lease!.call(store, scope, key).catch((e: unknown) => orMoved(scope, e));
-    if (r === null && (await moved(scope))) throw errors.namespaceMoved(scope as number, (await store.moveState(scope as number)).epoch);
+    await checkHere(scope);
     return r;
   };
   // Every other method, including the move calls, bound to the shard.

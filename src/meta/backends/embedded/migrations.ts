@@ -131,6 +131,11 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE heads SET due = 0;
   CREATE INDEX heads_due ON heads (due, ns, stream, partition) WHERE due IS NOT NULL;
   `,
+  // 9: retired move sources (src/meta/moves.ts: moved away, their rows still being removed),
+  // so a restarted cleanup finds them without reading every namespace row.
+  `
+  CREATE INDEX namespaces_retired ON namespaces (id) WHERE state = 'moved' AND move_state = 'fenced';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

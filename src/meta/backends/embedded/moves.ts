@@ -8,12 +8,14 @@ import { errors } from '../../errors.js';
 import {
   changesImportRule,
   checkChangesExportable,
+  checkRemoveLimit,
   checkExportable,
   fenceRule,
   importRule,
   maxIds,
   moveStateOf,
   removeRule,
+  retireRule,
   trackRule,
   unfenceRule,
   walCounts,
@@ -97,6 +99,35 @@ export function moveCalls(ctx: SqliteContext): NamespaceMoveStorage {
     dropWalRefs(ns, stamp);
     for (const t of MOVED_TABLES) ctx.run(`DELETE FROM ${t.table} WHERE ${sqliteOwned(t)}`, { ns });
     ctx.run('DELETE FROM move_changes WHERE ns = ?', ns);
+  };
+
+  /**
+   * Removes at most `limit` of the namespace's rows, table by table, counting down the WAL
+   * live counts of the index entries among them (spec §5.2); true once none is left.
+   */
+  const deleteSomeRows = (ns: number, stamp: Stamp, limit: number): boolean => {
+    let left = limit;
+    for (const t of MOVED_TABLES) {
+      if (left === 0) return false;
+      const cols = t.key.length > 0 ? t.key.map((k) => k.col).join(', ') : '1';
+      const b = ctx.get<{ keys: string; n: number }>(
+        `SELECT json_group_array(json_array(${cols})) AS keys, count(*) AS n FROM (SELECT ${cols} FROM ${t.table} WHERE ${sqliteOwned(t)} LIMIT @limit)`,
+        { ns, limit: left },
+      )!;
+      if (b.n === 0) continue;
+      if (t.kind === 'index') {
+        const wal = ctx.all<{ path: string; n: number }>(
+          `SELECT path, count(*) AS n FROM index_entries WHERE ns = @ns AND kind = 'wal' AND (stream, partition, start) IN
+             (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(@keys)) GROUP BY path`,
+          { ns, keys: b.keys },
+        );
+        for (const w of wal) ctx.dropRef(w.path, w.n, stamp);
+      }
+      ctx.run(sqliteDeleteKeys(t), { ns, keys: b.keys });
+      left -= b.n;
+    }
+    ctx.run('DELETE FROM move_changes WHERE ns = ?', ns);
+    return left > 0;
   };
 
   /** Inserts a copy's (or a delta's) rows; the namespace row is the caller's. */
@@ -248,14 +279,41 @@ export function moveCalls(ctx: SqliteContext): NamespaceMoveStorage {
         return moveStateOf(ns, ctx.fenceRow(ns));
       }),
 
-    removeNamespaceCopy: (ns, epoch, opts) =>
-      ctx.write('removeNamespaceCopy', undefined, (stamp) => {
-        if (removeRule(ns, ctx.fenceRow(ns), epoch, opts.tombstone) === 'apply') {
-          deleteRows(ns, stamp);
-          if (opts.tombstone) ctx.run("UPDATE namespaces SET state = 'moved', move_state = NULL WHERE id = ?", ns);
-          else ctx.run('DELETE FROM namespaces WHERE id = ?', ns);
-        }
+    retireNamespace: (ns, epoch) =>
+      ctx.write('retireNamespace', undefined, () => {
+        // One row: the rows stay, fenced, until removeNamespaceCopy (outside the fenced window).
+        if (retireRule(ns, ctx.fenceRow(ns), epoch) === 'apply') ctx.run("UPDATE namespaces SET state = 'moved' WHERE id = ?", ns);
         return moveStateOf(ns, ctx.fenceRow(ns));
       }),
+
+    removeNamespaceCopy: (ns, epoch, opts) => {
+      checkRemoveLimit(opts.limit);
+      return ctx.write('removeNamespaceCopy', undefined, (stamp) => {
+        if (removeRule(ns, ctx.fenceRow(ns), epoch, opts.tombstone) === 'apply') {
+          if (!opts.tombstone) {
+            deleteRows(ns, stamp);
+            ctx.run('DELETE FROM namespaces WHERE id = ?', ns);
+          } else if (opts.limit === undefined) {
+            deleteRows(ns, stamp);
+            ctx.run("UPDATE namespaces SET state = 'moved', move_state = NULL WHERE id = ?", ns);
+          } else {
+            // Retired (if it was only fenced), then a batch; the fence comes down with the last row.
+            ctx.run("UPDATE namespaces SET state = 'moved' WHERE id = ?", ns);
+            if (deleteSomeRows(ns, stamp, opts.limit)) ctx.run('UPDATE namespaces SET move_state = NULL WHERE id = ?', ns);
+          }
+        }
+        return moveStateOf(ns, ctx.fenceRow(ns));
+      });
+    },
+
+    retiredNamespaces: (limit) =>
+      ctx.read(() =>
+        ctx
+          .all<{ id: number; move_epoch: number }>(
+            "SELECT id, move_epoch FROM namespaces INDEXED BY namespaces_retired WHERE state = 'moved' AND move_state = 'fenced' ORDER BY id LIMIT ?",
+            limit,
+          )
+          .map((r) => ({ ns: r.id, state: 'retired' as const, epoch: r.move_epoch })),
+      ),
   };
 }

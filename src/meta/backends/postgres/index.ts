@@ -186,7 +186,15 @@ export class PostgresMetaStore implements MetaStore, NamespaceMoveStorage {
     return this.moves.importNamespace(rows, epoch);
   }
 
-  removeNamespaceCopy(ns: number, epoch: number, opts: { tombstone: boolean }): Promise<NamespaceMoveState> {
+  retireNamespace(ns: number, epoch: number): Promise<NamespaceMoveState> {
+    return this.moves.retireNamespace(ns, epoch);
+  }
+
+  retiredNamespaces(limit: number): Promise<NamespaceMoveState[]> {
+    return this.moves.retiredNamespaces(limit);
+  }
+
+  removeNamespaceCopy(ns: number, epoch: number, opts: { tombstone: boolean; limit?: number }): Promise<NamespaceMoveState> {
     return this.moves.removeNamespaceCopy(ns, epoch, opts);
   }
 

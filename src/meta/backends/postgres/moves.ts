@@ -10,11 +10,13 @@ import {
   changesImportRule,
   checkChangesExportable,
   checkExportable,
+  checkRemoveLimit,
   fenceRule,
   importRule,
   maxIds,
   moveStateOf,
   removeRule,
+  retireRule,
   trackRule,
   unfenceRule,
   walCounts,
@@ -47,6 +49,35 @@ async function deleteRows(tx: WriteTx, ns: number): Promise<void> {
   await adjustRefs(tx, wal.map((w) => ({ path: w.path, kind: 'wal', delta: -w.n })));
   for (const t of TABLES) await tx.q(`DELETE FROM ${t.table} x WHERE ${pgOwned(t, 'x')}`, [ns]);
   await tx.q('DELETE FROM move_changes WHERE ns = $1', [ns]);
+}
+
+/**
+ * At most `limit` of the namespace's rows, table by table, with the WAL live counts of the
+ * index entries among them counted down (spec §5.2); true once none is left.
+ */
+async function deleteSomeRows(tx: WriteTx, ns: number, limit: number): Promise<boolean> {
+  let left = limit;
+  for (const t of TABLES) {
+    if (left === 0) return false;
+    const sel = t.key.length > 0 ? t.key.map((k) => `x.${k.col}`).join(', ') : '1 AS one';
+    const arr = t.key.length > 0 ? t.key.map((k) => `s.${k.col}`).join(', ') : 's.one';
+    const b = (await tx.one<{ keys: unknown[]; n: number }>(
+      `SELECT coalesce(jsonb_agg(jsonb_build_array(${arr})), '[]'::jsonb) AS keys, count(*)::bigint AS n
+         FROM (SELECT ${sel} FROM ${t.table} x WHERE ${pgOwned(t, 'x')} LIMIT $2) s`,
+      [ns, left],
+    ))!;
+    const n = Number(b.n);
+    if (n === 0) continue;
+    const gone = await tx.q<{ kind: string; path: string }>(pgDeleteKeys(t, t.kind === 'index' ? 'x.kind, x.path' : ''), [ns, JSON.stringify(b.keys)]);
+    if (t.kind === 'index') {
+      const wal = new Map<string, number>();
+      for (const e of gone) if (e.kind === 'wal') wal.set(e.path, (wal.get(e.path) ?? 0) + 1);
+      await adjustRefs(tx, [...wal].map(([path, n]) => ({ path, kind: 'wal', delta: -n })));
+    }
+    left -= n;
+  }
+  await tx.q('DELETE FROM move_changes WHERE ns = $1', [ns]);
+  return left > 0;
 }
 
 /** One table's rows from a copy, as JSON objects keyed by column. */
@@ -266,14 +297,39 @@ export function moveCalls(ctx: PgContext): NamespaceMoveStorage {
         return state(tx, ns);
       }),
 
-    removeNamespaceCopy: (ns, epoch, opts) =>
-      ctx.write('removeNamespaceCopy', undefined, async (tx) => {
-        if (removeRule(ns, await fenceRow(tx, ns, true), epoch, opts.tombstone) === 'apply') {
-          await deleteRows(tx, ns);
-          if (opts.tombstone) await tx.q("UPDATE namespaces SET state = 'moved', move_state = NULL WHERE id = $1", [ns]);
-          else await tx.q('DELETE FROM namespaces WHERE id = $1', [ns]);
-        }
+    retireNamespace: (ns, epoch) =>
+      ctx.write('retireNamespace', undefined, async (tx) => {
+        // One row, FOR UPDATE as the fence: the rows stay, fenced, until removeNamespaceCopy (outside the fenced window).
+        if (retireRule(ns, await fenceRow(tx, ns, true), epoch) === 'apply') await tx.q("UPDATE namespaces SET state = 'moved' WHERE id = $1", [ns]);
         return state(tx, ns);
       }),
+
+    removeNamespaceCopy: (ns, epoch, opts) => {
+      checkRemoveLimit(opts.limit);
+      return ctx.write('removeNamespaceCopy', undefined, async (tx) => {
+        if (removeRule(ns, await fenceRow(tx, ns, true), epoch, opts.tombstone) === 'apply') {
+          if (!opts.tombstone) {
+            await deleteRows(tx, ns);
+            await tx.q('DELETE FROM namespaces WHERE id = $1', [ns]);
+          } else if (opts.limit === undefined) {
+            await deleteRows(tx, ns);
+            await tx.q("UPDATE namespaces SET state = 'moved', move_state = NULL WHERE id = $1", [ns]);
+          } else {
+            // Retired (if it was only fenced), then a batch; the fence comes down with the last row.
+            await tx.q("UPDATE namespaces SET state = 'moved' WHERE id = $1", [ns]);
+            if (await deleteSomeRows(tx, ns, opts.limit)) await tx.q('UPDATE namespaces SET move_state = NULL WHERE id = $1', [ns]);
+          }
+        }
+        return state(tx, ns);
+      });
+    },
+
+    async retiredNamespaces(limit) {
+      const rows = await ctx.read<{ id: number; move_epoch: number }>(
+        "SELECT id, move_epoch FROM namespaces WHERE state = 'moved' AND move_state = 'fenced' ORDER BY id LIMIT $1",
+        [limit],
+      );
+      return rows.map((r) => ({ ns: Number(r.id), state: 'retired' as const, epoch: Number(r.move_epoch) }));
+    },
   };
 }

@@ -33,7 +33,7 @@ import type { DirectoryStore, ShardRecord } from './directory.js';
 import { ClusterFeed } from './feed.js';
 import { ShardedGc } from './gc.js';
 import { ClusterLeases } from './leases.js';
-import { moveNamespace, type MoveOptions, type MoveReport } from './move.js';
+import { moveNamespace, resumeRemovals, type MoveOptions, type MoveReport } from './move.js';
 import { Namespaces } from './namespaces.js';
 import { Router, type Shard } from './routing.js';
 
@@ -59,6 +59,8 @@ export interface ShardedOptions {
   shards: readonly ShardSpec[];
   /** Follow the directory with a long poll (default true). */
   follow?: boolean;
+  /** Finish, in the background, the removals that movers which died left unfinished (default true; ./move.ts resumeRemovals). */
+  resumeRemovals?: boolean;
 }
 
 export class ShardedMetaStore implements MetaStore {
@@ -68,6 +70,8 @@ export class ShardedMetaStore implements MetaStore {
   private readonly gc: ShardedGc;
   private readonly feed: ClusterFeed;
   private closed = false;
+  private readonly stopRemovals = new AbortController();
+  private resuming: Promise<number> | null = null;
 
   constructor(
     private readonly directory: OpenedDirectory,
@@ -107,6 +111,20 @@ export class ShardedMetaStore implements MetaStore {
     return moveNamespace({ directory, shards: r.shards, leases: this }, ns, to, opts);
   }
 
+  /**
+   * Finishes the removal of every retired copy on every shard: the last step of a move whose
+   * mover died after the flip (./move.ts resumeRemovals). Run once in the background when the
+   * store opens; resolves with the removals it finished.
+   */
+  resumeRemovals(): Promise<number> {
+    return resumeRemovals(this.router.shards, this.stopRemovals.signal);
+  }
+
+  /** Starts resumeRemovals in the background (openSharded); close() stops it between batches. */
+  startResumingRemovals(): void {
+    this.resuming ??= this.resumeRemovals().catch(() => 0);
+  }
+
   /** What a gateway's move hold needs (src/gateway/move-buffer.ts MoveSignals): this node's directory view. */
   moveSignals(): { moving(ns: NamespaceId): string | null; settled(ns: NamespaceId, from: string): Promise<boolean> } {
     return { moving: (ns) => this.router.movingFrom(ns), settled: (ns, from) => this.router.moveSettled(ns, from) };
@@ -131,6 +149,8 @@ export class ShardedMetaStore implements MetaStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stopRemovals.abort();
+    await this.resuming;
     this.feed.close();
     await this.router.close();
     for (const s of this.router.shards) await s.store.close();
@@ -330,5 +350,6 @@ export async function openSharded(opts: ShardedOptions): Promise<ShardedMetaStor
   const store = new ShardedMetaStore(opts.directory, shards);
   await store.router.refresh();
   if (opts.follow !== false) store.router.follow();
+  if (opts.resumeRemovals !== false) store.startResumingRemovals();
   return registerConnection(validating(store), opts.directory.connection);
 }

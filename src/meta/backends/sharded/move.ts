@@ -15,32 +15,41 @@
 //   6. copy      only the delta: the rows at every key recorded since tracking began, from one
 //                snapshot, replace those keys on the target in one transaction.
 //   7. flip      the directory entry names the target (one compare-and-swap): the commit point.
-//   8. remove    every other shard's copy is removed, leaving a tombstone that answers
-//                NamespaceMoved, so a node with a stale directory refreshes and retries.
+//   8. retire    every other shard's copy is retired in one write of its namespace row: from
+//                then on every call naming the namespace there answers NamespaceMoved (a node
+//                with a stale directory refreshes and retries), while its rows are still there.
 //   9. unfence   the target takes writes; held writes go there.
-//  10. done      directory entry state: live; the lease is released.
+//  10. live      directory entry state: live.
+//  11. remove    the retired copies' rows are removed, MOVE_REMOVE_BATCH rows a transaction,
+//                while writes go on at the target; a tombstone ('moved') stays.
+//  12. done      the lease is released.
 //
-// Writes pause only from the fence to the unfence: the delta, the flip, the removal. What the
-// pre-copy misses is exactly what the tracking recorded (every change after it began; every
-// change before it is in the snapshot), so the target ends equal to the source.
+// Writes pause only from the fence to the unfence: the delta, the flip and the retirement,
+// each a small write. What the pre-copy misses is exactly what the tracking recorded (every
+// change after it began; every change before it is in the snapshot), so the target ends
+// equal to the source.
 //
-// Remove comes before unfence: from the fence until the target takes writes nothing is
-// acknowledged, so until the source's copy is gone it holds every acknowledged write, and a
+// Retire comes before unfence: from the fence until the target takes writes nothing is
+// acknowledged, so until the source is retired it holds every acknowledged write, and a
 // node reading it through a stale directory — with a token or without — reads the truth
-// (spec §3.5); once it is gone such a node gets NamespaceMoved and re-routes.
+// (spec §3.5); once it is retired such a node gets NamespaceMoved and re-routes, whether its
+// rows are removed yet or not (core/moves.ts movedReads asks after every read).
 //
 // Resumable: every step is idempotent and the state of a move is what the directory and the
 // shards hold (the entry's state and shard, each shard's move state and epoch), so a mover
 // that crashed at any step is finished by running the move again: a source still tracking or
-// fenced, or an entry still 'moving', is picked up where its shards say it is. Before the
-// flip a failed move is undone (the target's copy forgotten, the source untracked or
-// unfenced, the entry live again): nothing half-moved. After the flip it only goes forward.
+// fenced, an entry still 'moving', or a retired copy whose rows are not all removed yet, is
+// picked up where its shards say it is; a node also finishes every unfinished removal when it
+// opens the sharded store (resumeRemovals). Before the flip a failed move is undone (the
+// target's copy forgotten, the source untracked or unfenced, the entry live again): nothing
+// half-moved. After the flip it only goes forward.
 // The lease keeps two movers apart; a step renews it first once a third of its time to live
 // has passed, so a mover whose lease was taken over stops.
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MetaStore } from '../../contract.js';
 import { errors, isMetaError, MetaError } from '../../errors.js';
+import { MAX_MOVE_ROWS } from '../../limits.js';
 import { deltaCount, hasMoveStorage, rowCount, whyNoMoves, type NamespaceMoveStorage, type NamespaceRows } from '../../moves.js';
 import type { NamespaceId } from '../../types.js';
 
@@ -50,8 +59,32 @@ export const MOVE_LEASE_TTL_MS = 30_000;
 /** A step that found the shard busy (another writer held its lock past its wait) is tried again this many times: every step is idempotent. */
 export const MOVE_STEP_RETRIES = 3;
 
-export type MovePhase = 'checked' | 'tracked' | 'precopied' | 'marked' | 'fenced' | 'copied' | 'flipped' | 'removed' | 'unfenced' | 'done';
-export const MOVE_PHASES: readonly MovePhase[] = ['checked', 'tracked', 'precopied', 'marked', 'fenced', 'copied', 'flipped', 'removed', 'unfenced', 'done'];
+/**
+ * Rows one removal transaction deletes at most: a retired copy's rows go in batches, so no
+ * transaction holds its shard (and the other namespaces writing there) for long.
+ */
+export const MOVE_REMOVE_BATCH = 2_000;
+/** Pause between two removal batches: the shard's other writers get their turn. */
+export const MOVE_REMOVE_PAUSE_MS = 2;
+/** Batches one removal runs at most: a copy holds at most MAX_MOVE_ROWS rows. */
+export const MAX_REMOVE_BATCHES = Math.ceil(MAX_MOVE_ROWS / MOVE_REMOVE_BATCH) + 2;
+/** Retired copies one resumeRemovals pass finishes per shard at most (the next pass goes on). */
+export const MAX_RESUMED_REMOVALS = 100;
+
+export type MovePhase =
+  | 'checked'
+  | 'tracked'
+  | 'precopied'
+  | 'marked'
+  | 'fenced'
+  | 'copied'
+  | 'flipped'
+  | 'retired'
+  | 'unfenced'
+  | 'live'
+  | 'removed'
+  | 'done';
+export const MOVE_PHASES: readonly MovePhase[] = ['checked', 'tracked', 'precopied', 'marked', 'fenced', 'copied', 'flipped', 'retired', 'unfenced', 'live', 'removed', 'done'];
 
 export interface MoveCounts {
   rows: number;
@@ -172,7 +205,9 @@ export async function moveNamespace(c: MoveCluster, ns: NamespaceId, to: string,
 
   let entry = await c.directory.entry(ns);
   if (!entry || (entry.state !== 'live' && entry.state !== 'moving')) throw errors.invalid('ns', `namespace ${ns} is not a live namespace`);
-  if (entry.state === 'live' && entry.shard === to) throw errors.invalid('to', `namespace ${ns} is already on shard ${to}`);
+  // Flipped and live already: only the removal of a retired copy may be left (a mover that died after 'live').
+  const settled = entry.state === 'live' && entry.shard === to;
+  if (settled && !(await retiredCopies(c, ns, to)).length) throw errors.invalid('to', `namespace ${ns} is already on shard ${to}`);
   const from = entry.shard;
   mover(from);
 
@@ -194,12 +229,12 @@ export async function moveNamespace(c: MoveCluster, ns: NamespaceId, to: string,
 
   let epoch = 0;
   let counts: MoveCounts | null = null;
-  let resumed = entry.state === 'moving';
+  let resumed = entry.state === 'moving' || settled;
   const report = async (phase: MovePhase) => {
     await opts.onProgress?.({ phase, ns, from, to, epoch, ms: performance.now() - t0, ...(counts ? { counts } : {}), ...(resumed ? { resumed } : {}) });
   };
 
-  let flipped = entry.state === 'moving' && entry.shard === to;
+  let flipped = entry.shard === to;
   try {
     // 1. check: every shard that may hold a copy answers (an unreachable one fails the move here, before anything changed).
     const states = new Map<string, Awaited<ReturnType<Mover['moveState']>>>();
@@ -208,7 +243,7 @@ export async function moveNamespace(c: MoveCluster, ns: NamespaceId, to: string,
     const srcState = states.get(entry.shard)!;
     const started = srcState.state === 'fenced' || srcState.state === 'tracking';
     resumed ||= started;
-    epoch = started ? srcState.epoch : Math.max(0, ...[...states.values()].map((m) => m.epoch)) + 1;
+    epoch = flipped || started ? srcState.epoch : Math.max(0, ...[...states.values()].map((m) => m.epoch)) + 1;
     if (!flipped) {
       // A copy an earlier, abandoned move left fenced on the target at another epoch is forgotten first.
       const t = states.get(to)!;
@@ -231,7 +266,7 @@ export async function moveNamespace(c: MoveCluster, ns: NamespaceId, to: string,
     await report('precopied');
 
     // 4. mark
-    if (entry.state === 'live') entry = await c.directory.updateEntry(ns, entry.version, { state: 'moving' });
+    if (entry.state === 'live' && !settled) entry = await c.directory.updateEntry(ns, entry.version, { state: 'moving' });
     await report('marked');
 
     if (!flipped) {
@@ -260,26 +295,29 @@ export async function moveNamespace(c: MoveCluster, ns: NamespaceId, to: string,
       await report('flipped');
     }
 
-    // 8. remove every other copy (the source's, and any a crashed earlier move left) — before
-    // the target takes writes, so no node ever reads a copy that lacks an acknowledged write
-    // (spec §3.5): until here nothing was acknowledged since the fence.
-    await renew();
+    // 8. retire every other copy (the source's, and any a crashed earlier move left fenced) —
+    // before the target takes writes, so no node ever reads a copy that lacks an acknowledged
+    // write (spec §3.5): until here nothing was acknowledged since the fence. One row each.
     for (const s of c.shards) {
       if (s.name === to || !hasMoveStorage(s.store)) continue;
       const store = s.store;
       const m = await store.moveState(ns);
-      if (m.state === 'fenced') await step(() => store.removeNamespaceCopy(ns, m.epoch, { tombstone: true }));
+      if (m.state === 'fenced') await step(() => store.retireNamespace(ns, m.epoch));
     }
-    await report('removed');
+    await report('retired');
 
     // 9. unfence (the target's copy is fenced at its own epoch when this run resumed after the flip)
-    await renew();
     const tgtState = await tgt.moveState(ns);
     if (tgtState.state === 'fenced') await step(() => tgt.unfenceNamespace(ns, tgtState.epoch));
     await report('unfenced');
 
-    // 10. done
-    entry = await c.directory.updateEntry(ns, entry.version, { state: 'live' });
+    // 10. live
+    if (entry.state === 'moving') entry = await c.directory.updateEntry(ns, entry.version, { state: 'live' });
+    await report('live');
+
+    // 11. remove the retired copies' rows, in batches, while writes go on at the target.
+    for (const { store, epoch: at } of await retiredCopies(c, ns, to)) await removeRetired(store, ns, at, renew);
+    await report('removed');
     await report('done');
   } catch (e) {
     if (!flipped) await undo(c, ns, from, tgt, epoch).catch(() => undefined);
@@ -293,6 +331,58 @@ export async function moveNamespace(c: MoveCluster, ns: NamespaceId, to: string,
   }
   await c.leases.releaseLease('cluster', moveLeaseKey(ns), owner, lease.epoch).catch(() => undefined);
   return { ns, from, to, epoch, counts, resumed, ms: performance.now() - t0 };
+}
+
+/** The copies of `ns` retired on shards other than `to` (their rows still to be removed). */
+async function retiredCopies(c: Pick<MoveCluster, 'shards'>, ns: NamespaceId, to: string): Promise<{ store: Mover; epoch: number }[]> {
+  const out: { store: Mover; epoch: number }[] = [];
+  for (const s of c.shards) {
+    if (s.name === to || !hasMoveStorage(s.store)) continue;
+    const m = await s.store.moveState(ns);
+    if (m.state === 'retired') out.push({ store: s.store, epoch: m.epoch });
+  }
+  return out;
+}
+
+/**
+ * Removes a retired copy's rows, MOVE_REMOVE_BATCH a transaction with a pause between, until
+ * only its tombstone is left. Idempotent, and safe beside another remover (each batch is one
+ * transaction of what is still there). `beforeBatch` renews the mover's lease.
+ */
+export async function removeRetired(store: Mover, ns: NamespaceId, epoch: number, beforeBatch?: () => Promise<void>): Promise<void> {
+  for (let batch = 0; batch < MAX_REMOVE_BATCHES; batch++) {
+    await beforeBatch?.();
+    const m = await step(() => store.removeNamespaceCopy(ns, epoch, { tombstone: true, limit: MOVE_REMOVE_BATCH }));
+    if (m.state !== 'retired') return;
+    await sleep(MOVE_REMOVE_PAUSE_MS);
+  }
+  throw errors.unknown(`namespace ${ns}: its retired copy still had rows after ${MAX_REMOVE_BATCHES} removal batches of ${MOVE_REMOVE_BATCH}`);
+}
+
+/**
+ * Finishes the removal of retired copies on every shard (a move's last step, left unfinished
+ * by a mover that died): at most MAX_RESUMED_REMOVALS namespaces a shard per call. Returns
+ * how many it finished; a copy that cannot be removed now (a newer move took it over, the
+ * shard failed) is left for a later pass.
+ */
+export async function resumeRemovals(shards: MoveCluster['shards'], signal?: AbortSignal): Promise<number> {
+  let done = 0;
+  for (const s of shards) {
+    if (!hasMoveStorage(s.store)) continue;
+    const store = s.store;
+    for (const m of await store.retiredNamespaces(MAX_RESUMED_REMOVALS)) {
+      if (signal?.aborted) return done;
+      try {
+        await removeRetired(store, m.ns, m.epoch, async () => {
+          if (signal?.aborted) throw new Error('aborted');
+        });
+        done++;
+      } catch {
+        // Left for the next pass (or for the move, run again).
+      }
+    }
+  }
+  return done;
 }
 
 /** Undoes a move that did not flip: the target forgets its copy, the source stops tracking and takes writes, the entry is live. */
