@@ -20,19 +20,22 @@
 // exists, the same-run baseline: the write/read figures carry the N = smallest run's p99 as
 // their ratio base (the target is a ratio across N, issue 17).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { MALLOC_TUNING } from '../src/cli/relaunch.mjs';
 import { openMetastore } from '../src/node/backends.js';
+import { createNamespacesWith } from '../src/meta/core/bulk.js';
+import { MAX_BULK_NAMESPACES } from '../src/meta/limits.js';
 import { pct, round } from './_stats.js';
 import type { ScaleFigure } from './_scale_types.js';
 
 /** Metastore shards of the scale figures (issue 17: 4 embedded shards). */
 export const SHARDS = 4;
-/** Namespaces created per concurrent batch of API calls. */
-export const CREATE_BATCH = 256;
+/** Namespaces per bulk create call (at most the contract's MAX_BULK_NAMESPACES). */
+export const CREATE_BATCH = MAX_BULK_NAMESPACES;
 /** The idle window. */
 export const IDLE_SECONDS = 30;
 /** Scrapes of the node's metrics in the idle window: one every this many ms. */
@@ -84,18 +87,23 @@ function nsName(i: number): string {
   return `n${String(i).padStart(7, '0')}`;
 }
 
-/** Creates namespaces n0000000… with one collection "docs" each. Returns the seconds it took. */
+/**
+ * Creates namespaces n0000000… with one collection "docs" each, by the metastore's bulk
+ * create (contract: createNamespaces; on the sharded store one directory transaction per
+ * batch for the names and ids, one per shard for the rows), CREATE_BATCH namespaces a call.
+ * Returns the seconds it took.
+ */
 export async function createCatalog(url: string, n: number): Promise<number> {
   const { meta } = await openMetastore(url);
   const t0 = performance.now();
   try {
     for (let lo = 0; lo < n; lo += CREATE_BATCH) {
-      await Promise.all(
-        Array.from({ length: Math.min(CREATE_BATCH, n - lo) }, async (_, k) => {
-          const ns = await meta.createNamespace({ org: 'default', name: nsName(lo + k) });
-          await meta.createCollection({ ns: ns.id, name: 'docs', schema: { primaryKey: 'id', fields: { id: 'string' } }, partitions: 1 });
-        }),
-      );
+      const reqs = Array.from({ length: Math.min(CREATE_BATCH, n - lo) }, (_, k) => ({
+        org: 'default',
+        name: nsName(lo + k),
+        collections: [{ name: 'docs', schema: { primaryKey: 'id', fields: { id: 'string' as const } }, partitions: 1 }],
+      }));
+      await createNamespacesWith(meta, reqs);
     }
   } finally {
     await meta.close();
@@ -105,6 +113,8 @@ export async function createCatalog(url: string, n: number): Promise<number> {
 
 interface Child {
   proc: ChildProcess;
+  /** The process that serves (holds the listening socket): what CPU and RSS are read from. */
+  pid: number;
   port: number;
   metricsUrl: string;
   exited: Promise<number | null>;
@@ -115,7 +125,11 @@ function startChild(dir: string, url: string): Promise<Child> {
   mkdirSync(objects, { recursive: true });
   const cfg = join(dir, 'node.json');
   writeFileSync(cfg, JSON.stringify({ metastore: url, store: pathToFileURL(objects).href, host: '127.0.0.1', port: 0, metrics_port: 0, log_level: 'warn', roles: ['log', 'query', 'worker'] }));
-  const proc = spawn(process.execPath, [join(ROOT, 'src/cli/loam.mjs'), 'serve', '--config', cfg], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  // With the allocator variables already set the launcher runs the server in this very
+  // process instead of starting it again (src/cli/relaunch.mjs), so the pid measured is the
+  // server's, with the environment a relaunched server has.
+  const env = { ...process.env, ...MALLOC_TUNING };
+  const proc = spawn(process.execPath, [join(ROOT, 'src/cli/loam.mjs'), 'serve', '--config', cfg], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<number | null>((r) => proc.on('exit', (c) => r(c)));
   let out = '';
   return new Promise((resolve, reject) => {
@@ -126,7 +140,12 @@ function startChild(dir: string, url: string): Promise<Child> {
       const metrics = /metrics: +(http:\/\/\S+)/.exec(out);
       if (m && metrics) {
         clearTimeout(t);
-        resolve({ proc, port: Number(m[1]), metricsUrl: metrics[1]!, exited });
+        const port = Number(m[1]);
+        try {
+          resolve({ proc, pid: servingPid(proc.pid!, port), port, metricsUrl: metrics[1]!, exited });
+        } catch (e) {
+          reject(e as Error);
+        }
       }
     });
     void exited.then((c) => reject(new Error(`the node exited with ${c}`)));
@@ -185,6 +204,70 @@ function total(m: Map<string, number>): number {
   return t;
 }
 
+/** The pid and every descendant of it (Linux: /proc/<pid>/task/<tid>/children). */
+function processTree(pid: number): number[] {
+  const out = [pid];
+  for (let i = 0; i < out.length && out.length < MAX_TREE; i++) {
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${out[i]}/task`);
+    } catch {
+      continue; // exited
+    }
+    for (const t of tasks) {
+      try {
+        for (const c of readFileSync(`/proc/${out[i]}/task/${t}/children`, 'utf8').split(' ')) if (c.trim()) out.push(Number(c));
+      } catch {
+        // the task ended meanwhile
+      }
+    }
+  }
+  return out;
+}
+
+/** Processes of one node's tree looked at, at most (the launcher and the server: 2). */
+const MAX_TREE = 16;
+
+/**
+ * The process of `root`'s tree that holds the socket listening on `port` (Linux: the socket's
+ * inode from /proc/net/tcp{,6}, found among each process's descriptors). The figures are read
+ * from it, never from a launcher that only waits for its child.
+ */
+export function servingPid(root: number, port: number): number {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set<string>();
+  for (const f of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text = '';
+    try {
+      text = readFileSync(f, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const c = line.trim().split(/\s+/);
+      // local_address is ADDR:PORT in hex; st 0A is LISTEN; the inode is the tenth column.
+      if (c.length > 9 && c[1]!.endsWith(`:${hexPort}`) && c[3] === '0A') inodes.add(c[9]!);
+    }
+  }
+  for (const pid of processTree(root)) {
+    let fds: string[] = [];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+        if (m && inodes.has(m[1]!)) return pid;
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  throw new Error(`no process of the node's tree (from pid ${root}) listens on port ${port}`);
+}
+
 /** user + system CPU seconds of a process, from /proc (Linux). */
 function cpuSeconds(pid: number): number {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -233,7 +316,7 @@ export async function scaleNodeFigures(o: ScaleNodeOptions): Promise<void> {
     try {
       const url = shardedUrl(dir);
       const setupS = await createCatalog(url, n);
-      o.line('setup_s', setupS, 's', { namespaces: n, shards: SHARDS, namespaces_per_s: round(n / setupS), path: 'createNamespace + createCollection through the sharded metastore, concurrent batches', load: load() });
+      o.line('setup_s', setupS, 's', { namespaces: n, shards: SHARDS, namespaces_per_s: round(n / setupS), path: `createNamespaces (bulk, ${CREATE_BATCH} namespaces a call) through the sharded metastore`, load: load() });
       const t0 = performance.now();
       child = await startChild(dir, url);
       const c = child;
@@ -242,7 +325,7 @@ export async function scaleNodeFigures(o: ScaleNodeOptions): Promise<void> {
       o.line('ready_s', readyS, 's', { namespaces: n, load: load() });
 
       await new Promise((r) => setTimeout(r, IDLE_SETTLE_S * 1000));
-      const pid = c.proc.pid!;
+      const pid = c.pid;
       // Scraped every IDLE_SAMPLE_MS: a worker thread too busy to answer some scrapes still
       // gives a rate between the first and the last scrape it answered.
       const samples: { t: number; calls: { by: Map<string, number>; thread: boolean } }[] = [];

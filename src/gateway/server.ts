@@ -29,6 +29,7 @@ import type { ErasureService } from '../erasure/service.js';
 import { erasureJson, verifyKey } from '../erasure/view.js';
 import { FORWARDED_BY_HEADER, ForwardFailed, SERVED_BY_HEADER, type RequestRouter, type RouteKind } from '../router/requests.js';
 import { placementKey } from '../router/placement.js';
+import type { SizeClass } from '../meta/backends/sharded/directory.js';
 import type { NamespaceKeyRecord } from '../crypto/types.js';
 import { namespaceKeyView } from '../crypto/view.js';
 
@@ -115,7 +116,7 @@ export interface GatewayDeps {
    * writes to a log node in this zone. `orgOf` says whose names the request's path uses (the
    * key's org), or throws when it cannot tell (the request is then admitted here and refused).
    */
-  router?: { requests: RequestRouter; orgOf: (req: FastifyRequest) => string | Promise<string> };
+  router?: { requests: RequestRouter; orgOf: (req: FastifyRequest) => string | Promise<string>; sizeClass?: (ns: number) => SizeClass };
   /** Routes of the node's other parts (GET /v1/placement), admitted like the others; their definitions are in ROUTES. */
   moreRoutes?: readonly ((app: FastifyInstance) => void)[];
   /** Envelope encryption (spec §9.8): the namespace key operations; absent, the key routes answer 503 naming the setting. */
@@ -328,7 +329,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
       const org = await r.orgOf(req);
       const params = req.params as { ns: string; c: string };
       const c = await d.catalog.collection(org, params.ns, params.c);
-      target = r.requests.target(kind, placementKey.collection(c.ns, c.id), req.headers);
+      target = r.requests.target(kind, placementKey.collection(c.ns, c.id, r.sizeClass?.(c.ns)), req.headers);
     } catch {
       return false;
     }

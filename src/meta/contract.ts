@@ -78,6 +78,17 @@ export interface CreateCollection {
   manifestRetentionMs?: number;
 }
 
+/** A namespace and the collections to create in it (createNamespaces). */
+export interface CreateNamespaceWith extends CreateNamespace {
+  /** createCollection's fields without `ns`, in the order they are created. */
+  collections?: Omit<CreateCollection, 'ns'>[];
+}
+
+export interface CreatedNamespace {
+  namespace: Namespace;
+  collections: Collection[];
+}
+
 export interface CreateStream {
   ns: NamespaceId;
   name: string;
@@ -167,6 +178,18 @@ export interface MetaStore {
    */
   updateAliases(ns: NamespaceId, actions: AliasAction[], expectedVersion?: number, w?: WriteContext): Promise<Aliases>;
   aliases(ns: NamespaceId): Promise<Aliases>;
+
+  /**
+   * Bulk create (setup, imports, benchmarks): each namespace of `reqs` and its collections,
+   * exactly as createNamespace and then createCollection would create them (ids, catalog
+   * changes, the catalog version bumped per creation), at most MAX_BULK_NAMESPACES namespaces
+   * and MAX_BULK_COLLECTIONS collections per call. One transaction per backend: all of it or
+   * nothing. A name already held refuses the whole call with AlreadyExists carrying the held
+   * id; a name given twice is InvalidArgument. A sharded store runs one transaction per shard
+   * after reserving every name in its directory at once (docs/sharding.md).
+   * Optional: `createNamespacesWith` (core/bulk.ts) falls back to the single calls.
+   */
+  createNamespaces?(reqs: CreateNamespaceWith[], w?: WriteContext): Promise<CreatedNamespace[]>;
 
   /** An explicit stream (not owned by a collection). */
   createStream(req: CreateStream, w?: WriteContext): Promise<Stream>;

@@ -21,6 +21,10 @@ export const MAX_PARTITIONS = 10_000;
 export const MAX_SCHEMA_FIELDS = 256;
 /** Alias actions per updateAliases call: one DynamoDB item, one version (spec §2.3). */
 export const MAX_ALIAS_ACTIONS = 100;
+/** Namespaces one createNamespaces call creates at most (one transaction per shard). */
+export const MAX_BULK_NAMESPACES = 1_000;
+/** Collections one createNamespaces call creates at most, over all its namespaces. */
+export const MAX_BULK_COLLECTIONS = 4_000;
 /** Chunks in one WAL commit: a WAL object of a flush; groups split it further (spec §3.1). */
 export const MAX_WAL_CHUNKS = 10_000;
 

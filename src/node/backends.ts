@@ -10,6 +10,8 @@
 //                                a sharded metastore over those backends (docs/sharding.md;
 //                                written from the config's object form)
 import type { MetaStore } from '../meta/contract.js';
+import type { SizeClass } from '../meta/backends/sharded/directory.js';
+import { ALL_SMALL, type SizeClasses } from '../router/placement.js';
 import { DESCRIPTORS, METASTORE_SCHEMES as SCHEMES, descriptorFor, type Connection } from '../meta/backends/registry.js';
 import { ConfigError } from './config.js';
 import { openDirectory } from '../control/directory/index.js';
@@ -40,6 +42,13 @@ export async function openMetastore(url: string): Promise<OpenedMeta> {
     // The embedded backend's URL errors say what to write; a service backend's say it cannot be used.
     throw new ConfigError('metastore', d.name === 'embedded' ? message : `cannot use the ${d.name} metastore: ${message}`);
   }
+}
+
+/** The size classes of a sharded metastore's directory view (ShardedMetaStore.sizeClassOf); ALL_SMALL for another backend. */
+export function sizeClassesOf(meta: MetaStore): SizeClasses {
+  const m = meta as MetaStore & { sizeClassOf?: (ns: number) => SizeClass; sizeClassVersion?: () => number };
+  if (typeof m.sizeClassOf !== 'function' || typeof m.sizeClassVersion !== 'function') return ALL_SMALL;
+  return { of: (ns) => m.sizeClassOf!(ns), version: () => m.sizeClassVersion!() };
 }
 
 /** An error message without the URL's password (each shard's, for a sharded metastore). */

@@ -21,7 +21,7 @@ import { canRunInThread, WorkerThread } from './worker-thread.js';
 import { buildApp, type Admit, type NamespaceKeyAdmin } from '../gateway/server.js';
 import { MoveHold, type MoveSignals } from '../gateway/move-buffer.js';
 import { listenMetrics, type MetricsListener } from '../metrics/listener.js';
-import { openMetastore } from './backends.js';
+import { openMetastore, sizeClassesOf } from './backends.js';
 import type { NodeConfig } from './config.js';
 import { meteredMeta, metastoreRegistries, NodeMetrics, nodeMetricsText } from './metrics.js';
 import { controlStoreFor } from '../control/index.js';
@@ -183,6 +183,8 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     ({ meta: raw, backend } = await openMetastore(config.metastore));
   }
   const meta = meteredMeta(raw, backend, metrics);
+  // Size classes (spec §5.3): a sharded metastore's directory view; every namespace small otherwise.
+  const sizes = sizeClassesOf(raw);
   // Envelope encryption (spec §9.8, docs/encryption.md): a key ring over the ControlStore, the
   // WAL writer and reader seal and open chunks with it, and the store wrapper seals ns/<id>/.
   let keys: KeyRing | null = null;
@@ -235,7 +237,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   };
   // Which collections this node's workers maintain: placement over the live worker nodes (spec §5.3),
   // followed from the membership once it starts (until then, every collection).
-  const workerOwnership = new PlacementOwnership(id);
+  const workerOwnership = new PlacementOwnership(id, sizes);
   // The worker timings, the same whether workers run in their own thread or in this one.
   const timings = {
     owner: id,
@@ -433,7 +435,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   if (tenancy && requests) {
     const quotas = tenancy.quotas;
     const leases = (quotaLeases = new OwnerLeases((to, items, deadlineMs) => postPeer<{ items: GrantAnswer[] }>(peer, to.url ? to.url + GRANT_PATH : '', { items }, deadlineMs).then((r) => r.items), Date.now));
-    quotas.setOwners(ownerHooks(leases, ownership(membership)));
+    quotas.setOwners(ownerHooks(leases, ownership(membership, sizes)));
     membership.subscribe(() => quotas.ownersChanged());
   }
 
@@ -466,11 +468,12 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     logger,
     version: VERSION,
     nodeId: id,
-    moreRoutes: [placementRoute({ meta, catalog, membership, ...(requests ? { requests } : {}) }), ...(tenancy ? [grantRoute({ quotas: tenancy.quotas, membership })] : [])],
+    moreRoutes: [placementRoute({ meta, catalog, membership, sizeClass: async (ns) => sizes.of(ns), ...(requests ? { requests } : {}) }), ...(tenancy ? [grantRoute({ quotas: tenancy.quotas, membership })] : [])],
     ...(requests
       ? {
           router: {
             requests,
+            sizeClass: sizes.of,
             // The key's org names the path's namespace; without authentication, the default org.
             orgOf: (req: FastifyRequest) => (tenancy ? tenancy.keys.authenticated(req.headers.authorization).then((v) => v.principal.org) : DEFAULT_ORG),
           },

@@ -1,8 +1,8 @@
 // The workers' ownership from the router's placement (spec §5.3): rendezvous over the live
 // nodes with the worker role. A collection's maintenance key is (ns, collection); a small
-// namespace (every namespace until the operator marks it large) places by ns alone, so whether
-// this node may own any of a namespace's keys is one placement, without its catalog.
-import { Placement, placementKey, type PlacementNode } from '../router/placement.js';
+// namespace places by ns alone, so whether this node may own any of a namespace's keys is one
+// placement, without its catalog; a large one (its directory entry's size class) per key.
+import { ALL_SMALL, Placement, placementKey, type PlacementNode, type SizeClasses } from '../router/placement.js';
 import type { CollectionKey, Ownership } from '../workers/ownership.js';
 
 export class PlacementOwnership implements Ownership {
@@ -10,7 +10,10 @@ export class PlacementOwnership implements Ownership {
   private v = 0;
 
   /** `self`: this node's id in the membership. Until the first update, it owns every key. */
-  constructor(readonly self: string) {}
+  constructor(
+    readonly self: string,
+    private readonly sizes: SizeClasses = ALL_SMALL,
+  ) {}
 
   /** The live worker nodes changed (a membership view). */
   update(workers: readonly PlacementNode[]): void {
@@ -23,14 +26,16 @@ export class PlacementOwnership implements Ownership {
   }
 
   mayOwn(ns: number): boolean {
-    return this.placement === null || this.placement.owner(placementKey.namespace(ns)) === this.self;
+    // A large namespace's keys spread over the nodes: any node may own some of them.
+    return this.placement === null || this.sizes.of(ns) === 'large' || this.placement.owner(placementKey.namespace(ns)) === this.self;
   }
 
   owns(k: CollectionKey): boolean {
-    return this.placement === null || this.placement.owner(placementKey.collection(k.ns, k.collection)) === this.self;
+    return this.placement === null || this.placement.owner(placementKey.collection(k.ns, k.collection, this.sizes.of(k.ns))) === this.self;
   }
 
   version(): number {
-    return this.v;
+    // A namespace changing size class moves its keys as a membership change would.
+    return this.v + this.sizes.version();
   }
 }

@@ -8,7 +8,7 @@ import { openStore } from '../store/index.js';
 import { LogReader } from '../log/reader.js';
 import { DataFiles } from '../collection/datafile.js';
 import { Manifests } from '../collection/manifest.js';
-import { openMetastore } from './backends.js';
+import { openMetastore, sizeClassesOf } from './backends.js';
 import { openKeyRing } from './keys.js';
 import { EncryptingStore } from '../crypto/encrypting-store.js';
 import { AggregatorRegistry } from 'prom-client';
@@ -40,7 +40,7 @@ keyed?.ring.onShred((ns) => {
   files.dropNamespace(ns);
 });
 // What this node's workers own: placement over the worker nodes the main thread sends (spec §5.3).
-const ownership = new PlacementOwnership(cfg.owner);
+const ownership = new PlacementOwnership(cfg.owner, sizeClassesOf(raw));
 const workers = new Workers({
   meta,
   ownership,

@@ -5,7 +5,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Membership, MembershipView, NodeDescriptor } from './membership.js';
-import { placementKey } from './placement.js';
+import { ALL_SMALL, placementKey, type SizeClasses } from './placement.js';
 
 export const PEER_ID_HEADER = 'x-loam-peer';
 export const PEER_SECRET_HEADER = 'x-loam-peer-secret';
@@ -39,7 +39,7 @@ export function verifyPeer(view: MembershipView, headers: IncomingHttpHeaders): 
  * at the owner of its namespace key among the gateways; a collection at its owner among the
  * query nodes.
  */
-export function ownership(m: Membership): { ownerOf(ns: number): { id: string; url: string } | null; ownsCollection(ns: number, collection: number): boolean } {
+export function ownership(m: Membership, sizes: SizeClasses = ALL_SMALL): { ownerOf(ns: number): { id: string; url: string } | null; ownsCollection(ns: number, collection: number): boolean } {
   return {
     ownerOf(ns) {
       const view = m.view();
@@ -50,7 +50,7 @@ export function ownership(m: Membership): { ownerOf(ns: number): { id: string; u
     },
     ownsCollection(ns, collection) {
       const p = m.view().placement('query');
-      return p.size > 0 && p.owner(placementKey.collection(ns, collection)) === m.self.id;
+      return p.size > 0 && p.owner(placementKey.collection(ns, collection, sizes.of(ns))) === m.self.id;
     },
   };
 }

@@ -77,6 +77,15 @@ export const placementKey = {
   },
 };
 
+/** Namespaces' size classes as placement reads them (spec §5.3): `of` without a round trip, `version` bumped on a change. */
+export interface SizeClasses {
+  of(ns: number): SizeClass;
+  version(): number;
+}
+
+/** Without a directory (one metastore, not sharded) every namespace is small. */
+export const ALL_SMALL: SizeClasses = { of: () => 'small', version: () => 0 };
+
 /** Bad nodes or keys given to placement, or no node to place on. */
 export class PlacementError extends Error {
   readonly code = 'placement';

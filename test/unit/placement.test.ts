@@ -2,6 +2,7 @@
 // leave, zone spread of replicas, weights, bounded load on a skewed load, size classes, and
 // the same answer on every node whatever order it learned the nodes in.
 import assert from 'node:assert/strict';
+import { PlacementOwnership } from '../../src/node/ownership.js';
 import { describe, test } from 'node:test';
 import { BOUNDED_LOAD_EPSILON, BoundedLoad, Placement, PlacementError, placementKey, type PlacementNode } from '../../src/router/placement.js';
 
@@ -117,6 +118,26 @@ describe('placement', () => {
     assert.equal(small.size, 1);
     assert.equal([...small][0], p.owner(placementKey.namespace(42)));
     assert.equal(large.size, 5);
+  });
+
+  test("the workers' ownership reads the namespace's size class: a large namespace's collections spread over the workers", () => {
+    let large = new Set<number>();
+    let version = 0;
+    const sizes = { of: (ns: number) => (large.has(ns) ? ('large' as const) : ('small' as const)), version: () => version };
+    const views = ['w0', 'w1', 'w2'].map((id) => new PlacementOwnership(id, sizes));
+    for (const o of views) o.update(nodes(3).map((n, i) => ({ ...n, id: `w${i}` })));
+    const owners = (ns: number) => Array.from({ length: 40 }, (_, c) => views.filter((o) => o.owns({ ns, collection: c })).map((o) => o.self));
+    // Each collection has exactly one owner in either class; small: all on the namespace's one node.
+    assert.ok(owners(9).every((o) => o.length === 1));
+    assert.equal(new Set(owners(9).flat()).size, 1);
+    assert.equal(views.filter((o) => o.mayOwn(9)).length, 1);
+    const before = views[0]!.version();
+    large = new Set([9]);
+    version++;
+    assert.ok(views[0]!.version() > before, 'a size class change is an ownership change');
+    assert.ok(owners(9).every((o) => o.length === 1));
+    assert.equal(new Set(owners(9).flat()).size, 3, 'large: spread over the three workers');
+    assert.ok(views.every((o) => o.mayOwn(9)));
   });
 
   test('bad input is refused with the field named', () => {

@@ -17,14 +17,16 @@ import {
   type DirectoryEntry,
   type DirectoryStore,
   type EntryChange,
+  type EntryUpdate,
   type FeedCursor,
+  type Reservation,
   type PlacementState,
   type ShardRecord,
   type SizeClass,
 } from '../../meta/backends/sharded/directory.js';
 import type { CatalogChange, ChangeKind, NamespaceId, Page, PageRequest } from '../../meta/types.js';
 import type { Query, Row, SqlDriver } from '../sql.js';
-import { checkEntryChange, checkReserve, checkShard } from './validate.js';
+import { checkBulk, checkEntryChange, checkReserve, checkShard } from './validate.js';
 
 /** Counter rows. */
 const VERSION = 1;
@@ -44,6 +46,8 @@ export const DIRECTORY_DDL: readonly string[] = [
   // A name is held by one entry that is not dropped (dropping frees it at once, as on a shard).
   `CREATE UNIQUE INDEX IF NOT EXISTS dir_entries_name ON dir_entries (org, name) WHERE state <> 'dropped'`,
   `CREATE INDEX IF NOT EXISTS dir_entries_version ON dir_entries (version)`,
+  // The few large namespaces (spec §5.3), listed by every node at start.
+  `CREATE INDEX IF NOT EXISTS dir_entries_large ON dir_entries (id) WHERE size_class = 'large' AND state <> 'dropped'`,
   `CREATE TABLE IF NOT EXISTS dir_shards (name TEXT PRIMARY KEY, identity TEXT NOT NULL, seq BIGINT NOT NULL, added BIGINT NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS dir_feed (version BIGINT PRIMARY KEY, shard TEXT NOT NULL, ns BIGINT NOT NULL, kind TEXT NOT NULL,
      ref BIGINT, stamp BIGINT NOT NULL)`,
@@ -126,16 +130,47 @@ export class SqlDirectoryStore implements DirectoryStore {
       await this.lockVersion(q);
       const [held] = await q(`SELECT * FROM dir_entries WHERE org = $1 AND name = $2 AND state <> 'dropped'`, [org, name]);
       if (held) return { entry: entryRow(held), created: false };
+      await this.checkShards(q, [shard]);
+      return this.reserveIn(q, { org, name, shard, sizeClass });
+    });
+  }
+
+  async reserveMany(items: Reservation[]): Promise<DirectoryEntry[]> {
+    checkBulk('items', items);
+    for (const r of items) checkReserve(r.org, r.name, r.shard, r.sizeClass);
+    return this.d.tx(async (q) => {
+      await this.lockVersion(q);
+      await this.checkShards(q, [...new Set(items.map((r) => r.shard))]);
+      const out: DirectoryEntry[] = [];
+      for (const r of items) {
+        const { entry, created } = await this.reserveIn(q, r);
+        // Thrown inside the transaction: it rolls back, so a refused call reserved nothing.
+        if (!created) throw errors.alreadyExists(`namespace ${r.org}/${r.name}`, entry.id);
+        out.push(entry);
+      }
+      return out;
+    });
+  }
+
+  /** InvalidArgument for a shard the directory does not list. */
+  private async checkShards(q: Query, shards: readonly string[]): Promise<void> {
+    for (const shard of shards) {
       const known = await q(`SELECT 1 AS x FROM dir_shards WHERE name = $1`, [shard]);
       if (known.length === 0) throw errors.invalid('shard', `no shard named ${shard} is in the directory`);
-      const id = await this.bump(q, NAMESPACE_ID);
-      const version = await this.bump(q, VERSION);
-      const entry: DirectoryEntry = { id, org, name, shard, state: 'creating', sizeClass, version };
-      await q(`INSERT INTO dir_entries (id, org, name, shard, state, size_class, version) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-        id, org, name, shard, entry.state, sizeClass, version,
-      ]);
-      return { entry, created: true };
-    });
+    }
+  }
+
+  /** One reservation in the current transaction (the version row locked, the shard checked). */
+  private async reserveIn(q: Query, r: Reservation): Promise<{ entry: DirectoryEntry; created: boolean }> {
+    const [held] = await q(`SELECT * FROM dir_entries WHERE org = $1 AND name = $2 AND state <> 'dropped'`, [r.org, r.name]);
+    if (held) return { entry: entryRow(held), created: false };
+    const id = await this.bump(q, NAMESPACE_ID);
+    const version = await this.bump(q, VERSION);
+    const entry: DirectoryEntry = { id, org: r.org, name: r.name, shard: r.shard, state: 'creating', sizeClass: r.sizeClass, version };
+    await q(`INSERT INTO dir_entries (id, org, name, shard, state, size_class, version) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+      id, r.org, r.name, r.shard, entry.state, r.sizeClass, version,
+    ]);
+    return { entry, created: true };
   }
 
   async entry(ns: NamespaceId): Promise<DirectoryEntry | null> {
@@ -163,18 +198,38 @@ export class SqlDirectoryStore implements DirectoryStore {
     checkEntryChange(change);
     return this.d.tx(async (q) => {
       await this.lockVersion(q);
-      const [r] = await q(`SELECT * FROM dir_entries WHERE id = $1`, [ns]);
-      if (!r) throw errors.notFound(`directory entry of namespace ${ns}`);
-      const cur = entryRow(r);
-      if (cur.version !== expectedVersion) throw errors.versionMismatch(`directory entry of namespace ${ns}`, expectedVersion, cur.version);
-      if (change.shard !== undefined && (await q(`SELECT 1 AS x FROM dir_shards WHERE name = $1`, [change.shard])).length === 0) {
-        throw errors.invalid('shard', `no shard named ${change.shard} is in the directory`);
-      }
-      const version = await this.bump(q, VERSION);
-      const next: DirectoryEntry = { ...cur, ...change, version };
-      await q(`UPDATE dir_entries SET shard = $1, state = $2, size_class = $3, version = $4 WHERE id = $5`, [next.shard, next.state, next.sizeClass, version, ns]);
-      return next;
+      return this.updateIn(q, { ns, expectedVersion, change });
     });
+  }
+
+  async updateEntries(updates: EntryUpdate[]): Promise<DirectoryEntry[]> {
+    checkBulk('updates', updates);
+    for (const u of updates) checkEntryChange(u.change);
+    return this.d.tx(async (q) => {
+      await this.lockVersion(q);
+      const out: DirectoryEntry[] = [];
+      for (const u of updates) out.push(await this.updateIn(q, u));
+      return out;
+    });
+  }
+
+  /** One entry's compare-and-swap in the current transaction (the version row locked). */
+  private async updateIn(q: Query, { ns, expectedVersion, change }: EntryUpdate): Promise<DirectoryEntry> {
+    const [r] = await q(`SELECT * FROM dir_entries WHERE id = $1`, [ns]);
+    if (!r) throw errors.notFound(`directory entry of namespace ${ns}`);
+    const cur = entryRow(r);
+    if (cur.version !== expectedVersion) throw errors.versionMismatch(`directory entry of namespace ${ns}`, expectedVersion, cur.version);
+    if (change.shard !== undefined) await this.checkShards(q, [change.shard]);
+    const version = await this.bump(q, VERSION);
+    const next: DirectoryEntry = { ...cur, ...change, version };
+    await q(`UPDATE dir_entries SET shard = $1, state = $2, size_class = $3, version = $4 WHERE id = $5`, [next.shard, next.state, next.sizeClass, version, ns]);
+    return next;
+  }
+
+  async largeNamespaces(after: NamespaceId, limit: number): Promise<NamespaceId[]> {
+    const lim = Math.min(Math.max(1, limit), MAX_DIRECTORY_PAGE);
+    const rows = await this.d.query(`SELECT id FROM dir_entries WHERE size_class = 'large' AND state <> 'dropped' AND id > $1 ORDER BY id LIMIT $2`, [after, lim]);
+    return rows.map((r) => n(r.id));
   }
 
   async changesSince(version: number, limit = MAX_DIRECTORY_PAGE): Promise<DirectoryChanges> {

@@ -1,6 +1,7 @@
 // Argument checks of the directory, the same on every backend (InvalidArgument naming the field).
 import { errors } from '../../meta/errors.js';
 import * as v from '../../meta/validate.js';
+import { MAX_BULK_NAMESPACES } from '../../meta/limits.js';
 import { PLACEMENT_STATES, SIZE_CLASSES, type EntryChange, type SizeClass } from '../../meta/backends/sharded/directory.js';
 
 /** Shard identities (credential-free locations) are at most this long. */
@@ -11,6 +12,13 @@ export function checkReserve(org: string, name: string, shard: string, sizeClass
   v.name('name', name);
   v.name('shard', shard);
   if (!SIZE_CLASSES.includes(sizeClass)) throw errors.invalid('sizeClass', `must be one of ${SIZE_CLASSES.join(', ')}`);
+}
+
+/** A bulk call's list: 1..MAX_BULK_NAMESPACES items. */
+export function checkBulk(field: string, items: unknown): void {
+  if (!Array.isArray(items) || items.length === 0 || items.length > MAX_BULK_NAMESPACES) {
+    throw errors.invalid(field, `must be a list of 1..${MAX_BULK_NAMESPACES} items`);
+  }
 }
 
 export function checkEntryChange(c: EntryChange): void {

@@ -7,7 +7,7 @@
 import type { MetaStore } from '../contract.js';
 import { errors } from '../errors.js';
 import { parseDueCursor } from './due.js';
-import { MAX_INDEX_PAGE, MAX_PAGE_LIMIT, MAX_WATCH_MS } from '../limits.js';
+import { MAX_BULK_COLLECTIONS, MAX_BULK_NAMESPACES, MAX_INDEX_PAGE, MAX_PAGE_LIMIT, MAX_WATCH_MS } from '../limits.js';
 import type { WriteContext } from '../types.js';
 import * as v from '../validate.js';
 
@@ -44,6 +44,43 @@ export const CHECKS: { [K in CheckedMethod]: Check<K> } = {
     v.name('org', req?.org);
     v.name('name', req?.name);
     if (req?.id !== undefined) v.id('id', req.id);
+    checkWriteContext(w, now);
+  },
+  createNamespaces(now, reqs, w) {
+    if (!Array.isArray(reqs) || reqs.length === 0 || reqs.length > MAX_BULK_NAMESPACES) {
+      throw errors.invalid('reqs', `must be a list of 1..${MAX_BULK_NAMESPACES} namespaces`);
+    }
+    const names = new Set<string>();
+    const ids = new Set<number>();
+    let collections = 0;
+    reqs.forEach((req, i) => {
+      const at = `reqs[${i}]`;
+      v.name(`${at}.org`, req?.org);
+      v.name(`${at}.name`, req.name);
+      const key = `${req.org}\u0000${req.name}`;
+      if (names.has(key)) throw errors.invalid(`${at}.name`, `namespace ${req.org}/${req.name} is given twice`);
+      names.add(key);
+      if (req.id !== undefined) {
+        v.id(`${at}.id`, req.id);
+        if (ids.has(req.id)) throw errors.invalid(`${at}.id`, `id ${req.id} is given twice`);
+        ids.add(req.id);
+      }
+      const cs = req.collections ?? [];
+      if (!Array.isArray(cs)) throw errors.invalid(`${at}.collections`, 'must be a list of collections');
+      collections += cs.length;
+      if (collections > MAX_BULK_COLLECTIONS) throw errors.invalid(`${at}.collections`, `at most ${MAX_BULK_COLLECTIONS} collections per call`);
+      const cnames = new Set<string>();
+      cs.forEach((c, k) => {
+        const cat = `${at}.collections[${k}]`;
+        v.name(`${cat}.name`, c?.name);
+        if (cnames.has(c.name)) throw errors.invalid(`${cat}.name`, `collection ${c.name} is given twice in ${req.org}/${req.name}`);
+        cnames.add(c.name);
+        v.schema(`${cat}.schema`, c.schema);
+        v.partitions(`${cat}.partitions`, c.partitions);
+        v.retention(`${cat}.retention`, c.retention);
+        v.manifestRetention(c.manifestRetentionMs);
+      });
+    });
     checkWriteContext(w, now);
   },
   dropNamespace(now, ns, w) {
@@ -301,5 +338,5 @@ export const CHECKS: { [K in CheckedMethod]: Check<K> } = {
 
 export const CHECKED_METHODS = Object.keys(CHECKS) as CheckedMethod[];
 
-/** The optional calls (the dirty set, contract: dueHeads, settleHead): a backend may not offer them. */
-export const OPTIONAL_METHODS: readonly CheckedMethod[] = ['dueHeads', 'settleHead'];
+/** The optional calls (the dirty set, contract: dueHeads, settleHead; the bulk createNamespaces): a backend may not offer them. */
+export const OPTIONAL_METHODS: readonly CheckedMethod[] = ['dueHeads', 'settleHead', 'createNamespaces'];

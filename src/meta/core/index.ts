@@ -11,3 +11,4 @@ export * from './paging.js';
 export * from './pointers.js';
 export { maxStampIn } from './stamps.js';
 export * from './tokens.js';
+export * from './bulk.js';

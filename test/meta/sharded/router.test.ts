@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { openEmbedded } from '../../../src/meta/backends/embedded/index.js';
 import { openSharded, type ShardedMetaStore } from '../../../src/meta/backends/sharded/index.js';
+import { LARGE_NAMESPACE_STREAMS } from '../../../src/meta/backends/sharded/directory.js';
 import { shardedUrl, parseShardedSetting, ShardedConfigError } from '../../../src/meta/backends/sharded/descriptor.js';
 import { descriptorFor } from '../../../src/meta/backends/registry.js';
 import { directoryOn, openDirectory } from '../../../src/control/directory/index.js';
@@ -188,5 +189,29 @@ describe('sharded metastore', () => {
     const b = await build(3);
     await b.store.close();
     await assert.rejects(build(2, [], { paths: b.paths.slice(0, 2), dirPath: b.dirPath }), /s2, which this config does not list/);
+  });
+
+  test('size classes (spec §5.3): past LARGE_NAMESPACE_STREAMS streams a namespace is large in the directory, and every handle places it so', async () => {
+    const a = await build(2);
+    const b = await build(2, [], { paths: a.paths, dirPath: a.dirPath });
+    const ns = await a.store.createNamespace({ org: 'default', name: 'grows' });
+    for (let i = 0; i < LARGE_NAMESPACE_STREAMS; i++) await a.store.createCollection({ ns: ns.id, name: `c${i}`, schema: SCHEMA, partitions: 1 });
+    assert.equal((await a.store.router.reload(ns.id)).sizeClass, 'small', 'at the threshold: still small');
+    const v = b.store.sizeClassVersion();
+    await a.store.createStream({ ns: ns.id, name: 'one-more', partitions: 1 });
+    assert.equal((await a.store.router.reload(ns.id)).sizeClass, 'large');
+    assert.equal(a.store.sizeClassOf(ns.id), 'large');
+    // b was open before: it learns it from the directory's changes, without reading the entry.
+    const deadline = Date.now() + 10_000;
+    while (b.store.sizeClassOf(ns.id) !== 'large') {
+      assert.ok(Date.now() < deadline, 'b saw the size class change within 10 s');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.ok(b.store.sizeClassVersion() > v);
+    // A handle opened afterwards lists the large namespaces at start; a bulk-created namespace
+    // with more collections than the threshold is large from the start.
+    const bulk = await a.store.createNamespaces([{ org: 'default', name: 'born-large', collections: Array.from({ length: LARGE_NAMESPACE_STREAMS + 1 }, (_, i) => ({ name: `c${i}`, schema: SCHEMA, partitions: 1 })) }, { org: 'default', name: 'born-small', collections: [{ name: 'c', schema: SCHEMA, partitions: 1 }] }]);
+    const c = await build(2, [], { paths: a.paths, dirPath: a.dirPath });
+    assert.deepEqual([ns.id, ...bulk.map((x) => x.namespace.id)].map((id) => c.store.sizeClassOf(id)), ['large', 'large', 'small']);
   });
 });

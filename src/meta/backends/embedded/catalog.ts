@@ -4,7 +4,7 @@
 // core's catalog rules need (core/catalog.ts), calls them, and writes what they return; each
 // catalog change is one catalog_changes row in the same transaction. Names are unique among
 // live rows by partial unique indexes, so dropping frees a name at once.
-import type { CreateCollection, CreateNamespace, CreateStream, MetaStore, ReadOptions } from '../../contract.js';
+import type { CreateCollection, CreatedNamespace, CreateNamespace, CreateNamespaceWith, CreateStream, MetaStore, ReadOptions } from '../../contract.js';
 import { implicitStreamName, linkPointerKey } from '../../contract.js';
 import { errors } from '../../errors.js';
 import { JANITOR_BATCH_ENTRIES } from '../../limits.js';
@@ -27,6 +27,7 @@ import type { SqliteContext } from './context.js';
 export type CatalogCalls = Pick<
   MetaStore,
   | 'createNamespace'
+  | 'createNamespaces'
   | 'dropNamespace'
   | 'namespace'
   | 'namespaceByName'
@@ -88,22 +89,77 @@ export function catalogCalls(ctx: SqliteContext): CatalogCalls {
       s.created,
     );
 
+  /** createNamespace's rows, in the current write (the single and the bulk create). */
+  const insertNamespace = (req: CreateNamespace, stamp: number): Namespace => {
+    const existing = ctx.get<{ id: number }>("SELECT id FROM namespaces WHERE org = ? AND name = ? AND state = 'live'", req.org, req.name);
+    if (existing) throw errors.alreadyExists(`namespace ${req.org}/${req.name}`, existing.id);
+    const id = req.id ?? ctx.nextId('namespace');
+    if (req.id !== undefined) {
+      // An id allocated by a sharded store's directory (spec §10): never reused here either.
+      if (ctx.get('SELECT 1 FROM namespaces WHERE id = ?', id)) throw errors.alreadyExists(`namespace id ${id}`, id);
+      ctx.run("UPDATE counters SET value = max(value, ?) WHERE kind = 'namespace'", id);
+    }
+    ctx.run("INSERT INTO namespaces (id, org, name, state, created) VALUES (?, ?, ?, 'live', ?)", id, req.org, req.name, stamp);
+    ctx.recordChange(id, 'namespace.created', null, stamp);
+    return { id, org: req.org, name: req.name, state: 'live', created: stamp } satisfies Namespace;
+  };
+
+  /** createCollection's rows, in the current write: the collection, its implicit stream and link. */
+  const insertCollection = (req: CreateCollection, stamp: number): Collection => {
+    const schema = copySchema(req.schema);
+    const retention = collectionLogRetentionOrDefault(req.retention);
+    const mret = manifestRetentionOrDefault(req.manifestRetentionMs);
+    const { ns, name, partitions } = req;
+    ctx.writable(ns);
+    ctx.liveNamespace(ns);
+    const existing = ctx.get<{ id: number }>("SELECT id FROM collections WHERE ns = ? AND name = ? AND state = 'live'", ns, name);
+    if (existing) throw errors.alreadyExists(`collection ${name} in namespace ${ns}`, existing.id);
+    const id = ctx.nextId('collection');
+    const streamId = ctx.nextId('stream');
+    const linkId = ctx.nextId('link');
+    insertStream({ ns, id: streamId, name: implicitStreamName(name), partitions, retention, implicit: true, state: 'live', created: stamp });
+    ctx.run(
+      `INSERT INTO collections (ns, id, name, schema, schema_version, stream_id, link_id, partitions,
+         manifest_retention_ms, state, created) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, 'live', ?)`,
+      ns,
+      id,
+      name,
+      JSON.stringify(schema),
+      streamId,
+      linkId,
+      partitions,
+      mret,
+      stamp,
+    );
+    ctx.run("INSERT INTO links (ns, id, stream_id, collection_id, state) VALUES (?, ?, ?, ?, 'live')", ns, linkId, streamId, id);
+    ctx.recordChange(ns, 'collection.created', id, stamp);
+    return {
+      ns,
+      id,
+      name,
+      schema,
+      schemaVersion: 1,
+      streamId,
+      linkId,
+      partitions,
+      manifestRetentionMs: mret,
+      state: 'live',
+      created: stamp,
+    } satisfies Collection;
+  };
+
   return {
     // ---------------------------------------------------------------- namespaces
-    createNamespace: (req: CreateNamespace, w?: WriteContext) =>
-      ctx.write('createNamespace', w, (stamp) => {
-        const existing = ctx.get<{ id: number }>("SELECT id FROM namespaces WHERE org = ? AND name = ? AND state = 'live'", req.org, req.name);
-        if (existing) throw errors.alreadyExists(`namespace ${req.org}/${req.name}`, existing.id);
-        const id = req.id ?? ctx.nextId('namespace');
-        if (req.id !== undefined) {
-          // An id allocated by a sharded store's directory (spec §10): never reused here either.
-          if (ctx.get('SELECT 1 FROM namespaces WHERE id = ?', id)) throw errors.alreadyExists(`namespace id ${id}`, id);
-          ctx.run("UPDATE counters SET value = max(value, ?) WHERE kind = 'namespace'", id);
-        }
-        ctx.run("INSERT INTO namespaces (id, org, name, state, created) VALUES (?, ?, ?, 'live', ?)", id, req.org, req.name, stamp);
-        ctx.recordChange(id, 'namespace.created', null, stamp);
-        return { id, org: req.org, name: req.name, state: 'live', created: stamp } satisfies Namespace;
-      }),
+    createNamespace: (req: CreateNamespace, w?: WriteContext) => ctx.write('createNamespace', w, (stamp) => insertNamespace(req, stamp)),
+
+    createNamespaces: (reqs: CreateNamespaceWith[], w?: WriteContext) =>
+      // One transaction for the whole call: every namespace and collection, or none.
+      ctx.write('createNamespaces', w, (stamp) =>
+        reqs.map((req): CreatedNamespace => {
+          const namespace = insertNamespace(req, stamp);
+          return { namespace, collections: (req.collections ?? []).map((c) => insertCollection({ ...c, ns: namespace.id }, stamp)) };
+        }),
+      ),
 
     dropNamespace: (ns: number, w?: WriteContext) =>
       ctx.write('dropNamespace', w, (stamp) => {
@@ -159,50 +215,7 @@ export function catalogCalls(ctx: SqliteContext): CatalogCalls {
     },
 
     // ---------------------------------------------------------------- collections
-    createCollection: (req: CreateCollection, w?: WriteContext) => {
-      const schema = copySchema(req.schema);
-      const retention = collectionLogRetentionOrDefault(req.retention);
-      const mret = manifestRetentionOrDefault(req.manifestRetentionMs);
-      return ctx.write('createCollection', w, (stamp) => {
-        const { ns, name, partitions } = req;
-        ctx.writable(ns);
-        ctx.liveNamespace(ns);
-        const existing = ctx.get<{ id: number }>("SELECT id FROM collections WHERE ns = ? AND name = ? AND state = 'live'", ns, name);
-        if (existing) throw errors.alreadyExists(`collection ${name} in namespace ${ns}`, existing.id);
-        const id = ctx.nextId('collection');
-        const streamId = ctx.nextId('stream');
-        const linkId = ctx.nextId('link');
-        insertStream({ ns, id: streamId, name: implicitStreamName(name), partitions, retention, implicit: true, state: 'live', created: stamp });
-        ctx.run(
-          `INSERT INTO collections (ns, id, name, schema, schema_version, stream_id, link_id, partitions,
-             manifest_retention_ms, state, created) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?, 'live', ?)`,
-          ns,
-          id,
-          name,
-          JSON.stringify(schema),
-          streamId,
-          linkId,
-          partitions,
-          mret,
-          stamp,
-        );
-        ctx.run("INSERT INTO links (ns, id, stream_id, collection_id, state) VALUES (?, ?, ?, ?, 'live')", ns, linkId, streamId, id);
-        ctx.recordChange(ns, 'collection.created', id, stamp);
-        return {
-          ns,
-          id,
-          name,
-          schema,
-          schemaVersion: 1,
-          streamId,
-          linkId,
-          partitions,
-          manifestRetentionMs: mret,
-          state: 'live',
-          created: stamp,
-        } satisfies Collection;
-      });
-    },
+    createCollection: (req: CreateCollection, w?: WriteContext) => ctx.write('createCollection', w, (stamp) => insertCollection(req, stamp)),
 
     dropCollection: (ns: number, collection: number, w?: WriteContext) =>
       ctx.write('dropCollection', w, (stamp) => {

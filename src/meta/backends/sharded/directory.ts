@@ -30,6 +30,19 @@ export const PLACEMENT_STATES: readonly PlacementState[] = ['creating', 'live', 
 /** Size classes of spec §5.3: small namespaces place by ns alone, large ones per object. */
 export type SizeClass = 'small' | 'large';
 export const SIZE_CLASSES: readonly SizeClass[] = ['small', 'large'];
+/**
+ * A namespace with more streams than this is large (spec §5.3): its collections and stream
+ * partitions place each by its own key, spreading the namespace's work over nodes. At or
+ * below it the namespace is small and places by ns alone, so one node warms all its objects.
+ * Streams count both kinds: each collection has one (its implicit stream). A namespace is
+ * never made small again automatically (its keys would move twice); an operator can.
+ */
+export const LARGE_NAMESPACE_STREAMS = 32;
+
+/** The size class of a namespace with `streams` live streams (collections' implicit streams included). */
+export function sizeClassFor(streams: number): SizeClass {
+  return streams > LARGE_NAMESPACE_STREAMS ? 'large' : 'small';
+}
 
 export interface DirectoryEntry {
   id: NamespaceId;
@@ -83,6 +96,21 @@ export interface EntryChange {
   sizeClass?: SizeClass;
 }
 
+/** One name to reserve (reserveMany). */
+export interface Reservation {
+  org: string;
+  name: string;
+  shard: string;
+  sizeClass: SizeClass;
+}
+
+/** One entry to change (updateEntries). */
+export interface EntryUpdate {
+  ns: NamespaceId;
+  expectedVersion: number;
+  change: EntryChange;
+}
+
 export interface DirectoryStore {
   /** Creates the tables or items (idempotent). */
   init(): Promise<void>;
@@ -98,6 +126,15 @@ export interface DirectoryStore {
    */
   reserve(org: string, name: string, shard: string, sizeClass: SizeClass): Promise<{ entry: DirectoryEntry; created: boolean }>;
 
+  /**
+   * Optional, for the bulk create (the sharded createNamespaces): reserves every name of
+   * `items` in one transaction, all or none, as `reserve` would one by one (ids and versions
+   * in order, each entry 'creating'). A name an entry that is not dropped holds refuses the
+   * whole call: AlreadyExists carrying that entry's id. At most MAX_BULK_NAMESPACES items.
+   * Without it the sharded store calls `reserve` per name.
+   */
+  reserveMany?(items: Reservation[]): Promise<DirectoryEntry[]>;
+
   entry(ns: NamespaceId): Promise<DirectoryEntry | null>;
   /** The entry holding (org, name): any state but dropped. */
   entryByName(org: string, name: string): Promise<DirectoryEntry | null>;
@@ -110,6 +147,21 @@ export interface DirectoryStore {
    * one write, checked against the version the mover read.
    */
   updateEntry(ns: NamespaceId, expectedVersion: number, change: EntryChange): Promise<DirectoryEntry>;
+
+  /**
+   * Optional, for the bulk create: `updateEntry` for each of `updates` in one transaction, all
+   * or none (the first VersionMismatch or NotFound refuses them all). At most
+   * MAX_BULK_NAMESPACES updates. Without it the sharded store calls `updateEntry` per entry.
+   */
+  updateEntries?(updates: EntryUpdate[]): Promise<DirectoryEntry[]>;
+
+  /**
+   * Optional: ids of the large namespaces (not dropped) above `after`, ascending, at most
+   * `limit` (MAX_DIRECTORY_PAGE). A node reads them at start (spec §5.3: placement reads the
+   * size class); without it a node learns a namespace is large from the entries it reads
+   * and the changes after its start.
+   */
+  largeNamespaces?(after: NamespaceId, limit: number): Promise<NamespaceId[]>;
 
   /** Entries changed after `version`, oldest first, at most `limit` (MAX_DIRECTORY_PAGE). */
   changesSince(version: number, limit?: number): Promise<DirectoryChanges>;

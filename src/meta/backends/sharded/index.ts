@@ -5,7 +5,7 @@
 // (merged lists), gc.ts (path-only calls), leases.ts (cluster leases), feed.ts (the cluster
 // feed), routing.ts (the directory cache and path routes), directory.ts (the directory's
 // interface, implemented beside the ControlStore in src/control/directory).
-import { hasDirtySets, type CreateCollection, type CreateNamespace, type CreateStream, type MetaStore, type ReadOptions } from '../../contract.js';
+import { hasDirtySets, type CreateCollection, type CreateNamespace, type CreateNamespaceWith, type CreateStream, type MetaStore, type ReadOptions } from '../../contract.js';
 import { dueCursor } from '../../core/due.js';
 import { mergedList } from './lists.js';
 import { registerConnection, type Connection } from '../connections.js';
@@ -29,7 +29,7 @@ import type {
   WriteContext,
 } from '../../types.js';
 import { commitWalSharded } from './commit.js';
-import type { DirectoryStore, ShardRecord } from './directory.js';
+import type { DirectoryStore, ShardRecord, SizeClass } from './directory.js';
 import { ClusterFeed } from './feed.js';
 import { ShardedGc } from './gc.js';
 import { ClusterLeases } from './leases.js';
@@ -87,6 +87,16 @@ export class ShardedMetaStore implements MetaStore {
       this.dueHeads = (before, page) => mergedList(this.router.shards.map((s) => (p: PageRequest) => s.store.dueHeads!(before, p)), page, dueCursor);
       this.settleHead = (ns, stream, partition, mark, due) => this.on(ns, (s) => s.settleHead!(ns, stream, partition, mark, due));
     }
+  }
+
+  /** A namespace's size class in this node's directory view (spec §5.3: what placement reads), without a round trip. */
+  sizeClassOf(ns: NamespaceId): SizeClass {
+    return this.router.sizeClassOf(ns);
+  }
+
+  /** Bumped whenever sizeClassOf changed for some namespace (ownership reads it: src/node/ownership.ts). */
+  sizeClassVersion(): number {
+    return this.router.sizeClassVersion();
   }
 
   /** The directory version this node holds (spec §5.2: a node can say which). */
@@ -174,6 +184,9 @@ export class ShardedMetaStore implements MetaStore {
   createNamespace(req: CreateNamespace, w?: WriteContext) {
     return this.ns.create(req, w);
   }
+  createNamespaces(reqs: CreateNamespaceWith[], w?: WriteContext) {
+    return this.ns.createMany(reqs, w);
+  }
   dropNamespace(ns: NamespaceId, w?: WriteContext) {
     return this.ns.drop(ns, w);
   }
@@ -186,8 +199,11 @@ export class ShardedMetaStore implements MetaStore {
   listNamespaces(org: string, page?: PageRequest) {
     return this.ns.list(org, page);
   }
-  createCollection(req: CreateCollection, w?: WriteContext) {
-    return this.catalog(req.ns, (s) => s.createCollection(req, w));
+  async createCollection(req: CreateCollection, w?: WriteContext) {
+    const c = await this.catalog(req.ns, (s) => s.createCollection(req, w));
+    // The size class is a placement hint: a failed promotion is tried again by the next create, never fails this one.
+    await this.ns.grew(req.ns).catch(() => undefined);
+    return c;
   }
   dropCollection(ns: NamespaceId, collection: number, w?: WriteContext) {
     return this.catalog(ns, (s) => s.dropCollection(ns, collection, w));
@@ -213,8 +229,11 @@ export class ShardedMetaStore implements MetaStore {
   aliases(ns: NamespaceId) {
     return this.on(ns, (s) => s.aliases(ns));
   }
-  createStream(req: CreateStream, w?: WriteContext) {
-    return this.catalog(req.ns, (s) => s.createStream(req, w));
+  async createStream(req: CreateStream, w?: WriteContext) {
+    const st = await this.catalog(req.ns, (s) => s.createStream(req, w));
+    // The size class is a placement hint: a failed promotion is tried again by the next create, never fails this one.
+    await this.ns.grew(req.ns).catch(() => undefined);
+    return st;
   }
   dropStream(ns: NamespaceId, stream: number, w?: WriteContext) {
     return this.catalog(ns, (s) => s.dropStream(ns, stream, w));
@@ -348,7 +367,7 @@ export async function openSharded(opts: ShardedOptions): Promise<ShardedMetaStor
   const byName = new Map(opts.shards.map((s) => [s.name, s]));
   const shards: Shard[] = records.map((r) => ({ name: r.name, store: byName.get(r.name)!.store, record: r }));
   const store = new ShardedMetaStore(opts.directory, shards);
-  await store.router.refresh();
+  await store.router.start();
   if (opts.follow !== false) store.router.follow();
   if (opts.resumeRemovals !== false) store.startResumingRemovals();
   return registerConnection(validating(store), opts.directory.connection);

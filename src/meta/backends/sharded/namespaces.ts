@@ -10,10 +10,11 @@
 // drop: drop on the shard (which frees the name there), then mark the entry 'dropped' (which
 // frees it in the directory). A crash between leaves the entry held by a namespace its shard
 // has dropped; the next create of the name sees that and frees the entry first.
-import type { CreateNamespace } from '../../contract.js';
+import type { CreatedNamespace, CreateNamespace, CreateNamespaceWith } from '../../contract.js';
+import { createNamespacesWith } from '../../core/bulk.js';
 import { errors, isMetaError } from '../../errors.js';
 import type { Namespace, NamespaceId, Page, PageRequest, WriteContext } from '../../types.js';
-import type { DirectoryEntry } from './directory.js';
+import { LARGE_NAMESPACE_STREAMS, sizeClassFor, type DirectoryEntry, type Reservation } from './directory.js';
 import { mergedList } from './lists.js';
 import { chooseShard } from './placement.js';
 import type { Router } from './routing.js';
@@ -60,6 +61,79 @@ export class Namespaces {
       if (entry.state === 'creating') await this.mark(entry.id, 'live');
       await this.changed(shard.name);
       return ns;
+    }
+  }
+
+  /**
+   * The bulk create (contract: createNamespaces): every name reserved in the directory at
+   * once (ids dense, allocated once for the cluster: spec §10), each shard's part created in
+   * one transaction there, every entry marked live at once, then each shard's changes copied
+   * into the cluster feed. A failure after the reservation leaves the entries of the shards
+   * not yet done 'creating': the next create of such a name finishes or undoes it, as after a
+   * crashed single create. A namespace created with more than LARGE_NAMESPACE_STREAMS
+   * collections is large from the start.
+   */
+  async createMany(reqs: CreateNamespaceWith[], w?: WriteContext): Promise<CreatedNamespace[]> {
+    reqs.forEach((r, i) => {
+      if (r.id !== undefined) throw errors.invalid(`reqs[${i}].id`, 'a sharded metastore allocates namespace ids in its directory');
+    });
+    const names = this.r.shards.map((s) => s.name);
+    const items: Reservation[] = reqs.map((r) => ({ org: r.org, name: r.name, shard: chooseShard(r.org, r.name, names), sizeClass: sizeClassFor(r.collections?.length ?? 0) }));
+    const entries = await this.reserveAll(items);
+    for (const e of entries) this.r.remember(e);
+    const out = new Array<CreatedNamespace>(reqs.length);
+    const byShard = new Map<string, number[]>();
+    entries.forEach((e, i) => {
+      const list = byShard.get(e.shard);
+      if (list) list.push(i);
+      else byShard.set(e.shard, [i]);
+    });
+    for (const [shard, idx] of byShard) {
+      const made = await createNamespacesWith(this.r.shard(shard).store, idx.map((i) => ({ ...reqs[i]!, id: entries[i]!.id })), w);
+      idx.forEach((i, k) => (out[i] = made[k]!));
+    }
+    const live = entries.map((e) => ({ ns: e.id, expectedVersion: e.version, change: { state: 'live' as const } }));
+    if (this.r.directory.updateEntries) for (const e of await this.r.directory.updateEntries(live)) this.r.remember(e);
+    else for (const e of entries) await this.mark(e.id, 'live');
+    for (const shard of byShard.keys()) await this.changed(shard);
+    return out;
+  }
+
+  /** reserveMany where the directory has it; else one reserve per name, undone at the first held one. */
+  private async reserveAll(items: Reservation[]): Promise<DirectoryEntry[]> {
+    if (this.r.directory.reserveMany) return this.r.directory.reserveMany(items);
+    const out: DirectoryEntry[] = [];
+    for (const it of items) {
+      const { entry, created } = await this.r.directory.reserve(it.org, it.name, it.shard, it.sizeClass);
+      if (!created) {
+        // Refused: free the names this call reserved (their entries dropped), so it wrote nothing that holds a name.
+        for (const e of out) await this.r.directory.updateEntry(e.id, e.version, { state: 'dropped' }).catch(() => undefined);
+        throw errors.alreadyExists(`namespace ${it.org}/${it.name}`, entry.id);
+      }
+      out.push(entry);
+    }
+    return out;
+  }
+
+  /**
+   * After a stream or collection was created in `ns`: a small namespace with more than
+   * LARGE_NAMESPACE_STREAMS streams becomes large in its directory entry (spec §5.3), which
+   * every node's placement reads from then on. One page of at most the threshold + 1 names,
+   * and only while the namespace is small.
+   */
+  async grew(ns: NamespaceId): Promise<void> {
+    if ((await this.r.entry(ns)).sizeClass === 'large') return;
+    const page = await this.r.onNamespace(ns, (s) => s.listStreams(ns, { limit: LARGE_NAMESPACE_STREAMS + 1 }));
+    if (sizeClassFor(page.items.length) !== 'large') return;
+    for (let round = 0; round < MAX_MARK_ROUNDS; round++) {
+      const e = await this.r.reload(ns);
+      if (e.sizeClass === 'large' || e.state === 'dropped') return;
+      try {
+        this.r.remember(await this.r.directory.updateEntry(ns, e.version, { sizeClass: 'large' }));
+        return;
+      } catch (err) {
+        if (!isMetaError(err, 'VersionMismatch')) throw err;
+      }
     }
   }
 

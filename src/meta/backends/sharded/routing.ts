@@ -16,7 +16,7 @@ import type { MetaStore } from '../../contract.js';
 import { movedReads } from '../../core/moves.js';
 import { hasMoveStorage } from '../../moves.js';
 import type { NamespaceId } from '../../types.js';
-import type { DirectoryEntry, DirectoryStore, ShardRecord } from './directory.js';
+import type { DirectoryEntry, DirectoryStore, ShardRecord, SizeClass } from './directory.js';
 
 /** Entries a node caches at most; past it the cache starts over (the directory is the truth). */
 export const MAX_CACHED_ENTRIES = 200_000;
@@ -56,8 +56,16 @@ export interface Shard {
   record: ShardRecord;
 }
 
+/** Large namespaces a node knows by id at most (spec §5.3: few are large); past it the rest place as small, a hint only. */
+export const MAX_KNOWN_LARGE = 100_000;
+/** Ids per largeNamespaces page read at start. */
+export const LARGE_PAGE = 1_000;
+
 export class Router {
   private readonly cache = new Map<NamespaceId, DirectoryEntry>();
+  /** The large namespaces (spec §5.3): every one the directory lists at start, then each delta. */
+  private readonly large = new Set<NamespaceId>();
+  private largeChanges = 0;
   private held = 0;
   private readonly byName: Map<string, Shard>;
   private follower: Promise<void> | null = null;
@@ -110,10 +118,48 @@ export class Router {
     return e;
   }
 
+  /**
+   * Starts at the directory's current version, with every large namespace it lists (where
+   * the directory can list them): nothing of the directory's history is replayed, so a
+   * node's start does not grow with the namespaces the cluster ever created.
+   */
+  async start(): Promise<void> {
+    this.held = Math.max(this.held, await this.directory.version());
+    const list = this.directory.largeNamespaces?.bind(this.directory);
+    if (!list) return;
+    let after = 0;
+    for (let page = 0; page * LARGE_PAGE < MAX_KNOWN_LARGE; page++) {
+      const ids = await list(after, LARGE_PAGE);
+      for (const id of ids) this.large.add(id);
+      if (ids.length < LARGE_PAGE) return;
+      after = ids[ids.length - 1]!;
+    }
+  }
+
+  /** The namespace's size class as this node's view has it, without a round trip (a placement hint: spec §5.3). */
+  sizeClassOf(ns: NamespaceId): SizeClass {
+    return this.large.has(ns) ? 'large' : 'small';
+  }
+
+  /** Bumped whenever sizeClassOf's answer changed for some namespace. */
+  sizeClassVersion(): number {
+    return this.largeChanges;
+  }
+
+  private noteSize(e: DirectoryEntry): void {
+    if (e.sizeClass === 'large' && e.state !== 'dropped') {
+      if (this.large.size < MAX_KNOWN_LARGE && !this.large.has(e.id)) {
+        this.large.add(e.id);
+        this.largeChanges++;
+      }
+    } else if (this.large.delete(e.id)) this.largeChanges++;
+  }
+
   /** Records an entry this node wrote or read. */
   remember(e: DirectoryEntry): void {
     const cur = this.cache.get(e.id);
     if (cur && cur.version > e.version) return;
+    this.noteSize(e);
     if (!cur && this.cache.size >= MAX_CACHED_ENTRIES) this.cache.clear();
     this.cache.set(e.id, e);
   }
@@ -207,7 +253,10 @@ export class Router {
   async refresh(): Promise<number> {
     for (let page = 0; page < MAX_REFRESH_PAGES; page++) {
       const ch = await this.directory.changesSince(this.held);
-      for (const e of ch.entries) if (this.cache.has(e.id)) this.remember(e);
+      for (const e of ch.entries) {
+        if (this.cache.has(e.id)) this.remember(e);
+        else this.noteSize(e);
+      }
       this.held = Math.max(this.held, ch.version);
       if (!ch.more) break;
     }
