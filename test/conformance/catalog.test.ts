@@ -5,6 +5,8 @@ import { after, describe, test } from 'node:test';
 import { isMetaError, linkPointerKey, type CollectionSchema } from '../../src/meta/index.js';
 import { DEFAULT_COLLECTION_LOG_RETENTION_MS } from '../../src/meta/limits.js';
 import { SCHEMA, allPages, factory, fresh, multiItem, needs, rejectsInvalid, rejectsWith, uniq, world } from './helpers.js';
+// The bulk create's cases run in this file's process (a file of their own would add a process per backend to CI).
+import './bulk.cases.js';
 /** Why a case is selected by capability: collections, streams and the log are multi-item writes. */
 const MULTI = "transactions 'multi-item' (collections, streams, drops and the log are multi-item writes)";
 

@@ -1,7 +1,7 @@
 // The bulk create (contract: createNamespaces; core/bulk.ts): what it creates is what the
 // single calls create, a refused call writes nothing, and the core's fallback gives the same
 // result on a backend without it. Small batches: the sizes that matter are the bench's
-// (`npm run bench -- scale`).
+// (`npm run bench -- scale`). Imported by catalog.test.ts, in whose process they run.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { createNamespacesWith, hasBulkCreate } from '../../src/meta/core/bulk.js';
