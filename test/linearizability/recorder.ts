@@ -40,7 +40,6 @@ export interface RecordOptions {
 }
 
 interface WorkerInput {
-  entry: string;
   model: string;
   location: Location;
   staleReads: boolean;
@@ -53,14 +52,35 @@ interface WorkerInput {
   policy: RetryPolicy;
 }
 
+/**
+ * The client threads, kept between recordings: booting one (the TypeScript loader, then the
+ * metastore's modules) costs about a second of CPU, more than a CI-sized recording's calls, so
+ * a file's recordings share them. An idle thread is unref'd: it never keeps a process alive.
+ */
+const pool: (Worker | undefined)[] = [];
+
+function clientThread(i: number): Worker {
+  let w = pool[i];
+  if (!w) {
+    w = new Worker(new URL('./_boot.mjs', import.meta.url), { workerData: { entry: import.meta.url } });
+    w.unref();
+    pool[i] = w;
+  }
+  return w;
+}
+
+/** A thread that failed or hung is not used again. */
+function retire(i: number, w: Worker): void {
+  if (pool[i] === w) pool[i] = undefined;
+  void w.terminate();
+}
+
 /** Runs the clients and returns the merged history, ordered by time. */
 export async function record(opts: RecordOptions): Promise<HistoryEvent[]> {
   if (!SCENARIOS[opts.model]) throw new Error(`no recording scenario for model "${opts.model}"`);
   const clock = new SharedArrayBuffer(8);
-  const boot = new URL('./_boot.mjs', import.meta.url);
   const runs = Array.from({ length: opts.clients }, (_, p) => {
     const input: WorkerInput = {
-      entry: import.meta.url,
       model: opts.model,
       location: opts.location,
       ctx: opts.ctx,
@@ -72,21 +92,33 @@ export async function record(opts: RecordOptions): Promise<HistoryEvent[]> {
       fakeLostOutcomes: opts.fakeLostOutcomes ?? true,
       policy: opts.policy ?? RECORD_POLICY,
     };
-    const w = new Worker(boot, { workerData: input });
+    const w = clientThread(p);
+    w.ref();
     return new Promise<HistoryEvent[]>((resolve, reject) => {
+      const done = () => {
+        clearTimeout(timer);
+        w.off('message', onMessage);
+        w.off('error', onError);
+        w.unref();
+      };
       const timer = setTimeout(() => {
-        void w.terminate();
+        done();
+        retire(p, w);
         reject(new Error(`client ${p} did not finish within ${RECORD_DEADLINE_MS} ms`));
       }, RECORD_DEADLINE_MS);
-      w.once('message', (m: { events?: HistoryEvent[]; error?: string }) => {
-        clearTimeout(timer);
+      const onMessage = (m: { events?: HistoryEvent[]; error?: string }) => {
+        done();
         if (m.error) reject(new Error(`client ${p}: ${m.error}`));
         else resolve(m.events!);
-      });
-      w.once('error', (e) => {
-        clearTimeout(timer);
+      };
+      const onError = (e: Error) => {
+        done();
+        retire(p, w);
         reject(e);
-      });
+      };
+      w.on('message', onMessage);
+      w.once('error', onError);
+      w.postMessage(input);
     });
   });
   const events = (await Promise.all(runs)).flat();
@@ -155,10 +187,12 @@ function toPlain(v: unknown): unknown {
   return v === undefined ? null : JSON.parse(JSON.stringify(v));
 }
 
-if (!isMainThread && (workerData as WorkerInput | undefined)?.entry === import.meta.url) {
-  const input = workerData as WorkerInput;
-  client(input).then(
-    (events) => parentPort!.postMessage({ events }),
-    (e: unknown) => parentPort!.postMessage({ error: (e as Error).stack ?? String(e) }),
-  );
+if (!isMainThread && (workerData as { entry?: string } | undefined)?.entry === import.meta.url) {
+  // One recording at a time per thread: record() posts the next only after this one answered.
+  parentPort!.on('message', (input: WorkerInput) => {
+    client(input).then(
+      (events) => parentPort!.postMessage({ events }),
+      (e: unknown) => parentPort!.postMessage({ error: (e as Error).stack ?? String(e) }),
+    );
+  });
 }
