@@ -5,9 +5,10 @@
 // process of its own) backed by the embedded backend, ÷ the same load on the embedded backend
 // in this process (`remote_commitWal_ratio`, target ≥ 0.7); the CPU time one commitWal costs
 // the client and the server process against the in-process call (what decides the ratio on a
-// machine without spare cores); collectionHead's p50/p99 over the wire and in process; and the
-// bytes one commitWal puts on the wire (request and response, HTTP/2 framing included),
-// counted by a proxy in front of the server. Every line carries the 1-minute load average at
+// machine without spare cores) and the calls each RPC carried (concurrent calls share a
+// CommitWalBatch); collectionHead's p50/p99 over the wire and in process; and the bytes one
+// commitWal puts on the wire (request and response, HTTP/2 framing included) from one caller
+// and from WRITERS concurrent ones, counted by a proxy in front of the server. Every line carries the 1-minute load average at
 // the start and the end of the run.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -173,10 +174,15 @@ export async function main(argv: string[]): Promise<void> {
       const sample = await timed(seconds, () => f.store.commitWal(f.commit(n++)), WRITERS);
       return { ...sample, ops: n - n0, clientUs: ownCpu() - c0, serverUs: remoteRound ? (await server.cpu()) - s0 : 0 };
     };
+    // The RPCs the remote rounds took: concurrent calls share a CommitWalBatch (docs/remote.md).
+    const rpcs = async () => (await remote.channel.metrics.calls.get()).values.filter((x) => x.labels.method === 'CommitWal' || x.labels.method === 'CommitWalBatch').reduce((a, x) => a + x.value, 0);
+    const rpcs0 = await rpcs();
     for (let k = 0; k < ROUNDS; k++) {
       rs.push(await measure(r, true));
       ls.push(await measure(l, false));
     }
+    const remoteCalls = rs.reduce((a, x) => a + x.ops, 0);
+    const remoteRpcs = (await rpcs()) - rpcs0;
     const rm = median(rs) as Round;
     const lm = median(ls) as Round;
     line('remote_commitWal_per_s', rm.rate, 'ops/s', lm.rate);
@@ -187,6 +193,7 @@ export async function main(argv: string[]): Promise<void> {
     const perOp = (x: Round) => ({ client: x.clientUs / x.ops, server: x.serverUs / x.ops });
     const rc = perOp(rm);
     line('remote_commitWal_cpu_us', rc.client + rc.server, 'us', perOp(lm).client, { client_us: round(rc.client), server_us: round(rc.server) });
+    line('remote_commitWal_calls_per_rpc', remoteCalls / Math.max(1, remoteRpcs), 'calls', undefined, { calls: remoteCalls, rpcs: remoteRpcs });
 
     // collectionHead latency, one caller: over the wire and in process.
     const heads = async (f: Fixture) => {
@@ -210,7 +217,11 @@ export async function main(argv: string[]): Promise<void> {
       await counted.commitWal(r.commit(n++));
       const before = proxy.bytes();
       for (let i = 0; i < BYTES_SAMPLE; i++) await counted.commitWal(r.commit(n++));
-      line('remote_commitWal_wire_bytes', (proxy.bytes() - before) / BYTES_SAMPLE, 'bytes', undefined, { chunks: PARTITIONS, note: 'request + response, HTTP/2 frames and headers included' });
+      line('remote_commitWal_wire_bytes', (proxy.bytes() - before) / BYTES_SAMPLE, 'bytes', undefined, { chunks: PARTITIONS, note: 'one caller: each call its own RPC; request + response, HTTP/2 frames and headers included' });
+      // The same from WRITERS concurrent callers, whose calls share batches.
+      const batched = proxy.bytes();
+      for (let i = 0; i < BYTES_SAMPLE / WRITERS; i++) await Promise.all(Array.from({ length: WRITERS }, () => counted.commitWal(r.commit(n++))));
+      line('remote_commitWal_wire_bytes_batched', (proxy.bytes() - batched) / BYTES_SAMPLE, 'bytes', undefined, { chunks: PARTITIONS, writers: WRITERS, note: 'concurrent callers: calls share CommitWalBatch RPCs' });
     } finally {
       await counted.close();
       await proxy.close();

@@ -17,7 +17,7 @@ export interface CallContext {
 /** A write's idempotency key from its request; missing or malformed keys are refused. */
 export type KeyOf<Req> = (req: Req) => string | undefined;
 
-function deadlineOf(call: ServerCall): number {
+export function deadlineOf(call: ServerCall): number {
   const d = call.getDeadline();
   return d instanceof Date ? d.getTime() : d;
 }
@@ -42,10 +42,14 @@ export function callSignal(call: ServerCall, deadline: number): { signal: AbortS
 export function statusOf(e: unknown, write: boolean): grpc.StatusObject | Partial<grpc.StatusObject> {
   if (e instanceof RemoteAuthError) return { code: e.status, details: e.message };
   if (isMetaError(e)) return metaErrorToStatus(e);
-  // A defect, not a typed refusal: a write's outcome is then unknown (it may have applied).
+  return { ...metaErrorToStatus(typedError(e, write)), code: grpc.status.INTERNAL };
+}
+
+/** The MetaError a thrown error is: itself, or for a defect — no typed refusal — a write's unknown outcome (it may have applied) or a read's Retryable. */
+export function typedError(e: unknown, write: boolean): MetaError {
+  if (isMetaError(e)) return e;
   const message = `internal error: ${(e as Error)?.message ?? String(e)}`;
-  const typed = write ? errors.unknown(message) : new MetaError('Retryable', message, { reason: 'internal' });
-  return { ...metaErrorToStatus(typed), code: grpc.status.INTERNAL };
+  return write ? errors.unknown(message) : new MetaError('Retryable', message, { reason: 'internal' });
 }
 
 /** The code of the errors metric: the MetaError's code, or the status of a refusal that is none (an auth refusal, a defect). */
@@ -64,6 +68,31 @@ export function refusedLate(call: ServerCall, deadline: number): MetaError | nul
     );
   }
   return null;
+}
+
+/**
+ * A write, at most once per idempotency key (idempotency.ts): the key is checked, a retry gets
+ * the first outcome, and the backend is called only if the caller is still there and within
+ * `deadline` at that moment (after any wait for an earlier call with the same key).
+ */
+export async function runWrite<Req, Res>(
+  core: ServerCore,
+  call: ServerCall,
+  ctx: CallContext,
+  method: string,
+  key: string | undefined,
+  req: Req,
+  deadline: number,
+  run: (ctx: CallContext, req: Req) => Promise<Res>,
+): Promise<Res> {
+  if (!key) throw errors.invalid('requestId', 'every write needs an idempotency key (WriteContext.request_id / request_id) on the wire');
+  if (key.length > MAX_TOKEN_STRING_LENGTH) throw errors.invalid('requestId', `at most ${MAX_TOKEN_STRING_LENGTH} characters`);
+  const out = await core.idempotency.run(ctx.cluster, key, fingerprint(method, req), () => {
+    const gone = refusedLate(call, deadline);
+    return gone ? Promise.reject(gone) : run(ctx, req);
+  });
+  if (out.replayed) core.metrics.replays.inc({ method });
+  return out.value;
 }
 
 export function unary<Req, Res>(
@@ -94,16 +123,7 @@ export function unary<Req, Res>(
       const { cluster, stores } = await core.resolve(call);
       const ctx: CallContext = { cluster, stores };
       if (!write) return run(ctx, call.request);
-      const key = keyOf(call.request);
-      if (!key) throw errors.invalid('requestId', 'every write needs an idempotency key (WriteContext.request_id / request_id) on the wire');
-      if (key.length > MAX_TOKEN_STRING_LENGTH) throw errors.invalid('requestId', `at most ${MAX_TOKEN_STRING_LENGTH} characters`);
-      // Checked again at the last moment: a call whose caller left while it waited applies nothing.
-      const out = await core.idempotency.run(cluster, key, fingerprint(method, call.request), () => {
-        const gone = refusedLate(call, deadline);
-        return gone ? Promise.reject(gone) : run(ctx, call.request);
-      });
-      if (out.replayed) core.metrics.replays.inc({ method });
-      return out.value;
+      return runWrite(core, call, ctx, method, keyOf(call.request), call.request, deadline, run);
     })().then(
       (value) => {
         finish(grpc.status.OK);

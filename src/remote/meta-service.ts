@@ -13,6 +13,8 @@ import type { WatchChangesRequest__Output } from '../meta/backends/remote/gen/lo
 import type { WriteContext__Output } from '../meta/backends/remote/gen/loam/remote/v1/WriteContext.js';
 import { callSignal, errorCode, refusedLate, statusOf, unary, type CallContext } from './handlers.js';
 import type { ServerCore } from './core.js';
+import { commitWalBatch } from './wal-batch.js';
+import type { CommitWalRequest__Output } from '../meta/backends/remote/gen/loam/remote/v1/CommitWalRequest.js';
 
 /** Catalog changes read per changesSince page while serving a watch stream. */
 export const WATCH_PAGE = 500;
@@ -26,6 +28,9 @@ const w = (r: { w: WriteContext__Output | null }) => c.writeContextFromWire(r.w)
 const m = (ctx: CallContext): MetaStore => ctx.stores.meta;
 const readOpts = (o: { includeDropping: boolean } | null) => (o?.includeDropping ? { includeDropping: true } : undefined);
 const empty = async () => ({});
+
+/** One commitWal, alone (CommitWal) or in a batch (CommitWalBatch, ./wal-batch.ts). */
+const commitWal = async (ctx: CallContext, r: CommitWalRequest__Output) => c.walResultToWire(await m(ctx).commitWal(c.walCommitFromWire(r.commit), w(r)));
 
 export function metaHandlers(core: ServerCore): MetaStoreHandlers {
   const u = <Req, Res>(method: string, run: (ctx: CallContext, req: NoInfer<Req>) => Promise<NoInfer<Res>>, keyOf?: (r: NoInfer<Req>) => string | undefined): grpc.handleUnaryCall<Req, Res> =>
@@ -92,7 +97,8 @@ export function metaHandlers(core: ServerCore): MetaStoreHandlers {
     }),
     SetRetention: u('SetRetention', async (ctx, r) => c.streamToWire(await m(ctx).setRetention(r.ns, r.stream, c.retentionFromWire(r.retention), w(r))), key),
 
-    CommitWal: u('CommitWal', async (ctx, r) => c.walResultToWire(await m(ctx).commitWal(c.walCommitFromWire(r.commit), w(r))), key),
+    CommitWal: u('CommitWal', commitWal, key),
+    CommitWalBatch: commitWalBatch(core, commitWal),
     PartitionIndex: u('PartitionIndex', async (ctx, r) =>
       c.partitionIndexToWire(
         await m(ctx).partitionIndex(r.ns, r.stream, r.partition, {

@@ -16,6 +16,7 @@ export class RemoteServerMetrics {
     labelNames: ['method', 'code'],
     registers: [this.registry],
   });
+  readonly batched = new Counter({ name: 'loam_remote_server_batched_calls_total', help: 'Contract calls that arrived inside a batch RPC (CommitWalBatch), by method', labelNames: ['method'], registers: [this.registry] });
   readonly replays = new Counter({ name: 'loam_remote_server_replayed_writes_total', help: 'Writes answered from the record of an earlier call with the same idempotency key (a retry after a lost response)', labelNames: ['method'], registers: [this.registry] });
   readonly streams = new Gauge({ name: 'loam_remote_server_watch_streams', help: 'Open watch streams', registers: [this.registry] });
   readonly resumed = new Counter({ name: 'loam_remote_server_resumed_streams_total', help: 'Watch streams opened by a client resuming from its last version after a cut', registers: [this.registry] });

@@ -61,14 +61,24 @@ describe('remote: the wire definition', () => {
     for (const flag of ['defaults', 'oneofs', 'arrays'] as const) assert.equal(LOADER_OPTIONS[flag] === true, script.includes(`--${flag}`), flag);
   });
 
-  test('every MetaStore call has its rpc, and the service has no other', () => {
+  test('every MetaStore call has its rpc; the only others are the watch stream and the commitWal batch', () => {
     const svc = root.lookupService('loam.remote.v1.MetaStore');
     // The dirty set's optional calls are not served over the wire yet: a node on the remote
     // metastore runs its workers in polling mode (docs/placement.md).
     const calls = [...CHECKED_METHODS.filter((m) => m !== 'watch' && !OPTIONAL_METHODS.includes(m)), 'capabilities'].map(rpcName);
     const rpcs = Object.keys(svc.methods);
-    assert.deepEqual([...calls, 'WatchChanges'].sort(), rpcs.sort());
+    assert.deepEqual([...calls, 'WatchChanges', 'CommitWalBatch'].sort(), rpcs.sort());
     assert.equal(svc.methods.WatchChanges!.responseStream, true, 'watch is a server stream');
+    // The batch is CommitWal's calls and outcomes, nothing of its own: each call is a
+    // CommitWalRequest, each outcome the CommitWal result or the ErrorDetail of its refusal.
+    const batch = svc.methods.CommitWalBatch!;
+    const call = root.lookupType(batch.requestType).fields.calls!;
+    assert.equal(call.repeated, true);
+    assert.equal(root.lookupType(call.type).fields.call!.type, svc.methods.CommitWal!.requestType);
+    const outcomes = root.lookupType(batch.responseType).fields.outcomes!;
+    assert.equal(outcomes.repeated, true);
+    const outcome = root.lookupType(outcomes.type);
+    assert.deepEqual(outcome.oneofsArray.map((o) => o.fieldsArray.map((f) => f.type)), [[svc.methods.CommitWal!.responseType, 'ErrorDetail']]);
   });
 
   test('every ControlStore call has its rpc, and the service has no other', () => {

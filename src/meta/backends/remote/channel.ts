@@ -78,25 +78,33 @@ export class RemoteChannel {
     return md;
   }
 
-  /** One MetaStore RPC with its deadline and transport retries; a refusal is its MetaError. */
-  callMeta<K extends keyof MetaMethods & string>(method: K, write: boolean, req: MetaMethods[K]['req']): Promise<MetaMethods[K]['res']> {
-    return this.invoke(this.meta, method, write, req) as Promise<MetaMethods[K]['res']>;
+  /**
+   * One MetaStore RPC with its deadline (default: timeoutMs from now) and transport retries; a
+   * refusal is its MetaError.
+   */
+  callMeta<K extends keyof MetaMethods & string>(method: K, write: boolean, req: MetaMethods[K]['req'], deadline?: number): Promise<MetaMethods[K]['res']> {
+    return this.invoke(this.meta, method, write, () => req, deadline) as Promise<MetaMethods[K]['res']>;
+  }
+
+  /** callMeta with the request made again for each attempt (a batch's calls carry the time left of their own deadlines). */
+  callMetaEach<K extends keyof MetaMethods & string>(method: K, write: boolean, build: () => MetaMethods[K]['req'], deadline: number): Promise<MetaMethods[K]['res']> {
+    return this.invoke(this.meta, method, write, build, deadline) as Promise<MetaMethods[K]['res']>;
   }
 
   callControl<K extends keyof ControlMethods & string>(method: K, write: boolean, req: ControlMethods[K]['req']): Promise<ControlMethods[K]['res']> {
-    return this.invoke(this.control, method, write, req, 'control.') as Promise<ControlMethods[K]['res']>;
+    return this.invoke(this.control, method, write, () => req, undefined, 'control.') as Promise<ControlMethods[K]['res']>;
   }
 
-  private async invoke(client: grpc.Client, method: string, write: boolean, req: unknown, prefix = ''): Promise<unknown> {
+  private async invoke(client: grpc.Client, method: string, write: boolean, build: () => unknown, at?: number, prefix = ''): Promise<unknown> {
     const name = `${prefix}${method}`;
     const started = process.hrtime.bigint();
-    const deadline = Date.now() + this.timeoutMs;
+    const deadline = at ?? Date.now() + this.timeoutMs;
     let outcome = 'ok';
     try {
       for (let attempt = 1; ; attempt++) {
         if (this.closed) throw new MetaError('Retryable', 'the remote metastore client is closed', { reason: 'closed', beforeSend: true });
         try {
-          return await this.once(client, method, req, deadline);
+          return await this.once(client, method, build(), deadline);
         } catch (e) {
           const err = callError(e as grpc.ServiceError, write, name);
           const typed = (e as grpc.ServiceError).metadata?.get('loam-error-bin').length;

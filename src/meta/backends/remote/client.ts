@@ -1,5 +1,6 @@
 // The remote metastore backend (spec §8, DESIGN §5.3): a MetaStore whose every call is one RPC
-// to a server that runs it on its own backend (src/remote). Every write carries an
+// to a server that runs it on its own backend (src/remote) — but for concurrent commitWal
+// calls, which share one (./wal-batch.ts). Every write carries an
 // idempotency key — the caller's requestId, or one made here — so the client's transport
 // retries and the caller's retry policy learn a lost response's outcome instead of applying
 // the call twice. watch is a server stream with a resume token (./changes.ts); catalog reads
@@ -23,6 +24,7 @@ import * as c from './codec.js';
 import { NamespaceCache } from './cache.js';
 import { RemoteChannel, type RemoteOptions } from './channel.js';
 import { ChangeStream } from './changes.js';
+import { WalBatcher } from './wal-batch.js';
 import { validating } from '../../core/validating.js';
 
 type Fenced = { fence?: Fence } & WriteContext;
@@ -96,6 +98,7 @@ function remoteMetaStore(ch: RemoteChannel, capabilities: () => Capabilities, ca
   };
   const write = true;
   const read = false;
+  const batcher = new WalBatcher(ch);
 
   const store: RemoteMetaStore = {
     channel: ch,
@@ -194,7 +197,8 @@ function remoteMetaStore(ch: RemoteChannel, capabilities: () => Capabilities, ca
     },
 
     async commitWal(commit: WalCommit, w) {
-      return c.walResultFromWire(await ch.callMeta('CommitWal', write, { commit: c.walCommitToWire(commit), w: wire(w) }));
+      // Concurrent calls share one RPC (./wal-batch.ts); each keeps its own key, deadline and outcome.
+      return c.walResultFromWire(await batcher.commit({ commit: c.walCommitToWire(commit), w: wire(w) }));
     },
     async partitionIndex(ns, stream, partition, opts) {
       const r = await ch.callMeta('PartitionIndex', read, {

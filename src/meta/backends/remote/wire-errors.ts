@@ -88,12 +88,27 @@ function detailsFromWire(w: RErrorDetail['details']): MetaErrorDetails {
   return d;
 }
 
+/** A MetaError as an ErrorDetail message (a status's trailing metadata, or one outcome of a batch). */
+export function metaErrorToDetail(e: MetaError): WErrorDetail {
+  return { code: ERROR_CODE.toWire(e.code), message: e.message, details: detailsToWire(e.details) };
+}
+
+/** The MetaError an ErrorDetail carries; a code this version does not know is Unknown. */
+export function metaErrorFromDetail(d: RErrorDetail): MetaError {
+  let code: MetaErrorCode;
+  try {
+    code = ERROR_CODE.fromWire(d.code, 'code');
+  } catch {
+    code = 'Unknown';
+  }
+  return new MetaError(code, d.message, detailsFromWire(d.details));
+}
+
 /** The status a server ends a refused call with: the MetaError in its trailing metadata. */
 export function metaErrorToStatus(e: MetaError): grpc.StatusObject {
-  const detail: WErrorDetail = { code: ERROR_CODE.toWire(e.code), message: e.message, details: detailsToWire(e.details) };
   const t = errorDetailType();
   const metadata = new grpc.Metadata();
-  metadata.set(ERROR_METADATA_KEY, Buffer.from(t.encode(t.fromObject(detail)).finish()));
+  metadata.set(ERROR_METADATA_KEY, Buffer.from(t.encode(t.fromObject(metaErrorToDetail(e))).finish()));
   return { code: STATUS_OF[e.code], details: e.message, metadata };
 }
 
@@ -102,14 +117,7 @@ export function metaErrorFromStatus(e: { metadata?: grpc.Metadata }): MetaError 
   const raw = e.metadata?.get(ERROR_METADATA_KEY)[0];
   if (!Buffer.isBuffer(raw)) return null;
   const t = errorDetailType();
-  const d = t.toObject(t.decode(raw), LOADER_OPTIONS) as RErrorDetail;
-  let code: MetaErrorCode;
-  try {
-    code = ERROR_CODE.fromWire(d.code, 'code');
-  } catch {
-    code = 'Unknown';
-  }
-  return new MetaError(code, d.message, detailsFromWire(d.details));
+  return metaErrorFromDetail(t.toObject(t.decode(raw), LOADER_OPTIONS) as RErrorDetail);
 }
 
 /**

@@ -10,6 +10,7 @@ import type { ApiKeyInfo as _loam_remote_v1_ApiKeyInfo, ApiKeyInfo__Output as _l
 import type { ApiKeyPage as _loam_remote_v1_ApiKeyPage, ApiKeyPage__Output as _loam_remote_v1_ApiKeyPage__Output } from './loam/remote/v1/ApiKeyPage.js';
 import type { ApiKeyRecord as _loam_remote_v1_ApiKeyRecord, ApiKeyRecord__Output as _loam_remote_v1_ApiKeyRecord__Output } from './loam/remote/v1/ApiKeyRecord.js';
 import type { AssignedRange as _loam_remote_v1_AssignedRange, AssignedRange__Output as _loam_remote_v1_AssignedRange__Output } from './loam/remote/v1/AssignedRange.js';
+import type { BatchedCommitWal as _loam_remote_v1_BatchedCommitWal, BatchedCommitWal__Output as _loam_remote_v1_BatchedCommitWal__Output } from './loam/remote/v1/BatchedCommitWal.js';
 import type { BindingRequest as _loam_remote_v1_BindingRequest, BindingRequest__Output as _loam_remote_v1_BindingRequest__Output } from './loam/remote/v1/BindingRequest.js';
 import type { BindingTarget as _loam_remote_v1_BindingTarget, BindingTarget__Output as _loam_remote_v1_BindingTarget__Output } from './loam/remote/v1/BindingTarget.js';
 import type { BindingsRequest as _loam_remote_v1_BindingsRequest, BindingsRequest__Output as _loam_remote_v1_BindingsRequest__Output } from './loam/remote/v1/BindingsRequest.js';
@@ -28,6 +29,9 @@ import type { CollectionHead as _loam_remote_v1_CollectionHead, CollectionHead__
 import type { CollectionHeadRequest as _loam_remote_v1_CollectionHeadRequest, CollectionHeadRequest__Output as _loam_remote_v1_CollectionHeadRequest__Output } from './loam/remote/v1/CollectionHeadRequest.js';
 import type { CollectionPage as _loam_remote_v1_CollectionPage, CollectionPage__Output as _loam_remote_v1_CollectionPage__Output } from './loam/remote/v1/CollectionPage.js';
 import type { CollectionSchema as _loam_remote_v1_CollectionSchema, CollectionSchema__Output as _loam_remote_v1_CollectionSchema__Output } from './loam/remote/v1/CollectionSchema.js';
+import type { CommitWalBatchRequest as _loam_remote_v1_CommitWalBatchRequest, CommitWalBatchRequest__Output as _loam_remote_v1_CommitWalBatchRequest__Output } from './loam/remote/v1/CommitWalBatchRequest.js';
+import type { CommitWalBatchResult as _loam_remote_v1_CommitWalBatchResult, CommitWalBatchResult__Output as _loam_remote_v1_CommitWalBatchResult__Output } from './loam/remote/v1/CommitWalBatchResult.js';
+import type { CommitWalOutcome as _loam_remote_v1_CommitWalOutcome, CommitWalOutcome__Output as _loam_remote_v1_CommitWalOutcome__Output } from './loam/remote/v1/CommitWalOutcome.js';
 import type { CommitWalRequest as _loam_remote_v1_CommitWalRequest, CommitWalRequest__Output as _loam_remote_v1_CommitWalRequest__Output } from './loam/remote/v1/CommitWalRequest.js';
 import type { ControlCapabilities as _loam_remote_v1_ControlCapabilities, ControlCapabilities__Output as _loam_remote_v1_ControlCapabilities__Output } from './loam/remote/v1/ControlCapabilities.js';
 import type { ControlChange as _loam_remote_v1_ControlChange, ControlChange__Output as _loam_remote_v1_ControlChange__Output } from './loam/remote/v1/ControlChange.js';
@@ -176,6 +180,7 @@ export interface ProtoGrpcType {
         ApiKeyPage: MessageTypeDefinition<_loam_remote_v1_ApiKeyPage, _loam_remote_v1_ApiKeyPage__Output>
         ApiKeyRecord: MessageTypeDefinition<_loam_remote_v1_ApiKeyRecord, _loam_remote_v1_ApiKeyRecord__Output>
         AssignedRange: MessageTypeDefinition<_loam_remote_v1_AssignedRange, _loam_remote_v1_AssignedRange__Output>
+        BatchedCommitWal: MessageTypeDefinition<_loam_remote_v1_BatchedCommitWal, _loam_remote_v1_BatchedCommitWal__Output>
         BindingRequest: MessageTypeDefinition<_loam_remote_v1_BindingRequest, _loam_remote_v1_BindingRequest__Output>
         BindingTarget: MessageTypeDefinition<_loam_remote_v1_BindingTarget, _loam_remote_v1_BindingTarget__Output>
         BindingsRequest: MessageTypeDefinition<_loam_remote_v1_BindingsRequest, _loam_remote_v1_BindingsRequest__Output>
@@ -196,6 +201,9 @@ export interface ProtoGrpcType {
         CollectionHeadRequest: MessageTypeDefinition<_loam_remote_v1_CollectionHeadRequest, _loam_remote_v1_CollectionHeadRequest__Output>
         CollectionPage: MessageTypeDefinition<_loam_remote_v1_CollectionPage, _loam_remote_v1_CollectionPage__Output>
         CollectionSchema: MessageTypeDefinition<_loam_remote_v1_CollectionSchema, _loam_remote_v1_CollectionSchema__Output>
+        CommitWalBatchRequest: MessageTypeDefinition<_loam_remote_v1_CommitWalBatchRequest, _loam_remote_v1_CommitWalBatchRequest__Output>
+        CommitWalBatchResult: MessageTypeDefinition<_loam_remote_v1_CommitWalBatchResult, _loam_remote_v1_CommitWalBatchResult__Output>
+        CommitWalOutcome: MessageTypeDefinition<_loam_remote_v1_CommitWalOutcome, _loam_remote_v1_CommitWalOutcome__Output>
         CommitWalRequest: MessageTypeDefinition<_loam_remote_v1_CommitWalRequest, _loam_remote_v1_CommitWalRequest__Output>
         ControlCapabilities: MessageTypeDefinition<_loam_remote_v1_ControlCapabilities, _loam_remote_v1_ControlCapabilities__Output>
         ControlChange: MessageTypeDefinition<_loam_remote_v1_ControlChange, _loam_remote_v1_ControlChange__Output>

@@ -17,6 +17,8 @@ import type { CollectionByNameRequest as _loam_remote_v1_CollectionByNameRequest
 import type { CollectionHead as _loam_remote_v1_CollectionHead, CollectionHead__Output as _loam_remote_v1_CollectionHead__Output } from '../../../loam/remote/v1/CollectionHead.js';
 import type { CollectionHeadRequest as _loam_remote_v1_CollectionHeadRequest, CollectionHeadRequest__Output as _loam_remote_v1_CollectionHeadRequest__Output } from '../../../loam/remote/v1/CollectionHeadRequest.js';
 import type { CollectionPage as _loam_remote_v1_CollectionPage, CollectionPage__Output as _loam_remote_v1_CollectionPage__Output } from '../../../loam/remote/v1/CollectionPage.js';
+import type { CommitWalBatchRequest as _loam_remote_v1_CommitWalBatchRequest, CommitWalBatchRequest__Output as _loam_remote_v1_CommitWalBatchRequest__Output } from '../../../loam/remote/v1/CommitWalBatchRequest.js';
+import type { CommitWalBatchResult as _loam_remote_v1_CommitWalBatchResult, CommitWalBatchResult__Output as _loam_remote_v1_CommitWalBatchResult__Output } from '../../../loam/remote/v1/CommitWalBatchResult.js';
 import type { CommitWalRequest as _loam_remote_v1_CommitWalRequest, CommitWalRequest__Output as _loam_remote_v1_CommitWalRequest__Output } from '../../../loam/remote/v1/CommitWalRequest.js';
 import type { CreateCollectionRequest as _loam_remote_v1_CreateCollectionRequest, CreateCollectionRequest__Output as _loam_remote_v1_CreateCollectionRequest__Output } from '../../../loam/remote/v1/CreateCollectionRequest.js';
 import type { CreateNamespaceRequest as _loam_remote_v1_CreateNamespaceRequest, CreateNamespaceRequest__Output as _loam_remote_v1_CreateNamespaceRequest__Output } from '../../../loam/remote/v1/CreateNamespaceRequest.js';
@@ -157,6 +159,15 @@ export interface MetaStoreClient extends grpc.Client {
   commitWal(argument: _loam_remote_v1_CommitWalRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_WalCommitResult__Output>): grpc.ClientUnaryCall;
   commitWal(argument: _loam_remote_v1_CommitWalRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_WalCommitResult__Output>): grpc.ClientUnaryCall;
   commitWal(argument: _loam_remote_v1_CommitWalRequest, callback: grpc.requestCallback<_loam_remote_v1_WalCommitResult__Output>): grpc.ClientUnaryCall;
+  
+  CommitWalBatch(argument: _loam_remote_v1_CommitWalBatchRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_CommitWalBatchResult__Output>): grpc.ClientUnaryCall;
+  CommitWalBatch(argument: _loam_remote_v1_CommitWalBatchRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_CommitWalBatchResult__Output>): grpc.ClientUnaryCall;
+  CommitWalBatch(argument: _loam_remote_v1_CommitWalBatchRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_CommitWalBatchResult__Output>): grpc.ClientUnaryCall;
+  CommitWalBatch(argument: _loam_remote_v1_CommitWalBatchRequest, callback: grpc.requestCallback<_loam_remote_v1_CommitWalBatchResult__Output>): grpc.ClientUnaryCall;
+  commitWalBatch(argument: _loam_remote_v1_CommitWalBatchRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_CommitWalBatchResult__Output>): grpc.ClientUnaryCall;
+  commitWalBatch(argument: _loam_remote_v1_CommitWalBatchRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_CommitWalBatchResult__Output>): grpc.ClientUnaryCall;
+  commitWalBatch(argument: _loam_remote_v1_CommitWalBatchRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_CommitWalBatchResult__Output>): grpc.ClientUnaryCall;
+  commitWalBatch(argument: _loam_remote_v1_CommitWalBatchRequest, callback: grpc.requestCallback<_loam_remote_v1_CommitWalBatchResult__Output>): grpc.ClientUnaryCall;
   
   CreateCollection(argument: _loam_remote_v1_CreateCollectionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Collection__Output>): grpc.ClientUnaryCall;
   CreateCollection(argument: _loam_remote_v1_CreateCollectionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_Collection__Output>): grpc.ClientUnaryCall;
@@ -499,6 +510,8 @@ export interface MetaStoreHandlers extends grpc.UntypedServiceImplementation {
   
   CommitWal: grpc.handleUnaryCall<_loam_remote_v1_CommitWalRequest__Output, _loam_remote_v1_WalCommitResult>;
   
+  CommitWalBatch: grpc.handleUnaryCall<_loam_remote_v1_CommitWalBatchRequest__Output, _loam_remote_v1_CommitWalBatchResult>;
+  
   CreateCollection: grpc.handleUnaryCall<_loam_remote_v1_CreateCollectionRequest__Output, _loam_remote_v1_Collection>;
   
   CreateNamespace: grpc.handleUnaryCall<_loam_remote_v1_CreateNamespaceRequest__Output, _loam_remote_v1_Namespace>;
@@ -583,6 +596,7 @@ export interface MetaStoreDefinition extends grpc.ServiceDefinition {
   CollectionByName: MethodDefinition<_loam_remote_v1_CollectionByNameRequest, _loam_remote_v1_Collection, _loam_remote_v1_CollectionByNameRequest__Output, _loam_remote_v1_Collection__Output>
   CollectionHead: MethodDefinition<_loam_remote_v1_CollectionHeadRequest, _loam_remote_v1_CollectionHead, _loam_remote_v1_CollectionHeadRequest__Output, _loam_remote_v1_CollectionHead__Output>
   CommitWal: MethodDefinition<_loam_remote_v1_CommitWalRequest, _loam_remote_v1_WalCommitResult, _loam_remote_v1_CommitWalRequest__Output, _loam_remote_v1_WalCommitResult__Output>
+  CommitWalBatch: MethodDefinition<_loam_remote_v1_CommitWalBatchRequest, _loam_remote_v1_CommitWalBatchResult, _loam_remote_v1_CommitWalBatchRequest__Output, _loam_remote_v1_CommitWalBatchResult__Output>
   CreateCollection: MethodDefinition<_loam_remote_v1_CreateCollectionRequest, _loam_remote_v1_Collection, _loam_remote_v1_CreateCollectionRequest__Output, _loam_remote_v1_Collection__Output>
   CreateNamespace: MethodDefinition<_loam_remote_v1_CreateNamespaceRequest, _loam_remote_v1_Namespace, _loam_remote_v1_CreateNamespaceRequest__Output, _loam_remote_v1_Namespace__Output>
   CreateStream: MethodDefinition<_loam_remote_v1_CreateStreamRequest, _loam_remote_v1_Stream, _loam_remote_v1_CreateStreamRequest__Output, _loam_remote_v1_Stream__Output>

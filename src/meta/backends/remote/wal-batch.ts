@@ -1,0 +1,149 @@
+// Batched commitWal (spec §8, docs/remote.md "Batched commitWal"): concurrent commitWal calls
+// of one client travel in one CommitWalBatch RPC, so a node's writers pay one HTTP/2 stream,
+// one set of headers and one authentication per batch instead of per call. No linger in time:
+// the calls made in one turn of the event loop leave together at its end (setImmediate), and
+// the calls that queue while a batch is in flight leave together when it returns. Each call keeps its own idempotency key, deadline and outcome — the server
+// runs every call of a batch as if it came alone (src/remote/wal-batch.ts) — so a retry of a
+// batch after a cut connection replays each call's own first outcome.
+import { MetaError } from '../../errors.js';
+import type { RemoteChannel } from './channel.js';
+import type { CommitWalRequest } from './gen/loam/remote/v1/CommitWalRequest.js';
+import type { WalCommitResult__Output } from './gen/loam/remote/v1/WalCommitResult.js';
+import { metaErrorFromDetail } from './wire-errors.js';
+
+/** Calls one batch carries at most; the server refuses a batch of more (LimitExceeded). */
+export const MAX_WAL_BATCH_CALLS = 64;
+/**
+ * Bytes of calls one batch carries at most, by each call's encoded-size bound: far below
+ * MAX_MESSAGE_BYTES, so a batch is never refused for its size. A call over it travels alone.
+ */
+export const MAX_WAL_BATCH_BYTES = 1024 * 1024;
+/** Batches of one client in flight at once: the next leaves when the previous returns, with what queued meanwhile. */
+export const MAX_WAL_BATCHES_IN_FLIGHT = 1;
+
+/**
+ * An upper bound of a call's encoded size in a batch: per chunk six varints (≤ 10 bytes each)
+ * with their tags and the chunk's own tag and length; strings at 3 bytes per UTF-16 unit; the
+ * stamps, timeout and framing in the constant.
+ */
+export function walCallBytesBound(req: CommitWalRequest): number {
+  const chunks = req.commit?.chunks?.length ?? 0;
+  return 64 + 3 * ((req.commit?.object?.length ?? 0) + (req.w?.requestId?.length ?? 0)) + 72 * chunks;
+}
+
+interface Pending {
+  req: CommitWalRequest;
+  bytes: number;
+  deadline: number;
+  sent: boolean;
+  settled: boolean;
+  timer: NodeJS.Timeout;
+  resolve(r: WalCommitResult__Output): void;
+  reject(e: unknown): void;
+}
+
+export class WalBatcher {
+  private readonly queue: Pending[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+
+  constructor(private readonly ch: RemoteChannel) {}
+
+  /** One commitWal call: its result, or its own MetaError, whichever batch it travels in. */
+  commit(req: CommitWalRequest): Promise<WalCommitResult__Output> {
+    return new Promise((resolve, reject) => {
+      const ms = this.ch.timeoutMs;
+      const p: Pending = { req, bytes: walCallBytesBound(req), deadline: Date.now() + ms, sent: false, settled: false, resolve, reject, timer: undefined as unknown as NodeJS.Timeout };
+      // Its own deadline, whatever the batch's (the latest of its calls').
+      p.timer = setTimeout(() => this.expire(p), ms);
+      this.queue.push(p);
+      this.schedule();
+    });
+  }
+
+  /** Sends at the end of this turn of the event loop: the calls its callbacks make go together (writers woken by one batch's answers). */
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= MAX_WAL_BATCHES_IN_FLIGHT) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.pump();
+    });
+  }
+
+  private settle(p: Pending, f: () => void): void {
+    if (p.settled) return;
+    p.settled = true;
+    clearTimeout(p.timer);
+    f();
+  }
+
+  private expire(p: Pending): void {
+    if (p.sent) {
+      this.settle(p, () => p.reject(new MetaError('Unknown', 'CommitWal over gRPC: its deadline passed while its batch was in flight; the write may have applied', { earlierUnknown: false })));
+      return;
+    }
+    const i = this.queue.indexOf(p);
+    if (i >= 0) this.queue.splice(i, 1);
+    this.settle(p, () => p.reject(new MetaError('Retryable', 'CommitWal: its deadline passed while it waited for the batch before it; nothing was sent', { reason: 'deadline', beforeSend: true })));
+  }
+
+  private pump(): void {
+    // Bounded: each round takes at least one queued call.
+    while (this.inFlight < MAX_WAL_BATCHES_IN_FLIGHT && this.queue.length > 0) {
+      const batch: Pending[] = [];
+      let bytes = 0;
+      while (this.queue.length > 0 && batch.length < MAX_WAL_BATCH_CALLS) {
+        const next = this.queue[0]!;
+        if (batch.length > 0 && bytes + next.bytes > MAX_WAL_BATCH_BYTES) break;
+        this.queue.shift();
+        next.sent = true;
+        batch.push(next);
+        bytes += next.bytes;
+      }
+      this.inFlight++;
+      void this.send(batch).finally(() => {
+        this.inFlight--;
+        this.schedule();
+      });
+    }
+  }
+
+  private async send(batch: Pending[]): Promise<void> {
+    if (batch.length === 1) {
+      // Alone: the unary rpc, with the call's own deadline.
+      const p = batch[0]!;
+      await this.ch.callMeta('CommitWal', true, p.req, p.deadline).then(
+        (r) => this.settle(p, () => p.resolve(r)),
+        (e: unknown) => this.settle(p, () => p.reject(e)),
+      );
+      return;
+    }
+    const deadline = Math.max(...batch.map((p) => p.deadline));
+    this.ch.metrics.batched.inc({ method: 'CommitWal' }, batch.length);
+    try {
+      // Made again for each transport attempt: each call carries what is left of its own deadline.
+      const r = await this.ch.callMetaEach(
+        'CommitWalBatch',
+        true,
+        () => {
+          const now = Date.now();
+          return { calls: batch.map((p) => ({ call: p.req, timeoutMs: Math.max(0, p.deadline - now) })) };
+        },
+        deadline,
+      );
+      if (r.outcomes.length !== batch.length) {
+        throw new MetaError('Unknown', `CommitWalBatch: the server answered ${r.outcomes.length} outcomes for ${batch.length} calls; the writes may have applied`, { earlierUnknown: false });
+      }
+      batch.forEach((p, i) => {
+        const o = r.outcomes[i]!;
+        if (o.outcome === 'result' && o.result) this.settle(p, () => p.resolve(o.result!));
+        else if (o.error) this.settle(p, () => p.reject(metaErrorFromDetail(o.error!)));
+        else this.settle(p, () => p.reject(new MetaError('Unknown', 'CommitWalBatch: the server answered an empty outcome; the write may have applied', { earlierUnknown: false })));
+      });
+    } catch (e) {
+      // The whole RPC failed (the transport, an authentication refusal): every call has its error.
+      for (const p of batch) this.settle(p, () => p.reject(e));
+    }
+  }
+}

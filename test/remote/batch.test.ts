@@ -1,0 +1,161 @@
+// Batched commitWal (spec §8, docs/remote.md "Batched commitWal"): concurrent commitWal calls
+// of one client travel in fewer RPCs than calls (counted at the server's /metrics), each call
+// keeps its own outcome (one refused call fails alone), its own deadline and its own
+// idempotency key, so a batch retried after a cut connection applies each call once and
+// answers each with its first outcome.
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { isMetaError, type MetaStore, type WalCommit } from '../../src/meta/index.js';
+import { MAX_WAL_BATCH_CALLS } from '../../src/meta/backends/remote/wal-batch.js';
+import { metaErrorFromDetail } from '../../src/meta/backends/remote/wire-errors.js';
+import { metric, served, type Served } from './helpers.js';
+
+const SCHEMA = { primaryKey: 'id', fields: { id: 'string' as const } };
+/** Concurrent callers: more than one batch's worth is not needed to see calls share RPCs. */
+const CALLS = 8;
+const PARTITIONS = 2;
+
+async function fixture(client: MetaStore) {
+  const ns = await client.createNamespace({ org: 'acme', name: 'batch' });
+  const coll = await client.createCollection({ ns: ns.id, name: 'docs', schema: SCHEMA, partitions: PARTITIONS });
+  const commit = (object: string, stream = coll.streamId): WalCommit => ({
+    object,
+    objectStamp: Date.now(),
+    chunks: Array.from({ length: PARTITIONS }, (_, p) => ({ ns: ns.id, stream, partition: p, records: 2, byteStart: p * 10, byteEnd: p * 10 + 10 })),
+  });
+  return { ns: ns.id, stream: coll.streamId, commit };
+}
+
+const scrape = async (url: string) => (await fetch(url, { signal: AbortSignal.timeout(5_000) })).text();
+
+describe('remote: batched commitWal', () => {
+  const opened: Served[] = [];
+  after(async () => {
+    for (const s of opened) await s.close();
+  });
+
+  test('concurrent calls share RPCs (the server /metrics counts fewer RPCs than calls) and each gets its own outcome: one refused call fails alone', async () => {
+    const s = await served({ server: { metricsListener: { port: 0 } } });
+    opened.push(s);
+    const client = await s.client();
+    const f = await fixture(client);
+    const before = await scrape(s.server.metricsUrl!);
+    const rpcs = async (text: string) =>
+      (await metric(text, 'loam_remote_server_calls_total', { method: 'CommitWal' })) + (await metric(text, 'loam_remote_server_calls_total', { method: 'CommitWalBatch' }));
+    // One call names a stream that does not exist: the server's backend refuses it, not the client's checks.
+    const bad = CALLS - 3;
+    const settled = await Promise.allSettled(Array.from({ length: CALLS }, (_, i) => client.commitWal(f.commit(`wal/c${i}`, i === bad ? f.stream + 1_000 : f.stream))));
+    const after = await scrape(s.server.metricsUrl!);
+
+    assert.ok((await rpcs(after)) - (await rpcs(before)) < CALLS, `${CALLS} calls in fewer RPCs (got ${(await rpcs(after)) - (await rpcs(before)) })`);
+    assert.equal(await metric(after, 'loam_remote_server_batched_calls_total', { method: 'CommitWal' }), CALLS, 'every call arrived in a batch');
+    const refused = settled[bad]!;
+    assert.equal(refused.status, 'rejected');
+    assert.ok(isMetaError((refused as PromiseRejectedResult).reason, 'NotFound'), String((refused as PromiseRejectedResult).reason));
+    assert.equal(await metric(after, 'loam_remote_server_errors_total', { method: 'CommitWal', code: 'NotFound' }), 1, 'its refusal is counted as its own');
+    // The others applied, each with its own result: its own object, ranges no other call got.
+    const seen = new Set<string>();
+    settled.forEach((r, i) => {
+      if (i === bad) return;
+      assert.equal(r.status, 'fulfilled', `call ${i}: ${String((r as PromiseRejectedResult).reason)}`);
+      const v = (r as PromiseFulfilledResult<Awaited<ReturnType<MetaStore['commitWal']>>>).value;
+      assert.equal(v.object, `wal/c${i}`);
+      for (const a of v.assigned) {
+        const k = `${a.partition}:${a.start}`;
+        assert.ok(!seen.has(k), `call ${i}: offsets ${k} given once`);
+        seen.add(k);
+      }
+    });
+    for (let p = 0; p < PARTITIONS; p++) {
+      const idx = await s.inner.partitionIndex(f.ns, f.stream, p);
+      assert.equal(idx.next, (CALLS - 1) * 2, `partition ${p}: the ${CALLS - 1} valid calls applied once each, the refused one not at all`);
+    }
+  });
+
+  test('on the wire, each call of a batch keeps its own key and deadline: a call without a key, or out of time, fails alone; a batch over MAX_WAL_BATCH_CALLS is refused whole', async () => {
+    const s = await served();
+    opened.push(s);
+    const client = await s.client();
+    const f = await fixture(client);
+    const call = (object: string, requestId: string) => ({ commit: { object, objectStamp: Date.now(), chunks: f.commit(object).chunks }, w: { requestId } });
+    const r = await client.channel.callMeta('CommitWalBatch', true, {
+      calls: [
+        { call: call('wal/ok', 'k-ok'), timeoutMs: 10_000 },
+        { call: call('wal/nokey', ''), timeoutMs: 10_000 },
+        { call: call('wal/late', 'k-late'), timeoutMs: 0 },
+      ],
+    });
+    assert.equal(r.outcomes.length, 3);
+    assert.equal(r.outcomes[0]!.outcome, 'result');
+    assert.equal(r.outcomes[0]!.result!.object, 'wal/ok');
+    const noKey = metaErrorFromDetail(r.outcomes[1]!.error!);
+    assert.equal(noKey.code, 'InvalidArgument');
+    assert.equal(noKey.details.field, 'requestId');
+    const late = metaErrorFromDetail(r.outcomes[2]!.error!);
+    assert.equal(late.code, 'Retryable');
+    assert.equal(late.details.beforeSend, true, 'out of time before the backend call: nothing applied');
+    const idx = await s.inner.partitionIndex(f.ns, f.stream, 0);
+    assert.deepEqual(
+      idx.entries.map((e) => e.path),
+      ['wal/ok'],
+      'only the call with a key and time left applied',
+    );
+
+    const over = Array.from({ length: MAX_WAL_BATCH_CALLS + 1 }, (_, i) => ({ call: call(`wal/o${i}`, `k-o${i}`), timeoutMs: 10_000 }));
+    await assert.rejects(client.channel.callMeta('CommitWalBatch', true, { calls: over }), (e: unknown) => {
+      assert.ok(isMetaError(e, 'LimitExceeded'), String(e));
+      assert.equal(e.details.limit, 'MAX_WAL_BATCH_CALLS');
+      return true;
+    });
+    assert.equal((await s.inner.partitionIndex(f.ns, f.stream, 0)).entries.length, 1, 'nothing of the refused batch applied');
+  });
+
+  test('a batch whose connection is cut after the server applied it is retried: each call applied once, answered with its own first outcome', async () => {
+    let applied = 0;
+    let cut: (() => Promise<void>) | null = null;
+    // After the batch's last call applied, the connection is cut before the answer leaves.
+    const s = await served({
+      wrap: (m) =>
+        Object.assign(Object.create(m) as MetaStore, {
+          commitWal: async (...a: Parameters<MetaStore['commitWal']>) => {
+            const r = await m.commitWal(...a);
+            if (++applied === CALLS && cut) {
+              const go = cut;
+              cut = null;
+              await go();
+            }
+            return r;
+          },
+        }),
+    });
+    opened.push(s);
+    const proxy = await s.proxy();
+    const client = await s.clientVia(proxy);
+    const f = await fixture(client);
+    applied = 0;
+    cut = async () => {
+      await proxy.down();
+      await proxy.up();
+    };
+    const rs = await Promise.all(Array.from({ length: CALLS }, (_, i) => client.commitWal(f.commit(`wal/r${i}`), { requestId: `k-r${i}` })));
+    assert.equal(cut, null, 'the connection was cut after the apply');
+    assert.equal(applied, CALLS, 'each call applied once: the retry was answered from the server record');
+    const server = await s.server.metrics.registry.metrics();
+    assert.equal(await metric(server, 'loam_remote_server_replayed_writes_total', { method: 'CommitWal' }), CALLS, 'every call of the retried batch replayed its own outcome');
+    assert.ok((await metric(client.channel.metrics.registry.metrics(), 'loam_remote_client_retries_total', { method: 'CommitWalBatch' })) >= 1, 'the client retried the batch');
+    for (let p = 0; p < PARTITIONS; p++) {
+      const idx = await s.inner.partitionIndex(f.ns, f.stream, p);
+      assert.equal(idx.next, CALLS * 2, `partition ${p}: no second apply moved the head`);
+      // Each call's answer is the range its object was indexed at.
+      for (const [i, r] of rs.entries()) {
+        const a = r.assigned.find((x) => x.partition === p)!;
+        assert.equal(r.object, `wal/r${i}`);
+        assert.deepEqual(
+          idx.entries.filter((e) => e.path === `wal/r${i}`).map((e) => [e.start, e.end]),
+          [[a.start, a.end]],
+          `call ${i} partition ${p}: answered with the range it was indexed at`,
+        );
+      }
+    }
+  });
+});
