@@ -3,7 +3,7 @@
 // child processes), prints the spec reporter's per-case list and ends with the
 // summary line `N passed, N failed, N skipped` that every test script promises.
 import { spawn } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
@@ -223,6 +223,27 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const startedAll = Date.now();
+const cpuAll = cpuSeconds();
+
+/**
+ * CPU seconds used so far by this process and the processes it has waited for (test files,
+ * the services it started): /proc/self/stat's utime, stime, cutime and cstime. A stage's CPU
+ * time says what it costs on a shared machine better than its wall time; null off Linux.
+ */
+function cpuSeconds(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 14-17 of proc(5), counted from the state (field 3) here; clock ticks of 1/100 s (USER_HZ).
+    return [11, 12, 13, 14].reduce((sum, i) => sum + Number(f[i]), 0) / 100;
+  } catch {
+    return null;
+  }
+}
+const cpuSince = (t0: number | null) => {
+  const t1 = cpuSeconds();
+  return t0 === null || t1 === null ? '' : `, ${(t1 - t0).toFixed(0)} s of CPU`;
+};
 
 /** Seconds spent in each file's top-level tests in the current stage (for the stage's slowest list). */
 const fileMs = new Map<string, number>();
@@ -257,6 +278,7 @@ async function runFiles(files: string[], concurrency: number): Promise<void> {
 async function runStage(stage: Stage): Promise<void> {
   console.log(`\n=== ${stage.label}: ${[...stage.files, ...(stage.serialFiles ?? [])].map((f) => relative(ROOT, f)).join(', ')}`);
   const started = Date.now();
+  const cpu0 = cpuSeconds();
   const running: { name: string; env: string; service: RunningService }[] = [];
   if (stage.backend) process.env.LOAM_TEST_BACKEND = stage.backend;
   for (const [k, v] of Object.entries(stage.env ?? {})) process.env[k] = v;
@@ -284,7 +306,7 @@ async function runStage(stage: Stage): Promise<void> {
   }
   const slowest = [...fileMs].sort((x, y) => y[1] - x[1]).slice(0, SLOWEST_SHOWN);
   fileMs.clear();
-  console.log(`=== ${stage.label} took ${((Date.now() - started) / 1000).toFixed(1)} s; slowest files: ${slowest.map(([f, ms]) => `${relative(ROOT, f)} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
+  console.log(`=== ${stage.label} took ${((Date.now() - started) / 1000).toFixed(1)} s${cpuSince(cpu0)}; slowest files: ${slowest.map(([f, ms]) => `${relative(ROOT, f)} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
 }
 
 /** A stage or pass run by a lane: its own `test/run.ts` process, its output shown when it ends. */
@@ -370,8 +392,9 @@ if (inLanes) {
   if (withNode22) jobs.push({ label: `${NODE22}: ${NODE22_SUITES.join(', ')} on Node 22`, cost: LANE_COST_S[NODE22] ?? 60, args: [NODE22] });
   console.log(`\n=== ${jobs.length} stages in ${lanes} lanes, ${laneConcurrency} file(s) at a time each; each stage's output follows when it ends`);
   const started = Date.now();
+  const cpu0 = cpuSeconds();
   await runLanes(jobs, lanes);
-  console.log(`=== the lanes took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`=== the lanes took ${((Date.now() - started) / 1000).toFixed(1)} s${cpuSince(cpu0)}`);
 }
 if (withNode22 && !inLanes) {
   const started = Date.now();
@@ -387,6 +410,6 @@ if (withNode22 && !inLanes) {
   }
   console.log(`=== ${NODE22} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
-console.log(`all stages took ${((Date.now() - startedAll) / 1000).toFixed(1)} s`);
+console.log(`all stages took ${((Date.now() - startedAll) / 1000).toFixed(1)} s${cpuSince(cpuAll)}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exitCode = failed > 0 ? 1 : 0;
