@@ -3,7 +3,8 @@
 // (src/meta/backends/remote/codec.ts). The generated MetaStoreHandlers type makes a missing
 // call a type error. Arguments are checked by the store's validating wrapper, as in process.
 import * as grpc from '@grpc/grpc-js';
-import type { MetaStore } from '../meta/contract.js';
+import { hasDirtySets, type MetaStore } from '../meta/contract.js';
+import { errors } from '../meta/errors.js';
 import { MAX_WATCH_MS } from '../meta/limits.js';
 import type { WatchScope } from '../meta/types.js';
 import * as c from '../meta/backends/remote/codec.js';
@@ -28,6 +29,12 @@ const w = (r: { w: WriteContext__Output | null }) => c.writeContextFromWire(r.w)
 const m = (ctx: CallContext): MetaStore => ctx.stores.meta;
 const readOpts = (o: { includeDropping: boolean } | null) => (o?.includeDropping ? { includeDropping: true } : undefined);
 const empty = async () => ({});
+/** The served store's dirty-set calls; a backend without them refuses, naming the call. */
+const dirty = (ctx: CallContext, call: string) => {
+  const s = m(ctx);
+  if (!hasDirtySets(s)) throw errors.invalid(call, 'the served metastore keeps no dirty set (Capabilities.dirty_sets is false): poll the collections instead');
+  return s;
+};
 
 /** One commitWal, alone (CommitWal) or in a batch (CommitWalBatch, ./wal-batch.ts). */
 const commitWal = async (ctx: CallContext, r: CommitWalRequest__Output) => c.walResultToWire(await m(ctx).commitWal(c.walCommitFromWire(r.commit), w(r)));
@@ -36,7 +43,7 @@ export function metaHandlers(core: ServerCore): MetaStoreHandlers {
   const u = <Req, Res>(method: string, run: (ctx: CallContext, req: NoInfer<Req>) => Promise<NoInfer<Res>>, keyOf?: (r: NoInfer<Req>) => string | undefined): grpc.handleUnaryCall<Req, Res> =>
     unary<Req, Res>(core, method, run, keyOf);
   return {
-    Capabilities: u('Capabilities', async (ctx) => c.capabilitiesToWire(m(ctx).capabilities())),
+    Capabilities: u('Capabilities', async (ctx) => ({ ...c.capabilitiesToWire(m(ctx).capabilities()), dirtySets: hasDirtySets(m(ctx)) })),
 
     CreateNamespace: u('CreateNamespace', async (ctx, r) => c.namespaceToWire(await m(ctx).createNamespace({ org: r.org, name: r.name }, w(r))), key),
     DropNamespace: u('DropNamespace', async (ctx, r) => m(ctx).dropNamespace(r.ns, w(r)).then(empty), key),
@@ -131,6 +138,15 @@ export function metaHandlers(core: ServerCore): MetaStoreHandlers {
       const p = await m(ctx).retiredWalObjects(c.pageFromWire(r.page));
       return { items: p.items.map((x) => ({ path: x.path, retired: x.retired })), ...(p.next !== undefined ? { next: p.next } : {}) };
     }),
+
+    // The dirty set: served when the backend keeps one (Capabilities.dirty_sets says so).
+    DueHeads: u('DueHeads', async (ctx, r) => {
+      const p = await dirty(ctx, 'dueHeads').dueHeads(r.before, c.pageFromWire(r.page));
+      return { items: p.items, ...(p.next !== undefined ? { next: p.next } : {}) };
+    }),
+    SettleHead: u('SettleHead', async (ctx, r) => ({
+      value: await dirty(ctx, 'settleHead').settleHead(r.ns, r.stream, r.partition, r.mark, r.due ?? null),
+    })),
 
     CasPointer: u(
       'CasPointer',

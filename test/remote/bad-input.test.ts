@@ -6,7 +6,7 @@ import { connect } from 'node:http2';
 import { after, describe, test } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
-import { isMetaError } from '../../src/meta/index.js';
+import { hasDirtySets, isMetaError, type MetaStore } from '../../src/meta/index.js';
 import { CHANNEL_OPTIONS, ERROR_METADATA_KEY, MAX_MESSAGE_BYTES, PROTO_PATH, remoteProto } from '../../src/meta/backends/remote/proto.js';
 import { metaErrorFromStatus } from '../../src/meta/backends/remote/wire-errors.js';
 import { RemoteServer, clusterFromMetadata } from '../../src/remote/server.js';
@@ -124,6 +124,22 @@ describe('remote: bad input', () => {
     assert.equal(r.error?.code, grpc.status.INVALID_ARGUMENT);
     assert.equal(metaErrorFromStatus(r.error!)?.details.field, 'name');
     stub.close();
+  });
+
+  test('a served backend without a dirty set: the client offers none, and a raw DueHeads is InvalidArgument naming the call', async () => {
+    // The embedded store with its two dirty-set calls hidden: what Alternator serves.
+    const t = await served({ wrap: (m) => Object.assign(Object.create(m) as MetaStore, { dueHeads: undefined, settleHead: undefined }) });
+    try {
+      assert.equal(hasDirtySets(await t.client()), false, 'no dueHeads/settleHead on the client');
+      assert.equal(hasDirtySets(await s.client()), true, 'offered when the served backend keeps it');
+      const stub = rawStub(t.port);
+      const r = await unaryRaw((cb) => stub.DueHeads({ before: 0 }, { deadline: Date.now() + 5_000 }, cb));
+      assert.equal(r.error?.code, grpc.status.INVALID_ARGUMENT);
+      assert.equal(metaErrorFromStatus(r.error!)?.details.field, 'dueHeads');
+      stub.close();
+    } finally {
+      await t.close();
+    }
   });
 
   test('a call naming no cluster, on a server that needs one, is UNAUTHENTICATED and says which metadata to set', async () => {

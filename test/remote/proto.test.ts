@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, test } from 'node:test';
 import protobuf from 'protobufjs';
-import { CHECKED_METHODS, OPTIONAL_METHODS } from '../../src/meta/core/checks.js';
+import { CHECKED_METHODS } from '../../src/meta/core/checks.js';
 import { MetaError, type MetaErrorDetails } from '../../src/meta/index.js';
 import { LOADER_OPTIONS, PROTO_PATH } from '../../src/meta/backends/remote/proto.js';
 import * as codec from '../../src/meta/backends/remote/codec.js';
@@ -63,9 +63,8 @@ describe('remote: the wire definition', () => {
 
   test('every MetaStore call has its rpc; the only others are the watch stream and the commitWal batch', () => {
     const svc = root.lookupService('loam.remote.v1.MetaStore');
-    // The dirty set's optional calls are not served over the wire yet: a node on the remote
-    // metastore runs its workers in polling mode (docs/placement.md).
-    const calls = [...CHECKED_METHODS.filter((m) => m !== 'watch' && !OPTIONAL_METHODS.includes(m)), 'capabilities'].map(rpcName);
+    // The dirty set's optional calls too: served when the backend keeps one.
+    const calls = [...CHECKED_METHODS.filter((m) => m !== 'watch'), 'capabilities'].map(rpcName);
     const rpcs = Object.keys(svc.methods);
     assert.deepEqual([...calls, 'WatchChanges', 'CommitWalBatch'].sort(), rpcs.sort());
     assert.equal(svc.methods.WatchChanges!.responseStream, true, 'watch is a server stream');

@@ -50,36 +50,42 @@ export interface RemoteMetaStore extends MetaStore {
 
 /**
  * Connects and reads the server's capabilities (capabilities() is synchronous in the
- * contract). The handle goes through the validating wrapper, so a bad argument is refused
- * before it is sent — as the server's own wrapper would refuse it.
+ * contract), and whether its backend keeps the dirty set: the handle then offers dueHeads and
+ * settleHead (hasDirtySets). The handle goes through the validating wrapper, so a bad argument
+ * is refused before it is sent — as the server's own wrapper would refuse it.
  */
 export async function openRemote(opts: RemoteOptions): Promise<RemoteMetaStore> {
-  const s = connectRemote(opts);
+  const ch = new RemoteChannel(opts);
+  let r;
   try {
-    await s.ready;
+    r = await ch.callMeta('Capabilities', false, {});
   } catch (e) {
-    await s.close();
+    ch.close();
     throw e;
   }
-  return s;
+  const caps = c.capabilitiesFromWire(r);
+  return validating(remoteMetaStore(ch, () => caps, opts.cache === true, r.dirtySets));
 }
 
-/** A handle at once, its capabilities read in the background (`ready`): for a worker that must open synchronously. */
+/**
+ * A handle at once, its capabilities read in the background (`ready`): for a worker that must
+ * open synchronously. It offers no dirty set (whether the server has one is not known yet).
+ */
 export function connectRemote(opts: RemoteOptions): RemoteMetaStore & { ready: Promise<void> } {
   const ch = new RemoteChannel(opts);
   let caps: Capabilities | null = null;
   const ready = ch.callMeta('Capabilities', false, {}).then((r) => {
     caps = c.capabilitiesFromWire(r);
   });
-  ready.catch(() => undefined); // seen by openRemote, or by capabilities()
+  ready.catch(() => undefined); // seen by capabilities()
   const store = remoteMetaStore(ch, () => {
     if (!caps) throw new Error('the remote metastore has not answered yet: open it with openRemote (which waits for its capabilities)');
     return caps;
-  }, opts.cache === true);
+  }, opts.cache === true, false);
   return Object.assign(validating(store), { ready });
 }
 
-function remoteMetaStore(ch: RemoteChannel, capabilities: () => Capabilities, cached: boolean): RemoteMetaStore {
+function remoteMetaStore(ch: RemoteChannel, capabilities: () => Capabilities, cached: boolean, dirtySets: boolean): RemoteMetaStore {
   const streams = new Set<ChangeStream>();
   const changes = (scope: WatchScope, since: number, onEvent: Parameters<RemoteMetaStore['changes']>[2]): ChangeStream => {
     const s = new ChangeStream(ch, scope, since, onEvent, () => streams.delete(s));
@@ -229,6 +235,25 @@ function remoteMetaStore(ch: RemoteChannel, capabilities: () => Capabilities, ca
     async retiredWalObjects(page?: PageRequest) {
       return withNext(await ch.callMeta('RetiredWalObjects', read, { page: c.pageToWire(page) }), (x) => ({ path: x.path, retired: x.retired }));
     },
+
+    // The dirty set (offered below only when the server's backend keeps it). settleHead is
+    // sent as a read: its mark condition makes a repeat apply the same (contract).
+    ...(dirtySets
+      ? {
+          async dueHeads(before: number, page?: PageRequest) {
+            return withNext(await ch.callMeta('DueHeads', read, { before, page: c.pageToWire(page) }), (h) => ({
+              ns: h.ns,
+              stream: h.stream,
+              partition: h.partition,
+              mark: h.mark,
+              due: h.due,
+            }));
+          },
+          async settleHead(ns: number, stream: number, partition: number, mark: number, due: number | null) {
+            return (await ch.callMeta('SettleHead', read, { ns, stream, partition, mark, ...(due !== null ? { due } : {}) })).value;
+          },
+        }
+      : {}),
 
     async casPointer(ns, key, expectedVersion, value, opts?: Fenced) {
       const r = await ch.callMeta('CasPointer', write, {

@@ -53,6 +53,9 @@ import type { DropNamespaceBindingsRequest as _loam_remote_v1_DropNamespaceBindi
 import type { DropNamespaceRequest as _loam_remote_v1_DropNamespaceRequest, DropNamespaceRequest__Output as _loam_remote_v1_DropNamespaceRequest__Output } from './loam/remote/v1/DropNamespaceRequest.js';
 import type { DropStreamRequest as _loam_remote_v1_DropStreamRequest, DropStreamRequest__Output as _loam_remote_v1_DropStreamRequest__Output } from './loam/remote/v1/DropStreamRequest.js';
 import type { DropTagRequest as _loam_remote_v1_DropTagRequest, DropTagRequest__Output as _loam_remote_v1_DropTagRequest__Output } from './loam/remote/v1/DropTagRequest.js';
+import type { DueHead as _loam_remote_v1_DueHead, DueHead__Output as _loam_remote_v1_DueHead__Output } from './loam/remote/v1/DueHead.js';
+import type { DueHeadPage as _loam_remote_v1_DueHeadPage, DueHeadPage__Output as _loam_remote_v1_DueHeadPage__Output } from './loam/remote/v1/DueHeadPage.js';
+import type { DueHeadsRequest as _loam_remote_v1_DueHeadsRequest, DueHeadsRequest__Output as _loam_remote_v1_DueHeadsRequest__Output } from './loam/remote/v1/DueHeadsRequest.js';
 import type { Empty as _loam_remote_v1_Empty, Empty__Output as _loam_remote_v1_Empty__Output } from './loam/remote/v1/Empty.js';
 import type { ErasureKey as _loam_remote_v1_ErasureKey, ErasureKey__Output as _loam_remote_v1_ErasureKey__Output } from './loam/remote/v1/ErasureKey.js';
 import type { ErasureKeyList as _loam_remote_v1_ErasureKeyList, ErasureKeyList__Output as _loam_remote_v1_ErasureKeyList__Output } from './loam/remote/v1/ErasureKeyList.js';
@@ -138,6 +141,7 @@ import type { SegmentReferencedRequest as _loam_remote_v1_SegmentReferencedReque
 import type { SegmentSwap as _loam_remote_v1_SegmentSwap, SegmentSwap__Output as _loam_remote_v1_SegmentSwap__Output } from './loam/remote/v1/SegmentSwap.js';
 import type { SetQuotaRequest as _loam_remote_v1_SetQuotaRequest, SetQuotaRequest__Output as _loam_remote_v1_SetQuotaRequest__Output } from './loam/remote/v1/SetQuotaRequest.js';
 import type { SetRetentionRequest as _loam_remote_v1_SetRetentionRequest, SetRetentionRequest__Output as _loam_remote_v1_SetRetentionRequest__Output } from './loam/remote/v1/SetRetentionRequest.js';
+import type { SettleHeadRequest as _loam_remote_v1_SettleHeadRequest, SettleHeadRequest__Output as _loam_remote_v1_SettleHeadRequest__Output } from './loam/remote/v1/SettleHeadRequest.js';
 import type { Stream as _loam_remote_v1_Stream, Stream__Output as _loam_remote_v1_Stream__Output } from './loam/remote/v1/Stream.js';
 import type { StreamPage as _loam_remote_v1_StreamPage, StreamPage__Output as _loam_remote_v1_StreamPage__Output } from './loam/remote/v1/StreamPage.js';
 import type { StreamState as _loam_remote_v1_StreamState, StreamState__Output as _loam_remote_v1_StreamState__Output } from './loam/remote/v1/StreamState.js';
@@ -227,6 +231,9 @@ export interface ProtoGrpcType {
         DropNamespaceRequest: MessageTypeDefinition<_loam_remote_v1_DropNamespaceRequest, _loam_remote_v1_DropNamespaceRequest__Output>
         DropStreamRequest: MessageTypeDefinition<_loam_remote_v1_DropStreamRequest, _loam_remote_v1_DropStreamRequest__Output>
         DropTagRequest: MessageTypeDefinition<_loam_remote_v1_DropTagRequest, _loam_remote_v1_DropTagRequest__Output>
+        DueHead: MessageTypeDefinition<_loam_remote_v1_DueHead, _loam_remote_v1_DueHead__Output>
+        DueHeadPage: MessageTypeDefinition<_loam_remote_v1_DueHeadPage, _loam_remote_v1_DueHeadPage__Output>
+        DueHeadsRequest: MessageTypeDefinition<_loam_remote_v1_DueHeadsRequest, _loam_remote_v1_DueHeadsRequest__Output>
         Empty: MessageTypeDefinition<_loam_remote_v1_Empty, _loam_remote_v1_Empty__Output>
         EntityState: EnumTypeDefinition
         ErasureKey: MessageTypeDefinition<_loam_remote_v1_ErasureKey, _loam_remote_v1_ErasureKey__Output>
@@ -319,6 +326,7 @@ export interface ProtoGrpcType {
         SegmentSwap: MessageTypeDefinition<_loam_remote_v1_SegmentSwap, _loam_remote_v1_SegmentSwap__Output>
         SetQuotaRequest: MessageTypeDefinition<_loam_remote_v1_SetQuotaRequest, _loam_remote_v1_SetQuotaRequest__Output>
         SetRetentionRequest: MessageTypeDefinition<_loam_remote_v1_SetRetentionRequest, _loam_remote_v1_SetRetentionRequest__Output>
+        SettleHeadRequest: MessageTypeDefinition<_loam_remote_v1_SettleHeadRequest, _loam_remote_v1_SettleHeadRequest__Output>
         Stream: MessageTypeDefinition<_loam_remote_v1_Stream, _loam_remote_v1_Stream__Output>
         StreamPage: MessageTypeDefinition<_loam_remote_v1_StreamPage, _loam_remote_v1_StreamPage__Output>
         StreamState: MessageTypeDefinition<_loam_remote_v1_StreamState, _loam_remote_v1_StreamState__Output>

@@ -9,6 +9,7 @@ export interface Capabilities {
   'maxChunksPerGroup'?: (number | string);
   'maxSwapEntries'?: (number | string);
   'changeFeed'?: (_loam_remote_v1_ChangeFeed);
+  'dirtySets'?: (boolean);
 }
 
 export interface Capabilities__Output {
@@ -17,4 +18,5 @@ export interface Capabilities__Output {
   'maxChunksPerGroup': (number);
   'maxSwapEntries': (number);
   'changeFeed': (_loam_remote_v1_ChangeFeed__Output);
+  'dirtySets': (boolean);
 }

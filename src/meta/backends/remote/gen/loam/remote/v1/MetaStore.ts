@@ -28,6 +28,8 @@ import type { DropCollectionRequest as _loam_remote_v1_DropCollectionRequest, Dr
 import type { DropNamespaceRequest as _loam_remote_v1_DropNamespaceRequest, DropNamespaceRequest__Output as _loam_remote_v1_DropNamespaceRequest__Output } from '../../../loam/remote/v1/DropNamespaceRequest.js';
 import type { DropStreamRequest as _loam_remote_v1_DropStreamRequest, DropStreamRequest__Output as _loam_remote_v1_DropStreamRequest__Output } from '../../../loam/remote/v1/DropStreamRequest.js';
 import type { DropTagRequest as _loam_remote_v1_DropTagRequest, DropTagRequest__Output as _loam_remote_v1_DropTagRequest__Output } from '../../../loam/remote/v1/DropTagRequest.js';
+import type { DueHeadPage as _loam_remote_v1_DueHeadPage, DueHeadPage__Output as _loam_remote_v1_DueHeadPage__Output } from '../../../loam/remote/v1/DueHeadPage.js';
+import type { DueHeadsRequest as _loam_remote_v1_DueHeadsRequest, DueHeadsRequest__Output as _loam_remote_v1_DueHeadsRequest__Output } from '../../../loam/remote/v1/DueHeadsRequest.js';
 import type { Empty as _loam_remote_v1_Empty, Empty__Output as _loam_remote_v1_Empty__Output } from '../../../loam/remote/v1/Empty.js';
 import type { GetAliasesRequest as _loam_remote_v1_GetAliasesRequest, GetAliasesRequest__Output as _loam_remote_v1_GetAliasesRequest__Output } from '../../../loam/remote/v1/GetAliasesRequest.js';
 import type { GetCollectionRequest as _loam_remote_v1_GetCollectionRequest, GetCollectionRequest__Output as _loam_remote_v1_GetCollectionRequest__Output } from '../../../loam/remote/v1/GetCollectionRequest.js';
@@ -63,6 +65,7 @@ import type { RetiredWalObjectsRequest as _loam_remote_v1_RetiredWalObjectsReque
 import type { RewriteTagRequest as _loam_remote_v1_RewriteTagRequest, RewriteTagRequest__Output as _loam_remote_v1_RewriteTagRequest__Output } from '../../../loam/remote/v1/RewriteTagRequest.js';
 import type { SegmentReferencedRequest as _loam_remote_v1_SegmentReferencedRequest, SegmentReferencedRequest__Output as _loam_remote_v1_SegmentReferencedRequest__Output } from '../../../loam/remote/v1/SegmentReferencedRequest.js';
 import type { SetRetentionRequest as _loam_remote_v1_SetRetentionRequest, SetRetentionRequest__Output as _loam_remote_v1_SetRetentionRequest__Output } from '../../../loam/remote/v1/SetRetentionRequest.js';
+import type { SettleHeadRequest as _loam_remote_v1_SettleHeadRequest, SettleHeadRequest__Output as _loam_remote_v1_SettleHeadRequest__Output } from '../../../loam/remote/v1/SettleHeadRequest.js';
 import type { Stream as _loam_remote_v1_Stream, Stream__Output as _loam_remote_v1_Stream__Output } from '../../../loam/remote/v1/Stream.js';
 import type { StreamPage as _loam_remote_v1_StreamPage, StreamPage__Output as _loam_remote_v1_StreamPage__Output } from '../../../loam/remote/v1/StreamPage.js';
 import type { StreamState as _loam_remote_v1_StreamState, StreamState__Output as _loam_remote_v1_StreamState__Output } from '../../../loam/remote/v1/StreamState.js';
@@ -240,6 +243,15 @@ export interface MetaStoreClient extends grpc.Client {
   dropTag(argument: _loam_remote_v1_DropTagRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   dropTag(argument: _loam_remote_v1_DropTagRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
   dropTag(argument: _loam_remote_v1_DropTagRequest, callback: grpc.requestCallback<_loam_remote_v1_Empty__Output>): grpc.ClientUnaryCall;
+  
+  DueHeads(argument: _loam_remote_v1_DueHeadsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_DueHeadPage__Output>): grpc.ClientUnaryCall;
+  DueHeads(argument: _loam_remote_v1_DueHeadsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_DueHeadPage__Output>): grpc.ClientUnaryCall;
+  DueHeads(argument: _loam_remote_v1_DueHeadsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_DueHeadPage__Output>): grpc.ClientUnaryCall;
+  DueHeads(argument: _loam_remote_v1_DueHeadsRequest, callback: grpc.requestCallback<_loam_remote_v1_DueHeadPage__Output>): grpc.ClientUnaryCall;
+  dueHeads(argument: _loam_remote_v1_DueHeadsRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_DueHeadPage__Output>): grpc.ClientUnaryCall;
+  dueHeads(argument: _loam_remote_v1_DueHeadsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_DueHeadPage__Output>): grpc.ClientUnaryCall;
+  dueHeads(argument: _loam_remote_v1_DueHeadsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_DueHeadPage__Output>): grpc.ClientUnaryCall;
+  dueHeads(argument: _loam_remote_v1_DueHeadsRequest, callback: grpc.requestCallback<_loam_remote_v1_DueHeadPage__Output>): grpc.ClientUnaryCall;
   
   GetAliases(argument: _loam_remote_v1_GetAliasesRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Aliases__Output>): grpc.ClientUnaryCall;
   GetAliases(argument: _loam_remote_v1_GetAliasesRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_Aliases__Output>): grpc.ClientUnaryCall;
@@ -439,6 +451,15 @@ export interface MetaStoreClient extends grpc.Client {
   setRetention(argument: _loam_remote_v1_SetRetentionRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Stream__Output>): grpc.ClientUnaryCall;
   setRetention(argument: _loam_remote_v1_SetRetentionRequest, callback: grpc.requestCallback<_loam_remote_v1_Stream__Output>): grpc.ClientUnaryCall;
   
+  SettleHead(argument: _loam_remote_v1_SettleHeadRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_BoolValue__Output>): grpc.ClientUnaryCall;
+  SettleHead(argument: _loam_remote_v1_SettleHeadRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_BoolValue__Output>): grpc.ClientUnaryCall;
+  SettleHead(argument: _loam_remote_v1_SettleHeadRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_BoolValue__Output>): grpc.ClientUnaryCall;
+  SettleHead(argument: _loam_remote_v1_SettleHeadRequest, callback: grpc.requestCallback<_loam_remote_v1_BoolValue__Output>): grpc.ClientUnaryCall;
+  settleHead(argument: _loam_remote_v1_SettleHeadRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_BoolValue__Output>): grpc.ClientUnaryCall;
+  settleHead(argument: _loam_remote_v1_SettleHeadRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_BoolValue__Output>): grpc.ClientUnaryCall;
+  settleHead(argument: _loam_remote_v1_SettleHeadRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_BoolValue__Output>): grpc.ClientUnaryCall;
+  settleHead(argument: _loam_remote_v1_SettleHeadRequest, callback: grpc.requestCallback<_loam_remote_v1_BoolValue__Output>): grpc.ClientUnaryCall;
+  
   StreamState(argument: _loam_remote_v1_StreamStateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_StreamState__Output>): grpc.ClientUnaryCall;
   StreamState(argument: _loam_remote_v1_StreamStateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_StreamState__Output>): grpc.ClientUnaryCall;
   StreamState(argument: _loam_remote_v1_StreamStateRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_StreamState__Output>): grpc.ClientUnaryCall;
@@ -528,6 +549,8 @@ export interface MetaStoreHandlers extends grpc.UntypedServiceImplementation {
   
   DropTag: grpc.handleUnaryCall<_loam_remote_v1_DropTagRequest__Output, _loam_remote_v1_Empty>;
   
+  DueHeads: grpc.handleUnaryCall<_loam_remote_v1_DueHeadsRequest__Output, _loam_remote_v1_DueHeadPage>;
+  
   GetAliases: grpc.handleUnaryCall<_loam_remote_v1_GetAliasesRequest__Output, _loam_remote_v1_Aliases>;
   
   GetCollection: grpc.handleUnaryCall<_loam_remote_v1_GetCollectionRequest__Output, _loam_remote_v1_Collection>;
@@ -572,6 +595,8 @@ export interface MetaStoreHandlers extends grpc.UntypedServiceImplementation {
   
   SetRetention: grpc.handleUnaryCall<_loam_remote_v1_SetRetentionRequest__Output, _loam_remote_v1_Stream>;
   
+  SettleHead: grpc.handleUnaryCall<_loam_remote_v1_SettleHeadRequest__Output, _loam_remote_v1_BoolValue>;
+  
   StreamState: grpc.handleUnaryCall<_loam_remote_v1_StreamStateRequest__Output, _loam_remote_v1_StreamState>;
   
   SwapSegment: grpc.handleUnaryCall<_loam_remote_v1_SwapSegmentRequest__Output, _loam_remote_v1_SwapSegmentResult>;
@@ -605,6 +630,7 @@ export interface MetaStoreDefinition extends grpc.ServiceDefinition {
   DropNamespace: MethodDefinition<_loam_remote_v1_DropNamespaceRequest, _loam_remote_v1_Empty, _loam_remote_v1_DropNamespaceRequest__Output, _loam_remote_v1_Empty__Output>
   DropStream: MethodDefinition<_loam_remote_v1_DropStreamRequest, _loam_remote_v1_Empty, _loam_remote_v1_DropStreamRequest__Output, _loam_remote_v1_Empty__Output>
   DropTag: MethodDefinition<_loam_remote_v1_DropTagRequest, _loam_remote_v1_Empty, _loam_remote_v1_DropTagRequest__Output, _loam_remote_v1_Empty__Output>
+  DueHeads: MethodDefinition<_loam_remote_v1_DueHeadsRequest, _loam_remote_v1_DueHeadPage, _loam_remote_v1_DueHeadsRequest__Output, _loam_remote_v1_DueHeadPage__Output>
   GetAliases: MethodDefinition<_loam_remote_v1_GetAliasesRequest, _loam_remote_v1_Aliases, _loam_remote_v1_GetAliasesRequest__Output, _loam_remote_v1_Aliases__Output>
   GetCollection: MethodDefinition<_loam_remote_v1_GetCollectionRequest, _loam_remote_v1_Collection, _loam_remote_v1_GetCollectionRequest__Output, _loam_remote_v1_Collection__Output>
   GetLease: MethodDefinition<_loam_remote_v1_GetLeaseRequest, _loam_remote_v1_OptionalLease, _loam_remote_v1_GetLeaseRequest__Output, _loam_remote_v1_OptionalLease__Output>
@@ -627,6 +653,7 @@ export interface MetaStoreDefinition extends grpc.ServiceDefinition {
   RewriteTag: MethodDefinition<_loam_remote_v1_RewriteTagRequest, _loam_remote_v1_Tag, _loam_remote_v1_RewriteTagRequest__Output, _loam_remote_v1_Tag__Output>
   SegmentReferenced: MethodDefinition<_loam_remote_v1_SegmentReferencedRequest, _loam_remote_v1_BoolValue, _loam_remote_v1_SegmentReferencedRequest__Output, _loam_remote_v1_BoolValue__Output>
   SetRetention: MethodDefinition<_loam_remote_v1_SetRetentionRequest, _loam_remote_v1_Stream, _loam_remote_v1_SetRetentionRequest__Output, _loam_remote_v1_Stream__Output>
+  SettleHead: MethodDefinition<_loam_remote_v1_SettleHeadRequest, _loam_remote_v1_BoolValue, _loam_remote_v1_SettleHeadRequest__Output, _loam_remote_v1_BoolValue__Output>
   StreamState: MethodDefinition<_loam_remote_v1_StreamStateRequest, _loam_remote_v1_StreamState, _loam_remote_v1_StreamStateRequest__Output, _loam_remote_v1_StreamState__Output>
   SwapSegment: MethodDefinition<_loam_remote_v1_SwapSegmentRequest, _loam_remote_v1_SwapSegmentResult, _loam_remote_v1_SwapSegmentRequest__Output, _loam_remote_v1_SwapSegmentResult__Output>
   TrimPartition: MethodDefinition<_loam_remote_v1_TrimPartitionRequest, _loam_remote_v1_PartitionHead, _loam_remote_v1_TrimPartitionRequest__Output, _loam_remote_v1_PartitionHead__Output>
