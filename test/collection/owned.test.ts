@@ -3,9 +3,14 @@
 // (never by polling every collection), hand work over when ownership moves without losing a
 // write, and cost almost nothing on an idle catalog. A node with the log and query roles takes
 // the writes and serves the reads; the workers under test run beside it on the same embedded
-// metastore and store, as other worker nodes would.
+// metastore and store, as other worker nodes would. And item 3: the gateway's catalog cache.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { openEmbedded } from '../../src/meta/backends/embedded/index.js';
+import { CATALOG_FEED_POLL_MS, Catalog } from '../../src/collection/catalog.js';
 import type { CollectionSchema, MetaStore } from '../../src/meta/index.js';
 import { LogReader } from '../../src/log/reader.js';
 import { DataFiles } from '../../src/collection/datafile.js';
@@ -18,9 +23,11 @@ import { http, testNode, until, type TestNode } from '../node/helpers.js';
 const CACHE = 8 * 1024 * 1024;
 const SCHEMA: CollectionSchema = { primaryKey: 'id', fields: { id: 'string' } };
 /** Namespaces of the idle case (the old polling made about 5 calls per collection per second). */
-const IDLE_NAMESPACES = 60;
+const IDLE_NAMESPACES = 50;
 /** The idle window, and the most calls a worker may make in it (dueHeads every DUE_POLL_MS, the feed every second, slack). */
 const IDLE_WINDOW_MS = 2_000;
+/** Namespaces the catalog-cache cases create; the cache bounds there hold fewer. */
+const NAMESPACES = 8;
 const IDLE_MAX_CALLS = Math.ceil(IDLE_WINDOW_MS / DUE_POLL_MS) + Math.ceil(IDLE_WINDOW_MS / 1_000) + 6;
 
 /** The real store, every call counted by name (not a mock: each call reaches the embedded backend). */
@@ -196,5 +203,77 @@ describe('an idle catalog', () => {
     for (const perCollection of ['collectionHead', 'partitionIndex', 'stream', 'pointer', 'listCollections', 'renewLease', 'acquireLease']) {
       assert.equal(by[perCollection] ?? 0, 0, `${perCollection} on an idle catalog: ${JSON.stringify(by)}`);
     }
+  });
+});
+
+// The gateway's catalog cache (src/collection/catalog.ts, spec §5.4: nodes cache only what
+// they own or serve): two handles on one embedded file stand for two nodes; node A resolves
+// names through its cache, node B changes the catalog.
+describe('the gateway catalog cache', () => {
+  let dir: string;
+  let a: MetaStore;
+  let b: MetaStore;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'loam-catalog-'));
+    a = openEmbedded({ path: join(dir, 'meta.db') });
+    b = openEmbedded({ path: join(dir, 'meta.db') });
+    for (let i = 0; i < NAMESPACES; i++) {
+      const ns = await b.createNamespace({ org: 'acme', name: `n${i}` });
+      await b.createCollection({ ns: ns.id, name: 'docs', schema: SCHEMA, partitions: 1 });
+    }
+  });
+  after(async () => {
+    await a.close();
+    await b.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('after touching namespaces beyond the bound, entries and bytes stay at the bound; unserved namespaces are never loaded', async () => {
+    let t = 1_000_000;
+    const byCount = new Catalog(a, { limits: { namespaces: 3, bytes: 1 << 20 }, now: () => t });
+    assert.deepEqual(byCount.stats, { namespaces: 0, bytes: 0 }, 'nothing before a request');
+    for (let i = 0; i < NAMESPACES; i++) {
+      await byCount.collection('acme', `n${i}`, 'docs');
+      t += 1;
+    }
+    assert.equal(byCount.stats.namespaces, 3);
+    assert.equal(byCount.loads, 2 * NAMESPACES, 'one namespace and one collection read per namespace served, none for others');
+    // The most recent three are the ones held: reading them again reads nothing.
+    for (let i = NAMESPACES - 3; i < NAMESPACES; i++) await byCount.collection('acme', `n${i}`, 'docs');
+    assert.equal(byCount.loads, 2 * NAMESPACES, 'hits');
+
+    // Bytes: one entry (namespace + collection records) is about this size; hold two and a half.
+    const one = JSON.stringify(await a.namespaceByName('acme', 'n0')).length + JSON.stringify(await a.collectionByName((await a.namespaceByName('acme', 'n0')).id, 'docs')).length;
+    const bound = Math.floor(one * 2.5);
+    const byBytes = new Catalog(a, { limits: { namespaces: 1_000, bytes: bound }, now: () => t });
+    for (let i = 0; i < NAMESPACES; i++) await byBytes.collection('acme', `n${i}`, 'docs');
+    assert.ok(byBytes.stats.bytes <= bound, `${byBytes.stats.bytes} bytes held, bound ${bound}`);
+    assert.ok(byBytes.stats.namespaces >= 1 && byBytes.stats.namespaces <= 3, `${byBytes.stats.namespaces} namespaces held`);
+  });
+
+  test('a collection dropped and created again through another node is seen on the next read after the feed poll', async () => {
+    let t = 2_000_000;
+    const cat = new Catalog(a, { now: () => t });
+    const first = await cat.collection('acme', 'n1', 'docs');
+    const ns = await b.namespaceByName('acme', 'n1');
+    await b.dropCollection(ns.id, first.id);
+    const second = await b.createCollection({ ns: ns.id, name: 'docs', schema: SCHEMA, partitions: 2 });
+    assert.notEqual(second.id, first.id);
+    // Within the poll interval the cached name is used (no metastore read)...
+    const loads = cat.loads;
+    assert.equal((await cat.collection('acme', 'n1', 'docs')).id, first.id);
+    assert.equal(cat.loads, loads, 'served from the cache');
+    const gen = cat.generation;
+    // ...and the next read after it reads the feed, which drops the namespace: the new collection.
+    t += CATALOG_FEED_POLL_MS;
+    const now = await cat.collection('acme', 'n1', 'docs');
+    assert.equal(now.id, second.id);
+    assert.equal(now.partitions, 2);
+    assert.ok(cat.generation > gen, 'decisions derived from the old name are stale');
+    // A namespace dropped elsewhere is gone on the next read after the poll too.
+    await b.dropCollection(ns.id, second.id);
+    await b.dropNamespace(ns.id);
+    t += CATALOG_FEED_POLL_MS;
+    await assert.rejects(cat.namespace('acme', 'n1'), (e: Error) => /namespace "n1"/.test(e.message));
   });
 });
