@@ -7,6 +7,12 @@
 //                concurrent batches: the fastest path the contract allows. Printed as
 //                setup_s and setup_namespaces_per_s.
 //   ready_s      a node (roles log, query, worker; a child process) from spawn to /readyz 200.
+//   feed_catch_up_s  from /readyz until the node's worker has read the catalog feed to its
+//                head: its changesSince calls fall to at most CAUGHT_UP_CALLS_PER_S. The feed
+//                keeps every change younger than an hour (core/feed.ts), so right after the
+//                setup it holds two changes per namespace, which a starting worker reads
+//                from version 0 (src/workers/scheduler.ts discover): a start cost that grows
+//                with the catalog changes of the last hour, printed apart from the idle figures.
 //   idle_meta_calls_per_s  the node's metastore calls (every MetaStore call of the HTTP
 //                thread and the worker thread, from loam_meta_call_duration_seconds_count
 //                at /metrics) over IDLE_SECONDS with no traffic, after IDLE_SETTLE_S.
@@ -40,7 +46,10 @@ export const CREATE_BATCH = MAX_BULK_NAMESPACES;
 export const IDLE_SECONDS = 30;
 /** Scrapes of the node's metrics in the idle window: one every this many ms. */
 export const IDLE_SAMPLE_MS = 3_000;
-/** Seconds after /readyz before the idle window opens (start-up work settles). */
+/** The node has caught up with the feed once its changesSince calls are at most this rate over CATCH_UP_WINDOW_MS. */
+export const CAUGHT_UP_CALLS_PER_S = 2;
+export const CATCH_UP_WINDOW_MS = 3_000;
+/** Seconds after the catch-up before the idle window opens (start-up work settles). */
 export const IDLE_SETTLE_S = 5;
 /** Namespaces the mixed load touches before node_rss_mb. */
 export const TOUCHED = 1_000;
@@ -307,6 +316,21 @@ async function ok(r: Promise<{ status: number; body: string }>, what: string): P
   if (x.status >= 300) throw new Error(`${what}: ${x.status} ${x.body.slice(0, 200)}`);
 }
 
+/** Waits until the node's changesSince rate is at most CAUGHT_UP_CALLS_PER_S (deadline READY_DEADLINE_MS): the seconds and the calls it took. */
+async function feedCatchUp(metricsUrl: string): Promise<{ seconds: number; calls: number }> {
+  const t0 = performance.now();
+  const count = async () => (await metaCalls(metricsUrl)).by.get('changesSince') ?? 0;
+  const first = await count();
+  let prev = first;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, CATCH_UP_WINDOW_MS));
+    const now = await count();
+    if (now - prev <= (CAUGHT_UP_CALLS_PER_S * CATCH_UP_WINDOW_MS) / 1000) return { seconds: (performance.now() - t0 - CATCH_UP_WINDOW_MS) / 1000, calls: prev - first };
+    prev = now;
+    if (performance.now() - t0 > READY_DEADLINE_MS) throw new Error(`the node's worker did not catch up with the catalog feed within ${READY_DEADLINE_MS} ms`);
+  }
+}
+
 /** The figures for every size; the smallest size's p99s are the ratio base of the others. */
 export async function scaleNodeFigures(o: ScaleNodeOptions): Promise<void> {
   let base: { write: number; read: number; calls: number; rss: number } | null = null;
@@ -324,6 +348,8 @@ export async function scaleNodeFigures(o: ScaleNodeOptions): Promise<void> {
       const readyS = (performance.now() - t0) / 1000;
       o.line('ready_s', readyS, 's', { namespaces: n, load: load() });
 
+      const caught = await feedCatchUp(c.metricsUrl);
+      o.line('feed_catch_up_s', caught.seconds, 's', { namespaces: n, changes_since_calls: caught.calls, load: load() });
       await new Promise((r) => setTimeout(r, IDLE_SETTLE_S * 1000));
       const pid = c.pid;
       // Scraped every IDLE_SAMPLE_MS: a worker thread too busy to answer some scrapes still
