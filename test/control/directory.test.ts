@@ -73,6 +73,26 @@ describe(`directory on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () => {
     assert.equal((await d!.entryByName('o', 'cas'))?.shard, 's1');
   });
 
+  test('the bulk calls: reserveMany and updateEntries are all or none, ids and versions dense; largeNamespaces lists the large ones', { skip: !multi() || !d?.reserveMany ? 'the directory has no bulk calls' : false }, async () => {
+    const one = await d!.reserve('o', 'bulk-0', 's0', 'small');
+    const many = await d2!.reserveMany!([{ org: 'o', name: 'bulk-1', shard: 's0', sizeClass: 'small' }, { org: 'o', name: 'bulk-2', shard: 's1', sizeClass: 'large' }]);
+    assert.deepEqual(many.map((e) => [e.id, e.version, e.state]), [[one.entry.id + 1, one.entry.version + 1, 'creating'], [one.entry.id + 2, one.entry.version + 2, 'creating']]);
+    // A held name refuses the whole call: the other name stays free, no id is used up.
+    await assert.rejects(d!.reserveMany!([{ org: 'o', name: 'bulk-3', shard: 's0', sizeClass: 'small' }, { org: 'o', name: 'bulk-1', shard: 's0', sizeClass: 'small' }]), (e: unknown) => isMetaError(e, 'AlreadyExists') && e.details.existingId === many[0]!.id);
+    assert.equal(await d2!.entryByName('o', 'bulk-3'), null);
+    await assert.rejects(d!.reserveMany!([{ org: 'o', name: 'twice', shard: 's0', sizeClass: 'small' }, { org: 'o', name: 'twice', shard: 's0', sizeClass: 'small' }]), (e: unknown) => isMetaError(e, 'InvalidArgument'));
+    // updateEntries: one stale version refuses them all.
+    const stale = [...many.map((e) => ({ ns: e.id, expectedVersion: e.version, change: { state: 'live' as const } })), { ns: one.entry.id, expectedVersion: one.entry.version - 1, change: { state: 'live' as const } }];
+    await assert.rejects(d!.updateEntries!(stale), (e: unknown) => isMetaError(e, 'VersionMismatch'));
+    assert.deepEqual((await Promise.all(many.map((e) => d2!.entry(e.id)))).map((e) => e?.state), ['creating', 'creating']);
+    const live = await d!.updateEntries!(many.map((e) => ({ ns: e.id, expectedVersion: e.version, change: { state: 'live' as const } })));
+    assert.deepEqual(live.map((e) => e.state), ['live', 'live']);
+    assert.equal(live[1]!.version, live[0]!.version + 1);
+    assert.deepEqual((await d2!.largeNamespaces!(many[0]!.id - 1, 10)).filter((id) => id <= many[1]!.id), [many[1]!.id]);
+    await d!.updateEntry(many[1]!.id, live[1]!.version, { state: 'dropped' });
+    assert.deepEqual((await d2!.largeNamespaces!(many[0]!.id - 1, 10)).filter((id) => id <= many[1]!.id), [], 'a dropped namespace is not listed');
+  });
+
   test('changesSince is the delta chain after a version, each entry in its newest state; waitVersion long-polls', { skip: !multi() }, async () => {
     const v = await d!.version();
     const { entry } = await d!.reserve('o', 'chain', 's0', 'small');

@@ -131,25 +131,45 @@ export class SqlDirectoryStore implements DirectoryStore {
       const [held] = await q(`SELECT * FROM dir_entries WHERE org = $1 AND name = $2 AND state <> 'dropped'`, [org, name]);
       if (held) return { entry: entryRow(held), created: false };
       await this.checkShards(q, [shard]);
-      return this.reserveIn(q, { org, name, shard, sizeClass });
+      const [entry] = await this.insertEntries(q, [{ org, name, shard, sizeClass }]);
+      return { entry: entry!, created: true };
     });
   }
 
   async reserveMany(items: Reservation[]): Promise<DirectoryEntry[]> {
     checkBulk('items', items);
-    for (const r of items) checkReserve(r.org, r.name, r.shard, r.sizeClass);
+    const names = new Set<string>();
+    for (const r of items) {
+      checkReserve(r.org, r.name, r.shard, r.sizeClass);
+      const key = `${r.org}\u0000${r.name}`;
+      if (names.has(key)) throw errors.invalid('items', `namespace ${r.org}/${r.name} is given twice`);
+      names.add(key);
+    }
     return this.d.tx(async (q) => {
       await this.lockVersion(q);
       await this.checkShards(q, [...new Set(items.map((r) => r.shard))]);
-      const out: DirectoryEntry[] = [];
       for (const r of items) {
-        const { entry, created } = await this.reserveIn(q, r);
+        const [held] = await q(`SELECT id FROM dir_entries WHERE org = $1 AND name = $2 AND state <> 'dropped'`, [r.org, r.name]);
         // Thrown inside the transaction: it rolls back, so a refused call reserved nothing.
-        if (!created) throw errors.alreadyExists(`namespace ${r.org}/${r.name}`, entry.id);
-        out.push(entry);
+        if (held) throw errors.alreadyExists(`namespace ${r.org}/${r.name}`, n(held.id));
       }
-      return out;
+      return this.insertEntries(q, items);
     });
+  }
+
+  /**
+   * New 'creating' entries in the current transaction (the version row locked, names free,
+   * shards checked): the counters move once for the batch, so ids and versions are dense and
+   * in the items' order, as one reserve per item would leave them.
+   */
+  private async insertEntries(q: Query, items: readonly Reservation[]): Promise<DirectoryEntry[]> {
+    const id0 = (await this.bump(q, NAMESPACE_ID, items.length)) - items.length;
+    const v0 = (await this.bump(q, VERSION, items.length)) - items.length;
+    const out = items.map((r, i): DirectoryEntry => ({ id: id0 + i + 1, org: r.org, name: r.name, shard: r.shard, state: 'creating', sizeClass: r.sizeClass, version: v0 + i + 1 }));
+    for (const e of out) {
+      await q(`INSERT INTO dir_entries (id, org, name, shard, state, size_class, version) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [e.id, e.org, e.name, e.shard, e.state, e.sizeClass, e.version]);
+    }
+    return out;
   }
 
   /** InvalidArgument for a shard the directory does not list. */
@@ -158,19 +178,6 @@ export class SqlDirectoryStore implements DirectoryStore {
       const known = await q(`SELECT 1 AS x FROM dir_shards WHERE name = $1`, [shard]);
       if (known.length === 0) throw errors.invalid('shard', `no shard named ${shard} is in the directory`);
     }
-  }
-
-  /** One reservation in the current transaction (the version row locked, the shard checked). */
-  private async reserveIn(q: Query, r: Reservation): Promise<{ entry: DirectoryEntry; created: boolean }> {
-    const [held] = await q(`SELECT * FROM dir_entries WHERE org = $1 AND name = $2 AND state <> 'dropped'`, [r.org, r.name]);
-    if (held) return { entry: entryRow(held), created: false };
-    const id = await this.bump(q, NAMESPACE_ID);
-    const version = await this.bump(q, VERSION);
-    const entry: DirectoryEntry = { id, org: r.org, name: r.name, shard: r.shard, state: 'creating', sizeClass: r.sizeClass, version };
-    await q(`INSERT INTO dir_entries (id, org, name, shard, state, size_class, version) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
-      id, r.org, r.name, r.shard, entry.state, r.sizeClass, version,
-    ]);
-    return { entry, created: true };
   }
 
   async entry(ns: NamespaceId): Promise<DirectoryEntry | null> {
@@ -196,34 +203,41 @@ export class SqlDirectoryStore implements DirectoryStore {
 
   async updateEntry(ns: NamespaceId, expectedVersion: number, change: EntryChange): Promise<DirectoryEntry> {
     checkEntryChange(change);
-    return this.d.tx(async (q) => {
-      await this.lockVersion(q);
-      return this.updateIn(q, { ns, expectedVersion, change });
-    });
+    const [e] = await this.d.tx((q) => this.applyUpdates(q, [{ ns, expectedVersion, change }]));
+    return e!;
   }
 
   async updateEntries(updates: EntryUpdate[]): Promise<DirectoryEntry[]> {
     checkBulk('updates', updates);
-    for (const u of updates) checkEntryChange(u.change);
-    return this.d.tx(async (q) => {
-      await this.lockVersion(q);
-      const out: DirectoryEntry[] = [];
-      for (const u of updates) out.push(await this.updateIn(q, u));
-      return out;
-    });
+    const ids = new Set<number>();
+    for (const u of updates) {
+      checkEntryChange(u.change);
+      if (ids.has(u.ns)) throw errors.invalid('updates', `namespace ${u.ns} is given twice`);
+      ids.add(u.ns);
+    }
+    return this.d.tx((q) => this.applyUpdates(q, updates));
   }
 
-  /** One entry's compare-and-swap in the current transaction (the version row locked). */
-  private async updateIn(q: Query, { ns, expectedVersion, change }: EntryUpdate): Promise<DirectoryEntry> {
-    const [r] = await q(`SELECT * FROM dir_entries WHERE id = $1`, [ns]);
-    if (!r) throw errors.notFound(`directory entry of namespace ${ns}`);
-    const cur = entryRow(r);
-    if (cur.version !== expectedVersion) throw errors.versionMismatch(`directory entry of namespace ${ns}`, expectedVersion, cur.version);
-    if (change.shard !== undefined) await this.checkShards(q, [change.shard]);
-    const version = await this.bump(q, VERSION);
-    const next: DirectoryEntry = { ...cur, ...change, version };
-    await q(`UPDATE dir_entries SET shard = $1, state = $2, size_class = $3, version = $4 WHERE id = $5`, [next.shard, next.state, next.sizeClass, version, ns]);
-    return next;
+  /**
+   * Compare-and-swaps of entries in one transaction, all or none (the first VersionMismatch
+   * or NotFound refuses them all): the version moves once for the batch, each entry its own
+   * version in the updates' order.
+   */
+  private async applyUpdates(q: Query, updates: readonly EntryUpdate[]): Promise<DirectoryEntry[]> {
+    await this.lockVersion(q);
+    const cur: DirectoryEntry[] = [];
+    for (const { ns, expectedVersion } of updates) {
+      const [r] = await q(`SELECT * FROM dir_entries WHERE id = $1`, [ns]);
+      if (!r) throw errors.notFound(`directory entry of namespace ${ns}`);
+      const e = entryRow(r);
+      if (e.version !== expectedVersion) throw errors.versionMismatch(`directory entry of namespace ${ns}`, expectedVersion, e.version);
+      cur.push(e);
+    }
+    await this.checkShards(q, [...new Set(updates.flatMap((u) => (u.change.shard !== undefined ? [u.change.shard] : [])))]);
+    const v0 = (await this.bump(q, VERSION, updates.length)) - updates.length;
+    const out = cur.map((e, i): DirectoryEntry => ({ ...e, ...updates[i]!.change, version: v0 + i + 1 }));
+    for (const e of out) await q(`UPDATE dir_entries SET shard = $1, state = $2, size_class = $3, version = $4 WHERE id = $5`, [e.shard, e.state, e.sizeClass, e.version, e.id]);
+    return out;
   }
 
   async largeNamespaces(after: NamespaceId, limit: number): Promise<NamespaceId[]> {
