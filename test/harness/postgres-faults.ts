@@ -49,11 +49,12 @@ const THROTTLE_MAX_CONNECTIONS = 20;
 /** Upper bound on filler sessions (the server refuses long before). */
 const MAX_FILLERS = 100;
 /**
- * Connect timeout of the pool-exhaustion cell's store: how long an attempt waits for a
- * connection. The cell's setup and checks use the same store, so it must also outlast a real
- * connect on a loaded machine (250 ms did not: "Connection terminated due to connection timeout").
+ * How long an attempt of the pool-exhaustion cell waits for a connection while every one is
+ * held. Set on the write pool only while the fault holds it (pg-pool reads the option at each
+ * wait), so the cell's own setup and checks connect with the store's usual timeout: a loaded
+ * machine's real connect outran 250 ms ("Connection terminated due to connection timeout").
  */
-const EXHAUSTED_CONNECT_TIMEOUT_MS = 2_000;
+const EXHAUSTED_CONNECT_TIMEOUT_MS = 250;
 /** The deadlock cell's deadlock_timeout for the call's sessions (the competitor's is far longer). */
 const CALL_DEADLOCK_TIMEOUT = '50ms';
 const COMPETITOR_DEADLOCK_TIMEOUT = '30s';
@@ -221,19 +222,24 @@ export function postgresRealFaults(f: FaultFactoryHooks): {
 } {
   // Pool exhaustion.
   let held: pg.PoolClient[] = [];
+  /** The write pool's own connect timeout, put back when the fault lets go. */
+  let heldTimeout: { options: { connectionTimeoutMillis: number }; usual: number } | undefined;
   const exhausted = new Expect('pool exhaustion', /connection pool exhausted/);
   const beforeSend: RealFault = {
     point: 'BeforeBegin',
     how: 'real pool exhaustion: every pooled connection is checked out, so none is had within connectTimeoutMs',
-    open: (faults) => f.openWith(faults, { extra: { connectTimeoutMs: EXHAUSTED_CONNECT_TIMEOUT_MS } }),
     observe: (e) => exhausted.observe(e),
     async fire(store) {
       exhausted.fire();
       const pool = (store as PostgresMetaStore).writePool;
-      const max = (pool as unknown as { options: { max: number } }).options.max;
-      while (held.length < max) held.push(await pool.connect());
+      const options = (pool as unknown as { options: { max: number; connectionTimeoutMillis: number } }).options;
+      while (held.length < options.max) held.push(await pool.connect());
+      heldTimeout ??= { options, usual: options.connectionTimeoutMillis };
+      options.connectionTimeoutMillis = EXHAUSTED_CONNECT_TIMEOUT_MS;
     },
     async settle() {
+      if (heldTimeout) heldTimeout.options.connectionTimeoutMillis = heldTimeout.usual;
+      heldTimeout = undefined;
       for (const c of held.splice(0)) c.release();
       exhausted.check();
     },
