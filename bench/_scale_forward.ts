@@ -4,7 +4,7 @@
 // on the other node (forwarded to the owner over HTTP, keep-alive). Reports the p50 and p99 of
 // each and their ratio; the added hop is the difference.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { openEmbedded } from '../src/meta/backends/embedded/index.js';
@@ -63,7 +63,7 @@ export const forwardCost: ScaleFigure = {
       for (const p of [50, 99]) {
         const f = pct(forwarded, p);
         const d = pct(direct, p);
-        o.line(`forwarded_read_p${p}_ms`, 1, f, 'ms', { baseline: round(d, 3), ratio: round(f / d, 3), added_ms: round(f - d, 3) });
+        o.line(`forwarded_read_p${p}_ms`, 1, f, 'ms', { baseline: round(d, 3), ratio: round(f / d, 3), added_ms: round(f - d, 3), load: round(loadavg()[0]!, 2) });
       }
     } finally {
       for (const n of nodes) await n.close();
