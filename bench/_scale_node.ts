@@ -316,8 +316,11 @@ async function ok(r: Promise<{ status: number; body: string }>, what: string): P
   if (x.status >= 300) throw new Error(`${what}: ${x.status} ${x.body.slice(0, 200)}`);
 }
 
-/** Waits until the node's changesSince rate is at most CAUGHT_UP_CALLS_PER_S (deadline READY_DEADLINE_MS): the seconds and the calls it took. */
-async function feedCatchUp(metricsUrl: string): Promise<{ seconds: number; calls: number }> {
+/** How long the bench waits for the catch-up; past it the idle window opens anyway (the line says caught_up: false). */
+export const CATCH_UP_DEADLINE_MS = 600_000;
+
+/** Waits until the node's changesSince rate is at most CAUGHT_UP_CALLS_PER_S (or CATCH_UP_DEADLINE_MS): the seconds and the calls it took. */
+async function feedCatchUp(metricsUrl: string): Promise<{ seconds: number; calls: number; caughtUp: boolean }> {
   const t0 = performance.now();
   const count = async () => (await metaCalls(metricsUrl)).by.get('changesSince') ?? 0;
   const first = await count();
@@ -325,9 +328,9 @@ async function feedCatchUp(metricsUrl: string): Promise<{ seconds: number; calls
   for (;;) {
     await new Promise((r) => setTimeout(r, CATCH_UP_WINDOW_MS));
     const now = await count();
-    if (now - prev <= (CAUGHT_UP_CALLS_PER_S * CATCH_UP_WINDOW_MS) / 1000) return { seconds: (performance.now() - t0 - CATCH_UP_WINDOW_MS) / 1000, calls: prev - first };
+    if (now - prev <= (CAUGHT_UP_CALLS_PER_S * CATCH_UP_WINDOW_MS) / 1000) return { seconds: (performance.now() - t0 - CATCH_UP_WINDOW_MS) / 1000, calls: prev - first, caughtUp: true };
     prev = now;
-    if (performance.now() - t0 > READY_DEADLINE_MS) throw new Error(`the node's worker did not catch up with the catalog feed within ${READY_DEADLINE_MS} ms`);
+    if (performance.now() - t0 > CATCH_UP_DEADLINE_MS) return { seconds: (performance.now() - t0) / 1000, calls: now - first, caughtUp: false };
   }
 }
 
@@ -349,7 +352,7 @@ export async function scaleNodeFigures(o: ScaleNodeOptions): Promise<void> {
       o.line('ready_s', readyS, 's', { namespaces: n, load: load() });
 
       const caught = await feedCatchUp(c.metricsUrl);
-      o.line('feed_catch_up_s', caught.seconds, 's', { namespaces: n, changes_since_calls: caught.calls, load: load() });
+      o.line('feed_catch_up_s', caught.seconds, 's', { namespaces: n, changes_since_calls: caught.calls, caught_up: caught.caughtUp, load: load() });
       await new Promise((r) => setTimeout(r, IDLE_SETTLE_S * 1000));
       const pid = c.pid;
       // Scraped every IDLE_SAMPLE_MS: a worker thread too busy to answer some scrapes still
