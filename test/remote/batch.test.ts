@@ -4,7 +4,7 @@
 // idempotency key, so a batch retried after a cut connection applies each call once and
 // answers each with its first outcome.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { isMetaError, type MetaStore, type WalCommit } from '../../src/meta/index.js';
 import { MAX_WAL_BATCH_CALLS } from '../../src/meta/backends/remote/wal-batch.js';
 import { metaErrorFromDetail } from '../../src/meta/backends/remote/wire-errors.js';
@@ -15,8 +15,8 @@ const SCHEMA = { primaryKey: 'id', fields: { id: 'string' as const } };
 const CALLS = 8;
 const PARTITIONS = 2;
 
-async function fixture(client: MetaStore) {
-  const ns = await client.createNamespace({ org: 'acme', name: 'batch' });
+async function fixture(client: MetaStore, name: string) {
+  const ns = await client.createNamespace({ org: 'acme', name });
   const coll = await client.createCollection({ ns: ns.id, name: 'docs', schema: SCHEMA, partitions: PARTITIONS });
   const commit = (object: string, stream = coll.streamId): WalCommit => ({
     object,
@@ -29,30 +29,49 @@ async function fixture(client: MetaStore) {
 const scrape = async (url: string) => (await fetch(url, { signal: AbortSignal.timeout(5_000) })).text();
 
 describe('remote: batched commitWal', () => {
-  const opened: Served[] = [];
-  after(async () => {
-    for (const s of opened) await s.close();
+  // One server for the file: its backend counts applied commits and, when a test sets `cut`,
+  // cuts the connection after the CALLS-th apply, before the answer leaves.
+  let s: Served;
+  let applied = 0;
+  let cut: (() => Promise<void>) | null = null;
+  before(async () => {
+    s = await served({
+      server: { metricsListener: { port: 0 } },
+      wrap: (m) =>
+        Object.assign(Object.create(m) as MetaStore, {
+          commitWal: async (...a: Parameters<MetaStore['commitWal']>) => {
+            const r = await m.commitWal(...a);
+            if (++applied === CALLS && cut) {
+              const go = cut;
+              cut = null;
+              await go();
+            }
+            return r;
+          },
+        }),
+    });
   });
+  after(() => s?.close());
 
   test('concurrent calls share RPCs (the server /metrics counts fewer RPCs than calls) and each gets its own outcome: one refused call fails alone', async () => {
-    const s = await served({ server: { metricsListener: { port: 0 } } });
-    opened.push(s);
     const client = await s.client();
-    const f = await fixture(client);
-    const before = await scrape(s.server.metricsUrl!);
+    const f = await fixture(client, 'share');
+    const m0 = await scrape(s.server.metricsUrl!);
     const rpcs = async (text: string) =>
       (await metric(text, 'loam_remote_server_calls_total', { method: 'CommitWal' })) + (await metric(text, 'loam_remote_server_calls_total', { method: 'CommitWalBatch' }));
     // One call names a stream that does not exist: the server's backend refuses it, not the client's checks.
     const bad = CALLS - 3;
     const settled = await Promise.allSettled(Array.from({ length: CALLS }, (_, i) => client.commitWal(f.commit(`wal/c${i}`, i === bad ? f.stream + 1_000 : f.stream))));
-    const after = await scrape(s.server.metricsUrl!);
+    const m1 = await scrape(s.server.metricsUrl!);
 
-    assert.ok((await rpcs(after)) - (await rpcs(before)) < CALLS, `${CALLS} calls in fewer RPCs (got ${(await rpcs(after)) - (await rpcs(before)) })`);
-    assert.equal(await metric(after, 'loam_remote_server_batched_calls_total', { method: 'CommitWal' }), CALLS, 'every call arrived in a batch');
+    const delta = async (name: string, labels: Record<string, string>) => (await metric(m1, name, labels)) - (await metric(m0, name, labels));
+    const used = (await rpcs(m1)) - (await rpcs(m0));
+    assert.ok(used < CALLS, `${CALLS} calls in fewer RPCs (got ${used})`);
+    assert.equal(await delta('loam_remote_server_batched_calls_total', { method: 'CommitWal' }), CALLS, 'every call arrived in a batch');
     const refused = settled[bad]!;
     assert.equal(refused.status, 'rejected');
     assert.ok(isMetaError((refused as PromiseRejectedResult).reason, 'NotFound'), String((refused as PromiseRejectedResult).reason));
-    assert.equal(await metric(after, 'loam_remote_server_errors_total', { method: 'CommitWal', code: 'NotFound' }), 1, 'its refusal is counted as its own');
+    assert.equal(await delta('loam_remote_server_errors_total', { method: 'CommitWal', code: 'NotFound' }), 1, 'its refusal is counted as its own');
     // The others applied, each with its own result: its own object, ranges no other call got.
     const seen = new Set<string>();
     settled.forEach((r, i) => {
@@ -73,10 +92,8 @@ describe('remote: batched commitWal', () => {
   });
 
   test('on the wire, each call of a batch keeps its own key and deadline: a call without a key, or out of time, fails alone; a batch over MAX_WAL_BATCH_CALLS is refused whole', async () => {
-    const s = await served();
-    opened.push(s);
     const client = await s.client();
-    const f = await fixture(client);
+    const f = await fixture(client, 'wire');
     const call = (object: string, requestId: string) => ({ commit: { object, objectStamp: Date.now(), chunks: f.commit(object).chunks }, w: { requestId } });
     const r = await client.channel.callMeta('CommitWalBatch', true, {
       calls: [
@@ -111,27 +128,10 @@ describe('remote: batched commitWal', () => {
   });
 
   test('a batch whose connection is cut after the server applied it is retried: each call applied once, answered with its own first outcome', async () => {
-    let applied = 0;
-    let cut: (() => Promise<void>) | null = null;
-    // After the batch's last call applied, the connection is cut before the answer leaves.
-    const s = await served({
-      wrap: (m) =>
-        Object.assign(Object.create(m) as MetaStore, {
-          commitWal: async (...a: Parameters<MetaStore['commitWal']>) => {
-            const r = await m.commitWal(...a);
-            if (++applied === CALLS && cut) {
-              const go = cut;
-              cut = null;
-              await go();
-            }
-            return r;
-          },
-        }),
-    });
-    opened.push(s);
     const proxy = await s.proxy();
     const client = await s.clientVia(proxy);
-    const f = await fixture(client);
+    const f = await fixture(client, 'retry');
+    const replayed0 = await metric(s.server.metrics.registry.metrics(), 'loam_remote_server_replayed_writes_total', { method: 'CommitWal' });
     applied = 0;
     cut = async () => {
       await proxy.down();
@@ -141,7 +141,7 @@ describe('remote: batched commitWal', () => {
     assert.equal(cut, null, 'the connection was cut after the apply');
     assert.equal(applied, CALLS, 'each call applied once: the retry was answered from the server record');
     const server = await s.server.metrics.registry.metrics();
-    assert.equal(await metric(server, 'loam_remote_server_replayed_writes_total', { method: 'CommitWal' }), CALLS, 'every call of the retried batch replayed its own outcome');
+    assert.equal((await metric(server, 'loam_remote_server_replayed_writes_total', { method: 'CommitWal' })) - replayed0, CALLS, 'every call of the retried batch replayed its own outcome');
     assert.ok((await metric(client.channel.metrics.registry.metrics(), 'loam_remote_client_retries_total', { method: 'CommitWalBatch' })) >= 1, 'the client retried the batch');
     for (let p = 0; p < PARTITIONS; p++) {
       const idx = await s.inner.partitionIndex(f.ns, f.stream, p);

@@ -13,6 +13,12 @@ describe('remote: idempotency keys', () => {
   after(async () => {
     for (const s of opened) await s.close();
   });
+  // The cases without a test double share one server (each its own keys and names).
+  let plain: Served | undefined;
+  const shared = async () => {
+    if (!plain) opened.push((plain = await served()));
+    return plain;
+  };
 
   test('a commitWal whose response is lost (socket closed after the server applied it) returns the original offsets on retry, applied once', async () => {
     let applied = 0;
@@ -72,41 +78,38 @@ describe('remote: idempotency keys', () => {
   });
 
   test('a retry with the same key after the response is lost returns the first createNamespace, not AlreadyExists', async () => {
-    const s = await served();
-    opened.push(s);
+    const s = await shared();
     const client = await s.client();
-    const first = await client.createNamespace({ org: 'acme', name: 'one' }, { requestId: 'k-1' });
-    const again = await client.createNamespace({ org: 'acme', name: 'one' }, { requestId: 'k-1' });
+    const first = await client.createNamespace({ org: 'acme-a', name: 'one' }, { requestId: 'k-1' });
+    const again = await client.createNamespace({ org: 'acme-a', name: 'one' }, { requestId: 'k-1' });
     assert.deepEqual(again, first);
-    assert.equal((await s.inner.listNamespaces('acme')).items.length, 1);
+    assert.equal((await s.inner.listNamespaces('acme-a')).items.length, 1);
   });
 
   test('the same key with other arguments is refused (InvalidArgument on requestId, reason RequestIdReused) and applies nothing', async () => {
-    const s = await served();
-    opened.push(s);
+    const s = await shared();
     const client = await s.client();
-    await client.createNamespace({ org: 'acme', name: 'one' }, { requestId: 'k-2' });
+    await client.createNamespace({ org: 'acme-b', name: 'one' }, { requestId: 'k-2' });
     const v = await s.inner.catalogVersion();
-    await assert.rejects(client.createNamespace({ org: 'acme', name: 'two' }, { requestId: 'k-2' }), (e: unknown) => {
+    await assert.rejects(client.createNamespace({ org: 'acme-b', name: 'two' }, { requestId: 'k-2' }), (e: unknown) => {
       assert.ok(isMetaError(e, 'InvalidArgument'), String(e));
       assert.equal(e.details.field, 'requestId');
       assert.equal(e.details.reason, 'RequestIdReused');
       assert.match(e.message, /different call/);
       return true;
     });
-    await assert.rejects(s.inner.namespaceByName('acme', 'two'), (e) => isMetaError(e, 'NotFound'));
+    await assert.rejects(s.inner.namespaceByName('acme-b', 'two'), (e) => isMetaError(e, 'NotFound'));
     assert.equal(await s.inner.catalogVersion(), v, 'nothing applied');
     // A new stamp is not a new call: a retry carries a later stamp and is still the same call.
-    const r = await client.createNamespace({ org: 'acme', name: 'one' }, { requestId: 'k-2', stamp: Date.now() + 5 });
+    const r = await client.createNamespace({ org: 'acme-b', name: 'one' }, { requestId: 'k-2', stamp: Date.now() + 5 });
     assert.equal(r.name, 'one');
   });
 
   test('concurrent calls with one key apply once and all get the first result', async () => {
-    const s = await served();
-    opened.push(s);
+    const s = await shared();
     const client = await s.client();
-    const rs = await Promise.all(Array.from({ length: 8 }, () => client.createNamespace({ org: 'acme', name: 'race' }, { requestId: 'k-3' })));
+    const rs = await Promise.all(Array.from({ length: 8 }, () => client.createNamespace({ org: 'acme-c', name: 'race' }, { requestId: 'k-3' })));
     for (const r of rs) assert.deepEqual(r, rs[0]);
-    assert.equal((await s.inner.listNamespaces('acme')).items.length, 1);
+    assert.equal((await s.inner.listNamespaces('acme-c')).items.length, 1);
   });
 });
