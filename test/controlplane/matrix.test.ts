@@ -53,6 +53,9 @@ function rows(betaKeyId: string): Record<string, unknown> {
     'MetaStore.ListStreams': { ns: 1, page: { limit: 100 } },
     'MetaStore.SetRetention': { ns: 1, stream: 1, retention: { ms: 1000 }, ...w('sr') },
     'MetaStore.CommitWal': { commit: { object: 'wal/matrix-1', objectStamp: Date.now(), chunks: [{ ns: 1, stream: 1, partition: 0, records: 1, byteStart: 0, byteEnd: 10 }] }, ...w('cw') },
+    'MetaStore.CommitWalBatch': {
+      calls: [{ call: { commit: { object: 'wal/matrix-2', objectStamp: Date.now(), chunks: [{ ns: 1, stream: 1, partition: 0, records: 1, byteStart: 0, byteEnd: 10 }] }, ...w('cwb') }, timeoutMs: 10_000 }],
+    },
     'MetaStore.PartitionIndex': { ns: 1, stream: 1, partition: 0 },
     'MetaStore.StreamState': { ns: 1, stream: 1 },
     'MetaStore.CollectionHead': { ns: 1, collection: 1 },

@@ -56,6 +56,7 @@ export class RemoteChannel {
   readonly metrics: RemoteClientMetrics;
   readonly timeoutMs: number;
   private closed = false;
+  private readonly common: grpc.Metadata;
 
   constructor(readonly opts: RemoteOptions) {
     const proto = remoteProto().loam.remote.v1;
@@ -64,19 +65,28 @@ export class RemoteChannel {
     this.control = new proto.ControlStore(opts.target, creds, { ...CHANNEL_OPTIONS, channelOverride: this.meta.getChannel() });
     this.metrics = opts.metrics ?? new RemoteClientMetrics();
     this.timeoutMs = opts.callTimeoutMs ?? REMOTE_CALL_TIMEOUT_MS;
+    this.common = new grpc.Metadata();
+    if (opts.cluster) this.common.set(CLUSTER_METADATA_KEY, opts.cluster);
+    if (opts.agentKey) this.common.set('authorization', `Bearer ${opts.agentKey}`);
   }
 
   get isClosed(): boolean {
     return this.closed;
   }
 
+  /**
+   * A call's metadata: the cluster and credentials, and `extra`. Without extras it is one object
+   * made once per channel (grpc-js copies a call's metadata when the call starts, so sharing
+   * it is safe, and a call does not rebuild its headers); callers must not change it.
+   */
   metadata(extra: Record<string, string> = {}): grpc.Metadata {
-    const md = new grpc.Metadata();
-    if (this.opts.cluster) md.set(CLUSTER_METADATA_KEY, this.opts.cluster);
-    if (this.opts.agentKey) md.set('authorization', `Bearer ${this.opts.agentKey}`);
-    for (const [k, v] of Object.entries(extra)) md.set(k, v);
+    const keys = Object.keys(extra);
+    if (keys.length === 0) return this.common;
+    const md = this.common.clone();
+    for (const k of keys) md.set(k, extra[k]!);
     return md;
   }
+
 
   /**
    * One MetaStore RPC with its deadline (default: timeoutMs from now) and transport retries; a
