@@ -69,7 +69,11 @@ export interface NamespaceRows {
   collections: Collection[];
   links: Link[];
   aliases: { version: number; map: Record<string, number> } | null;
-  heads: Array<{ stream: number; partition: number; next: number; logStart: number; bytes: number }>;
+  /**
+   * `mark` is the dirty set's (core/due.ts): carried so that a settle with a mark read before
+   * the move still means the same commits on the target (absent from older copies: 0).
+   */
+  heads: Array<{ stream: number; partition: number; next: number; logStart: number; bytes: number; mark?: number }>;
   index: Array<IndexEntry & { stream: number }>;
   pointers: Pointer[];
   pointerHistory: Array<{ key: string; version: number; value: string; superseded: number | null }>;

@@ -23,6 +23,7 @@ import {
 } from '../../core/moves.js';
 import { ROW_KINDS, type NamespaceDelta, type NamespaceMoveStorage, type NamespaceRows, type RowKind } from '../../moves.js';
 import type { IndexEntry, Stamp } from '../../types.js';
+import { DUE_NOW } from '../../core/due.js';
 import { MOVED_TABLES, movedTable, sqliteDeleteKeys, sqliteDropTrackingTriggers, sqliteOwned, sqliteRowsOf, sqliteTrackingTriggers } from '../sql/moves.js';
 import { toNamespace, type Row } from '../sql/rows.js';
 import type { SqliteContext } from './context.js';
@@ -46,7 +47,7 @@ const PROJECTIONS: Record<RowKind, { json: string; order: string }> = {
   },
   links: { json: `json_object('ns', ns, 'id', id, 'streamId', stream_id, 'collectionId', collection_id, 'state', state)`, order: 'id' },
   aliases: { json: `json_object('version', version, 'map', json(map))`, order: 'ns' },
-  heads: { json: `json_object('stream', stream, 'partition', partition, 'next', next, 'logStart', log_start, 'bytes', bytes)`, order: 'stream, partition' },
+  heads: { json: `json_object('stream', stream, 'partition', partition, 'next', next, 'logStart', log_start, 'bytes', bytes, 'mark', mark)`, order: 'stream, partition' },
   index: {
     json: `json_object('stream', stream, 'partition', partition, 'start', start, 'end', end, 'kind', kind, 'path', path,
       'byteStart', byte_start, 'byteEnd', byte_end, 'records', records)`,
@@ -147,9 +148,12 @@ export function moveCalls(ctx: SqliteContext): NamespaceMoveStorage {
     }
     for (const l of rows.links) ctx.run('INSERT INTO links (ns, id, stream_id, collection_id, state) VALUES (?, ?, ?, ?, ?)', ns, l.id, l.streamId, l.collectionId, l.state);
     if (rows.aliases) ctx.run('INSERT INTO aliases (ns, version, map) VALUES (?, ?, ?)', ns, rows.aliases.version, JSON.stringify(rows.aliases.map));
-    // Every copied head is due at once (spec §5.4): its dirty-set state stays behind, so the
-    // target's workers look at each moved partition again instead of skipping pending work.
-    for (const h of rows.heads) ctx.run('INSERT INTO heads (ns, stream, partition, next, log_start, bytes, mark, due) VALUES (?, ?, ?, ?, ?, ?, 0, 0)', ns, h.stream, h.partition, h.next, h.logStart, h.bytes);
+    // Every copied head is due at once (spec §5.4), so the target's workers look at each moved
+    // partition again; its mark comes along, so a settle with a mark read before the move
+    // applies only if no commit came in since (core/due.ts).
+    for (const h of rows.heads) {
+      ctx.run('INSERT INTO heads (ns, stream, partition, next, log_start, bytes, mark, due) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', ns, h.stream, h.partition, h.next, h.logStart, h.bytes, h.mark ?? 0, DUE_NOW);
+    }
     for (const e of rows.index) {
       ctx.run(
         'INSERT INTO index_entries (ns, stream, partition, start, end, kind, path, byte_start, byte_end, records) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',

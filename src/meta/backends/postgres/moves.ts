@@ -110,6 +110,7 @@ async function readRows(q: Query, ns: number, which: 'all' | 'changed'): Promise
       next: r.next as number,
       logStart: r.log_start as number,
       bytes: r.bytes as number,
+      mark: r.mark as number,
     })),
     index: (await rowsOf('index', 'x.stream, x.partition, x.start')).map((r) => ({ ...toEntry(r), stream: r.stream as number })),
     pointers: (await rowsOf('pointers', 'x.key')).map(toPointer),
@@ -151,9 +152,10 @@ async function insertRows(tx: WriteTx, ns: number, rows: Tables): Promise<void> 
   })));
   await insertAll(tx, 'links', rows.links.map((l) => ({ ns, id: l.id, stream_id: l.streamId, collection_id: l.collectionId, state: l.state })));
   if (rows.aliases) await insertAll(tx, 'aliases', [{ ns, version: rows.aliases.version, map: rows.aliases.map }]);
-  // Every copied head is due at once (spec §5.4, core/due.ts): its dirty-set state stays
-  // behind, so the target's workers look at each moved partition again.
-  await insertAll(tx, 'heads', rows.heads.map((h) => ({ ns, stream: h.stream, partition: h.partition, next: h.next, log_start: h.logStart, bytes: h.bytes, mark: 0, due: DUE_NOW })));
+  // Every copied head is due at once (spec §5.4, core/due.ts), so the target's workers look at
+  // each moved partition again; its mark comes along, so a settle with a mark read before the
+  // move applies only if no commit came in since.
+  await insertAll(tx, 'heads', rows.heads.map((h) => ({ ns, stream: h.stream, partition: h.partition, next: h.next, log_start: h.logStart, bytes: h.bytes, mark: h.mark ?? 0, due: DUE_NOW })));
   await insertAll(tx, 'index_entries', rows.index.map((e) => ({
     ns, stream: e.stream, partition: e.partition, start: e.start, end: e.end, kind: e.kind, path: e.path, byte_start: e.byteStart, byte_end: e.byteEnd, records: e.records,
   })));
