@@ -32,7 +32,6 @@ import { EncryptingStore } from '../crypto/encrypting-store.js';
 import type { ControlStore } from '../control/types.js';
 import { BuiltinAuthorizer, type Authorizer } from '../authz/authorizer.js';
 import { Tenancy } from '../authz/tenancy.js';
-import { OpenFgaAuthorizer } from '../authz/openfga/authorizer.js';
 import { storedBytes } from '../collection/usage.js';
 import { TENANCY_ROUTES, tenancyRoutes } from '../gateway/tenancy-routes.js';
 import { statusPage, UI_PUBLIC_PATHS } from '../ui/routes.js';
@@ -69,7 +68,7 @@ export interface NodeOverrides {
   logger?: Logger;
   admit?: Admit;
   /** With auth api_keys: this authorizer instead of the configured one (spec §7's seam). */
-  authorizer?: (control: ControlStore, ctx: AuthorizerContext) => Authorizer;
+  authorizer?: (control: ControlStore, ctx: AuthorizerContext) => Authorizer | Promise<Authorizer>;
   /**
    * First start with auth api_keys: `org` (default: the bootstrap_org setting; null: none) is
    * created with an admin key when no tenant org exists; the operator's first key is
@@ -93,10 +92,11 @@ export interface AuthorizerContext {
   metrics: NodeMetrics;
 }
 
-/** The authorizer the config names (spec §7): the built-in one, or OpenFGA. */
-export function configuredAuthorizer(control: ControlStore, ctx: AuthorizerContext): Authorizer {
+/** The authorizer the config names (spec §7): the built-in one, or OpenFGA (its SDK loaded only then). */
+export async function configuredAuthorizer(control: ControlStore, ctx: AuthorizerContext): Promise<Authorizer> {
   const c = ctx.config;
   if (c.authorizer !== 'openfga') return new BuiltinAuthorizer(control);
+  const { OpenFgaAuthorizer } = await import('../authz/openfga/authorizer.js');
   return new OpenFgaAuthorizer({
     url: c.openfga_url!,
     store: c.openfga_store,
@@ -327,7 +327,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     // With OpenFGA, every key and binding change also records its tuple change (the outbox, spec §7).
     control = await controlStoreFor(raw, { outbox: config.authorizer === 'openfga' });
     const ctx: AuthorizerContext = { meta, logger, owner: id, config, metrics };
-    authorizer = (o.authorizer ?? configuredAuthorizer)(control, ctx);
+    authorizer = await (o.authorizer ?? configuredAuthorizer)(control, ctx);
     try {
       await authorizer.start?.();
     } catch (e) {

@@ -60,7 +60,7 @@ const call = async (method: string, path: string, body?: unknown) => {
 
 before(async () => {
   const config = resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, auth: 'api_keys', log_level: 'silent', ...(await authorizerSettings()) });
-  node = await startNode(config, { authorizer: (cs, ctx) => recording(configuredAuthorizer(cs, ctx)) });
+  node = await startNode(config, { authorizer: async (cs, ctx) => recording(await configuredAuthorizer(cs, ctx)) });
   admin = node.bootstrapKey!;
 });
 after(async () => node?.close());

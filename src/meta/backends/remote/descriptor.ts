@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import type { BackendDescriptor } from '../descriptor.js';
 import { registerConnection } from '../connections.js';
 import type { RemoteOptions } from './channel.js';
-import { openRemote } from './client.js';
 
 /** The environment variable an agent key is read from. */
 export const AGENT_KEY_ENV = 'LOAM_AGENT_KEY';
@@ -66,6 +65,9 @@ export const remoteDescriptor: BackendDescriptor = {
   schemes: ['remote:', 'grpcs:'],
   urlForm: 'remote://host:port or grpcs://host:port[?ca=…&cert=…&key=…] (with ?cluster=…&cache=true&timeout_ms=…)',
   async open(url) {
+    // Loaded on use, as the other network backends are: gRPC and the generated stubs cost a
+    // node on any other backend (both its threads) a fifth of its start.
+    const { openRemote } = await import('./client.js');
     const meta = await openRemote(remoteOptionsFromUrl(url));
     const connection = { kind: 'remote' as const, channel: meta.channel };
     registerConnection(meta, connection);
