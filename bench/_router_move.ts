@@ -76,6 +76,7 @@ interface MoveRun {
   ms: number;
   fencedMs: number;
   rows: number;
+  caughtUp: number;
   changed: number;
 }
 
@@ -139,6 +140,7 @@ export const movePause: RouterFigure = {
         target: 50,
         collections: MOVE_COLLECTIONS,
         rows: moves[0]!.rows,
+        caught_up_rows_median: pct(moves.map((m) => m.caughtUp), 50),
         delta_rows_median: pct(moves.map((m) => m.changed), 50),
         rounds: MOVE_ROUNDS,
         writers: MOVE_WRITERS,

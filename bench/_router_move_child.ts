@@ -1,7 +1,7 @@
 // The mover of bench/_router_move.ts, in its own process as `loam namespaces move` would be:
 //   node --import tsx bench/_router_move_child.ts <dir> <ns> <to> <FULL|NORMAL>
 // prints one JSON line: the move's time, the time from the fence to the unfence, the rows
-// pre-copied and the rows the fenced delta copied.
+// pre-copied, the rows the catch-up copied before the fence and the rows the fenced delta copied.
 // openMoveCluster is the figure's cluster: two embedded shards and the directory, as files in <dir>.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +43,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const at: Record<string, number> = {};
   const r = await c.store.moveNamespace(Number(ns), to!, { onProgress: (p) => void (at[p.phase] = p.ms) });
   if (process.env.LOAM_BENCH_MOVE_PHASES) console.error(JSON.stringify(at));
-  // From the end of "marked" (the fence starts then) to the end of "unfenced": the window writes wait in.
-  console.log(JSON.stringify({ ms: r.ms, fencedMs: (at.unfenced ?? 0) - (at.marked ?? 0), rows: r.counts?.rows ?? 0, changed: r.counts?.changed ?? 0 }));
+  // From the end of "synced" (the fence starts then) to the end of "unfenced": the window writes wait in.
+  console.log(JSON.stringify({ ms: r.ms, fencedMs: (at.unfenced ?? 0) - (at.synced ?? 0), rows: r.counts?.rows ?? 0, caughtUp: r.counts?.caughtUp ?? 0, changed: r.counts?.changed ?? 0 }));
   await c.close();
 }

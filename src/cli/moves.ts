@@ -9,7 +9,7 @@ Copies the namespace's metadata (collections, streams, log index, pointers, leas
 object references: docs/sharding.md "What moves") to the shard named by --to and flips the
 directory entry; its data stays where it is in the bucket. Writes to the namespace pause for
 the moment of the flip instead of failing; reads go on. Phases, in order:
-  checked tracked precopied marked fenced copied flipped retired unfenced live removed done
+  checked tracked precopied marked synced fenced copied flipped retired unfenced live removed done
 Writes pause from "fenced" to "unfenced"; the old shard's rows are removed after "live",
 while writes go on at the new shard. A move that fails before "flipped" is undone (the
 namespace stays on its shard, readable and writable). If the command dies, run it again: it
@@ -28,9 +28,11 @@ function describe(p: MoveProgress): string {
       ? `namespace ${p.ns}: ${p.from} → ${p.to}${p.resumed ? ' (resuming an unfinished move)' : ''}, move epoch ${p.epoch}`
       : p.phase === 'precopied' && c
         ? `${c.rows} rows: ${c.collections} collections, ${c.streams} streams, ${c.indexEntries} index entries, ${c.pointers} pointers, ${c.leases} leases, ${c.tags} tags, ${c.objects} object references`
-        : p.phase === 'copied' && c
-          ? `${c.changed} rows changed since the pre-copy`
-          : '';
+        : p.phase === 'synced' && c
+          ? `${c.caughtUp} rows changed during the pre-copy`
+          : p.phase === 'copied' && c
+            ? `${c.changed} rows changed since`
+            : '';
   return `${p.phase.padEnd(9)}${String(Math.round(p.ms)).padStart(7)} ms  ${what}`.trimEnd();
 }
 

@@ -191,6 +191,13 @@ export interface NamespaceMoveStorage {
    */
   exportNamespaceChanges(ns: NamespaceId): Promise<NamespaceDelta>;
   /**
+   * The catch-up before the fence: the rows changed since tracking began (or since the last
+   * take), in one write transaction that forgets the keys it returns, so every change after it
+   * is recorded again (writes go on). Copied to the target, it leaves the fenced delta only
+   * what changed since. FenceMismatch unless tracking at `epoch`; NotFound if absent or dropping.
+   */
+  takeNamespaceChanges(ns: NamespaceId, epoch: number): Promise<NamespaceDelta>;
+  /**
    * Applies a delta to this shard's copy fenced at `epoch`, in one transaction: every changed
    * key is replaced by the delta's row, or removed. FenceMismatch unless the copy here is
    * fenced at `epoch`. Claimed if GC claimed a WAL object a new entry points into.
@@ -232,6 +239,7 @@ export const MOVE_STORAGE_METHODS = [
   'exportNamespace',
   'importNamespace',
   'exportNamespaceChanges',
+  'takeNamespaceChanges',
   'importNamespaceChanges',
   'retireNamespace',
   'removeNamespaceCopy',

@@ -277,14 +277,24 @@ describe('namespace moves: the fence and the copy (spec §5.5)', { skip }, () =>
     await store.updateCollectionSchema(ns.id, coll.id, 1, { primaryKey: 'id', fields: { id: 'string', n: 'number' } });
     await store.dropStream(ns.id, stream.id);
     await store.janitor(ns.id);
+    // A catch-up while writes go on: taken (its keys forgotten) and copied to the target.
+    await rejectsWith(() => store.takeNamespaceChanges(ns.id, 2), 'FenceMismatch');
+    const caught = await store.takeNamespaceChanges(ns.id, 1);
+    assert.deepEqual(await target.importNamespaceChanges(caught, 1), { ns: ns.id, state: 'fenced', epoch: 1 });
+    // What changes after it is recorded again, a row it copied too (the pointer).
     await other.commitWal(wal([{ ns: ns.id, stream: early.id, partition: 0, records: 4 }]));
     await other.casPointer(ns.id, 'other-handle', null, `ns/${ns.id}/x/1`);
+    await store.casPointer(ns.id, linkPointerKey(coll.linkId), 2, `ns/${ns.id}/c/${coll.id}/manifest-3`);
 
     assert.deepEqual(await store.fenceNamespace(ns.id, 1), { ns: ns.id, state: 'fenced', epoch: 1 }, 'a tracking namespace is fenced at its epoch');
+    await rejectsWith(() => store.takeNamespaceChanges(ns.id, 1), 'FenceMismatch');
     const delta = await store.exportNamespaceChanges(ns.id);
     const full = await store.exportNamespace(ns.id);
     assert.ok(!delta.changed.streams.some((k) => k[0] === coll.streamId) && !delta.changed.links.some((k) => k[0] === coll.linkId), `only what changed: ${JSON.stringify(delta.changed)}`);
-    assert.ok(Object.values(delta.changed).every((keys) => keys.length > 0), `every kind of row changed, and was recorded: ${JSON.stringify(delta.changed)}`);
+    assert.ok(!delta.changed.collections.some((k) => k[0] === during.id), `only what changed since the catch-up: ${JSON.stringify(delta.changed)}`);
+    assert.ok(delta.changed.pointers.some((k) => k[0] === linkPointerKey(coll.linkId)), 'a row copied by the catch-up and changed again is in the delta');
+    const kinds = (d: typeof delta) => Object.entries(d.changed).flatMap(([kind, keys]) => (keys.length > 0 ? [kind] : []));
+    assert.deepEqual(new Set([...kinds(caught), ...kinds(delta)]).size, Object.keys(delta.changed).length, `every kind of row changed, and was recorded: ${JSON.stringify(caught.changed)} ${JSON.stringify(delta.changed)}`);
     assert.deepEqual(await target.importNamespaceChanges(delta, 1), { ns: ns.id, state: 'fenced', epoch: 1 });
     const onTarget = await target.exportNamespace(ns.id);
     for (const kind of Object.keys(full) as (keyof typeof full)[]) assert.deepEqual(onTarget[kind], full[kind], `${kind}: the target equals the source`);

@@ -55,7 +55,8 @@ describe('loam namespaces move', { skip }, () => {
     assert.deepEqual(lines.slice(0, MOVE_PHASES.length).map((l) => l.split(/\s+/)[0]), MOVE_PHASES);
     assert.match(lines[0]!, new RegExp(`namespace ${ns.id}: ${from} → ${to}, move epoch 1`));
     assert.match(lines.find((l) => l.startsWith('precopied'))!, /\d+ rows: 3 collections, 3 streams, 0 index entries/);
-    assert.match(lines.find((l) => l.startsWith('copied'))!, /\d+ rows changed since the pre-copy/);
+    assert.match(lines.find((l) => l.startsWith('synced'))!, /\d+ rows changed during the pre-copy/);
+    assert.match(lines.find((l) => l.startsWith('copied'))!, /\d+ rows changed since/);
     assert.match(lines[lines.length - 1]!, new RegExp(`^acme/prod is on shard ${to} \\(\\d+ ms\\)$`));
 
     const { meta: after } = await openMetastore(resolveConfig({ metastore, store: 'memory://' }, envOverrides()).metastore);
@@ -68,7 +69,7 @@ describe('loam namespaces move', { skip }, () => {
     let help = '';
     move.configureOutput({ writeOut: (s) => (help += s) });
     move.outputHelp();
-    assert.match(help, /checked tracked precopied marked fenced copied flipped retired unfenced live removed done/);
+    assert.match(help, /checked tracked precopied marked synced fenced copied flipped retired unfenced live removed done/);
     assert.match(help, /Example:\n {2}loam namespaces move prod --to eu/);
   });
 });

@@ -114,6 +114,13 @@ export function checkChangesExportable(ns: NamespaceId, row: FenceRow | null): v
   if (row.moveState !== 'fenced') throw errors.invalid('ns', `namespace ${ns} must be fenced before its changes are copied`);
 }
 
+/** takeNamespaceChanges: only a namespace tracking at the move's epoch (its changes go on being recorded). */
+export function takeRule(ns: NamespaceId, row: FenceRow | null, epoch: number): void {
+  if (!row || row.state === 'dropping') throw errors.notFound(`namespace ${ns}`);
+  if (row.state === 'moved') throw errors.namespaceMoved(ns, row.moveEpoch);
+  if (row.moveState !== 'tracking' || row.moveEpoch !== epoch) throw errors.fenceMismatch(`namespace ${ns} move tracking`, epoch, row.moveEpoch, null);
+}
+
 /** importNamespaceChanges: a delta applies only to a copy fenced at the move's epoch. */
 export function changesImportRule(delta: NamespaceDelta, row: FenceRow | null, epoch: number): void {
   const ns = delta.namespace.id;

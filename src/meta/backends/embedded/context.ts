@@ -26,6 +26,24 @@ import { migrate } from './migrations.js';
 /** How long a writer waits for another handle's write lock before Retryable('busy'). */
 export const BUSY_TIMEOUT_MS = 5_000;
 /**
+ * The writes of a namespace move that writers wait on (src/meta/moves.ts: the fence, the delta,
+ * the retirement, the unfence; and the tracking and catch-up before them). They wait for the
+ * write lock by trying it every PROMPT_POLL_MS instead of in SQLite's busy handler, whose
+ * sleeps grow to 100 ms: against a busy writer in another process (the namespace's own
+ * writers, which take the lock again within microseconds of each commit) that handler can
+ * lose for seconds, and every change meanwhile lands in the fenced delta.
+ */
+export const PROMPT_OPS: ReadonlySet<string> = new Set([
+  'trackNamespace',
+  'takeNamespaceChanges',
+  'fenceNamespace',
+  'importNamespaceChanges',
+  'retireNamespace',
+  'unfenceNamespace',
+]);
+/** How often a prompt write tries the write lock. */
+export const PROMPT_POLL_MS = 1;
+/**
  * Page cache per SQLite connection, KiB (better-sqlite3's build defaults to 16 MB each; a node
  * opens one in its main thread and one in its worker thread). The metastore's hot pages are
  * partition heads and recent index rows, far less than this; the rest is the OS page cache's.
@@ -152,7 +170,15 @@ export class SqliteContext {
     if (this.faults) await this.faults('BeforeBegin', op);
     this.checkOpen();
     try {
-      this.db.exec('BEGIN IMMEDIATE');
+      if (PROMPT_OPS.has(op)) {
+        // No await between a BEGIN that succeeded and the body: the body must run in the same tick.
+        const deadline = performance.now() + BUSY_TIMEOUT_MS;
+        while (!this.tryBegin()) {
+          if (performance.now() + PROMPT_POLL_MS > deadline) throw errors.retryable('busy', `the metastore file is locked by another writer (waited ${BUSY_TIMEOUT_MS} ms)`, true);
+          await new Promise((r) => setTimeout(r, PROMPT_POLL_MS));
+          this.checkOpen();
+        }
+      } else this.db.exec('BEGIN IMMEDIATE');
     } catch (e) {
       throw mapSqliteError(e, true);
     }
@@ -188,6 +214,20 @@ export class SqliteContext {
     }
     if (this.faults) await this.faults('AfterCommit', op);
     return result;
+  }
+
+  /** BEGIN IMMEDIATE without waiting: false if another handle holds the write lock. */
+  private tryBegin(): boolean {
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      return true;
+    } catch (e) {
+      if (((e as { code?: string }).code ?? '').startsWith('SQLITE_BUSY')) return false;
+      throw e;
+    } finally {
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
   }
 
   /** A read in a deferred transaction: a snapshot in WAL mode. */

@@ -16,6 +16,7 @@ import {
   moveStateOf,
   removeRule,
   retireRule,
+  takeRule,
   trackRule,
   unfenceRule,
   walCounts,
@@ -185,6 +186,16 @@ export function moveCalls(ctx: SqliteContext): NamespaceMoveStorage {
     if (!ctx.get("SELECT 1 FROM namespaces INDEXED BY namespaces_tracking WHERE move_state = 'tracking' LIMIT 1")) ctx.db.exec(sqliteDropTrackingTriggers());
   };
 
+  /** The recorded keys and the rows now at them. */
+  const deltaOf = (ns: number): NamespaceDelta => {
+    const changed = Object.fromEntries(ROW_KINDS.map((k) => [k, [] as unknown[][]])) as NamespaceDelta['changed'];
+    for (const r of ctx.all<{ kind: RowKind; k: string }>('SELECT kind, k FROM move_changes WHERE ns = ? ORDER BY kind, k', ns)) {
+      changed[r.kind].push(JSON.parse(r.k) as unknown[]);
+    }
+    const namespace = namespaceRow(ns);
+    return { format: 1, namespace, changed, rows: { format: 1, namespace, ...readRows(ns, 'changed') } };
+  };
+
   const namespaceRow = (ns: number) => {
     const n = toNamespace(ctx.get<Row>('SELECT * FROM namespaces WHERE id = ?', ns)!);
     return { id: n.id, org: n.org, name: n.name, state: n.state, created: n.created };
@@ -232,12 +243,16 @@ export function moveCalls(ctx: SqliteContext): NamespaceMoveStorage {
     exportNamespaceChanges: (ns) =>
       ctx.read(() => {
         checkChangesExportable(ns, ctx.fenceRow(ns));
-        const changed = Object.fromEntries(ROW_KINDS.map((k) => [k, [] as unknown[][]])) as NamespaceDelta['changed'];
-        for (const r of ctx.all<{ kind: RowKind; k: string }>('SELECT kind, k FROM move_changes WHERE ns = ? ORDER BY kind, k', ns)) {
-          changed[r.kind].push(JSON.parse(r.k) as unknown[]);
-        }
-        const namespace = namespaceRow(ns);
-        return { format: 1, namespace, changed, rows: { format: 1, namespace, ...readRows(ns, 'changed') } } satisfies NamespaceDelta;
+        return deltaOf(ns);
+      }),
+
+    takeNamespaceChanges: (ns, epoch) =>
+      ctx.write('takeNamespaceChanges', undefined, () => {
+        takeRule(ns, ctx.fenceRow(ns), epoch);
+        // Writers are serialised: the keys forgotten here are exactly the ones read.
+        const delta = deltaOf(ns);
+        ctx.run('DELETE FROM move_changes WHERE ns = ?', ns);
+        return delta;
       }),
 
     importNamespace: (rows, epoch) =>

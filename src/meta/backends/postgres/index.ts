@@ -170,6 +170,10 @@ export class PostgresMetaStore implements MetaStore, NamespaceMoveStorage {
     return this.moves.exportNamespaceChanges(ns);
   }
 
+  takeNamespaceChanges(ns: number, epoch: number): Promise<NamespaceDelta> {
+    return this.moves.takeNamespaceChanges(ns, epoch);
+  }
+
   importNamespaceChanges(delta: NamespaceDelta, epoch: number): Promise<NamespaceMoveState> {
     return this.moves.importNamespaceChanges(delta, epoch);
   }

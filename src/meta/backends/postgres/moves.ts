@@ -17,6 +17,7 @@ import {
   moveStateOf,
   removeRule,
   retireRule,
+  takeRule,
   trackRule,
   unfenceRule,
   walCounts,
@@ -201,6 +202,14 @@ async function snapshot<T>(ctx: PgContext, fn: (q: Query) => Promise<T>): Promis
   }
 }
 
+/** The recorded keys and the rows now at them (`n`: the namespace row). */
+async function deltaOf(q: Query, ns: number, n: Row): Promise<NamespaceDelta> {
+  const changed = Object.fromEntries(ROW_KINDS.map((k) => [k, [] as unknown[][]])) as NamespaceDelta['changed'];
+  for (const r of await q('SELECT kind, k FROM move_changes WHERE ns = $1 ORDER BY kind, k', [ns])) changed[r.kind as RowKind].push(r.k as unknown[]);
+  const namespace = toNamespace(n);
+  return { format: 1, namespace, changed, rows: { format: 1, namespace, ...(await readRows(q, ns, 'changed')) } };
+}
+
 const fenceOf = (n: Row | undefined): FenceRow | null =>
   n ? { state: n.state as string, moveState: (n.move_state as string | null) ?? null, moveEpoch: n.move_epoch as number } : null;
 
@@ -252,10 +261,18 @@ export function moveCalls(ctx: PgContext): NamespaceMoveStorage {
       snapshot(ctx, async (q) => {
         const n = (await q('SELECT * FROM namespaces WHERE id = $1', [ns]))[0];
         checkChangesExportable(ns, fenceOf(n));
-        const changed = Object.fromEntries(ROW_KINDS.map((k) => [k, [] as unknown[][]])) as NamespaceDelta['changed'];
-        for (const r of await q('SELECT kind, k FROM move_changes WHERE ns = $1 ORDER BY kind, k', [ns])) changed[r.kind as RowKind].push(r.k as unknown[]);
-        const namespace = toNamespace(n!);
-        return { format: 1, namespace, changed, rows: { format: 1, namespace, ...(await readRows(q, ns, 'changed')) } } satisfies NamespaceDelta;
+        return deltaOf(q, ns, n!);
+      }),
+
+    takeNamespaceChanges: (ns, epoch) =>
+      ctx.write('takeNamespaceChanges', undefined, async (tx) => {
+        // FOR UPDATE, as the fence: every write in flight commits first (its keys are read
+        // here), and every later one waits, then records its keys again after this commits.
+        const n = await tx.one<Row>('SELECT * FROM namespaces WHERE id = $1 FOR UPDATE', [ns]);
+        takeRule(ns, fenceOf(n), epoch);
+        const delta = await deltaOf((text, values) => tx.q<Row>(text, values), ns, n!);
+        await tx.q('DELETE FROM move_changes WHERE ns = $1', [ns]);
+        return delta;
       }),
 
     importNamespace: (rows, epoch) =>

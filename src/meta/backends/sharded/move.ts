@@ -10,6 +10,10 @@
 //   3. precopy   the source's rows, from one snapshot taken after tracking began, into the
 //                target in one transaction, arriving fenced (invisible to routing).
 //   4. mark      directory entry state: moving (gateways start holding the namespace's writes).
+//   4½. sync     the catch-up: the rows changed during the pre-copy, taken from the source in
+//                one write that forgets their recorded keys, replace those keys on the target;
+//                again while a round copied more than MOVE_CATCHUP_ROWS (at most
+//                MOVE_CATCHUP_ROUNDS), so the fenced delta holds only the last moments' changes.
 //   5. fence     the source shard refuses every write to the namespace, in the write's own
 //                transaction (its move epoch); reads go on.
 //   6. copy      only the delta: the rows at every key recorded since tracking began, from one
@@ -24,8 +28,8 @@
 //                while writes go on at the target; a tombstone ('moved') stays.
 //  12. done      the lease is released.
 //
-// Writes pause only from the fence to the unfence: the delta, the flip and the retirement,
-// each a small write. What the pre-copy misses is exactly what the tracking recorded (every
+// Writes pause only from the fence to the unfence: the delta (what changed since the last
+// catch-up), the flip and the retirement, each a small write. What the pre-copy misses is exactly what the tracking recorded (every
 // change after it began; every change before it is in the snapshot), so the target ends
 // equal to the source.
 //
@@ -56,6 +60,11 @@ import type { NamespaceId } from '../../types.js';
 /** The move lease's time to live: renewed before every step, so a crashed mover is resumable after this. */
 export const MOVE_LEASE_TTL_MS = 30_000;
 
+/** Catch-up rounds before the fence at most (phase 'synced'). */
+export const MOVE_CATCHUP_ROUNDS = 3;
+/** A catch-up round that copied at most this many changed rows is the last: the fenced delta will be about as small. */
+export const MOVE_CATCHUP_ROWS = 50;
+
 /** A step that found the shard busy (another writer held its lock past its wait) is tried again this many times: every step is idempotent. */
 export const MOVE_STEP_RETRIES = 3;
 
@@ -76,6 +85,7 @@ export type MovePhase =
   | 'tracked'
   | 'precopied'
   | 'marked'
+  | 'synced'
   | 'fenced'
   | 'copied'
   | 'flipped'
@@ -84,7 +94,7 @@ export type MovePhase =
   | 'live'
   | 'removed'
   | 'done';
-export const MOVE_PHASES: readonly MovePhase[] = ['checked', 'tracked', 'precopied', 'marked', 'fenced', 'copied', 'flipped', 'retired', 'unfenced', 'live', 'removed', 'done'];
+export const MOVE_PHASES: readonly MovePhase[] = ['checked', 'tracked', 'precopied', 'marked', 'synced', 'fenced', 'copied', 'flipped', 'retired', 'unfenced', 'live', 'removed', 'done'];
 
 export interface MoveCounts {
   rows: number;
@@ -95,6 +105,8 @@ export interface MoveCounts {
   leases: number;
   tags: number;
   objects: number;
+  /** Rows the catch-up rounds before the fence replaced (changed keys). */
+  caughtUp: number;
   /** Rows the fenced delta replaced (changed keys, the namespace row included); the whole copy when it was made inside the fence. */
   changed: number;
 }
@@ -162,6 +174,7 @@ function countsOf(r: NamespaceRows): MoveCounts {
     leases: r.leases.length,
     tags: r.tags.length,
     objects: r.objects.length,
+    caughtUp: 0,
     changed: 0,
   };
 }
@@ -269,6 +282,19 @@ export async function moveNamespace(c: MoveCluster, ns: NamespaceId, to: string,
     if (entry.state === 'live' && !settled) entry = await c.directory.updateEntry(ns, entry.version, { state: 'moving' });
     await report('marked');
 
+    // 4½. sync: catch up while writes go on, so the fenced delta is small.
+    if (!fenced) {
+      for (let round = 0; round < MOVE_CATCHUP_ROUNDS; round++) {
+        await renew();
+        const delta = await step(() => src.takeNamespaceChanges(ns, epoch));
+        const n = deltaCount(delta) - 1;
+        if (n > 0) await step(() => tgt.importNamespaceChanges(delta, epoch));
+        if (counts) counts = { ...counts, caughtUp: counts.caughtUp + n };
+        if (n <= MOVE_CATCHUP_ROWS) break;
+      }
+    }
+    await report('synced');
+
     if (!flipped) {
       // 5. fence, 6. copy the delta (or the whole namespace, if the target has no pre-copy at this epoch), 7. flip
       await renew();
@@ -278,7 +304,7 @@ export async function moveNamespace(c: MoveCluster, ns: NamespaceId, to: string,
       if (t.state === 'fenced' && t.epoch === epoch) {
         const delta = await src.exportNamespaceChanges(ns);
         await step(() => tgt.importNamespaceChanges(delta, epoch));
-        counts = { ...(counts ?? countsOf(delta.rows)), changed: deltaCount(delta) };
+        counts = { ...(counts ?? { ...countsOf(delta.rows), caughtUp: 0 }), changed: deltaCount(delta) };
       } else {
         const rows = await src.exportNamespace(ns);
         await step(() => tgt.importNamespace(rows, epoch));
