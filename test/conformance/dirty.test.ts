@@ -1,10 +1,12 @@
 // The dirty set (contract: dueHeads, settleHead; spec §5.4): commitWal makes a partition due in
 // the transaction that assigns its offsets, a worker settles it only while no commit came in,
-// pages walk every due head once. Selected by the backend offering the calls.
+// pages walk every due head once. Selected by the backend offering the calls. The cases share
+// the probe store (each its own namespaces, found by id): a fresh store per case was most of
+// the suite's time on the remote backends.
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { hasDirtySets, type DueHead, type MetaStore } from '../../src/meta/index.js';
-import { factory, fresh, multiItem, needs, rejectsInvalid, SCHEMA, wal, world } from './helpers.js';
+import { factory, fresh, multiItem, needs, rejectsInvalid, SCHEMA, uniq, wal } from './helpers.js';
 
 const probe = await fresh();
 const offered = hasDirtySets(probe);
@@ -25,8 +27,16 @@ async function allDue(store: Dirty, before: number, limit = 100): Promise<DueHea
 
 const mine = (hs: DueHead[], ns: number) => hs.filter((h) => h.ns === ns);
 
-// At the top, not in the suite: a skipped suite runs no hooks, and the probe store stays open
-// (on a remote backend its gRPC channel keeps the process alive: the file never ends).
+/** A namespace of its own in the shared store, with one collection of `partitions` partitions. */
+async function world(partitions: number) {
+  const store = probe as Dirty;
+  const ns = await store.createNamespace({ org: 'org-d', name: uniq('d') });
+  const coll = await store.createCollection({ ns: ns.id, name: 'docs', schema: SCHEMA, partitions });
+  return { store, ns, coll };
+}
+
+// At the top, not in the suite: a skipped suite runs no hooks, and the probe store (which the
+// cases share) stays open (on a remote backend its gRPC channel keeps the process alive).
 after(() => factory.cleanup());
 
 describe('dirty sets', { skip: needs(offered && multiItem, 'dueHeads and settleHead (the dirty set)') }, () => {
@@ -63,10 +73,10 @@ describe('dirty sets', { skip: needs(offered && multiItem, 'dueHeads and settleH
   });
 
   test('pages walk every due head once, in due order, across namespaces', async () => {
-    const store = (await fresh()) as Dirty;
+    const store = probe as Dirty;
     const nss: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const ns = await store.createNamespace({ org: 'org-d', name: `d${i}` });
+      const ns = await store.createNamespace({ org: 'org-d', name: uniq('p') });
       const c = await store.createCollection({ ns: ns.id, name: 'docs', schema: SCHEMA, partitions: 2 });
       nss.push(ns.id);
       await store.commitWal(wal([{ ns: ns.id, stream: c.streamId, partition: 0 }, { ns: ns.id, stream: c.streamId, partition: 1 }]));
@@ -83,12 +93,10 @@ describe('dirty sets', { skip: needs(offered && multiItem, 'dueHeads and settleH
   });
 
   test('bad arguments are InvalidArgument naming the field', async () => {
-    const store = (await fresh()) as Dirty;
+    const store = probe as Dirty;
     await rejectsInvalid(() => store.dueHeads(-1), 'before');
     await rejectsInvalid(() => store.dueHeads(0, { after: 'not-a-cursor' }), 'after');
     await rejectsInvalid(() => store.settleHead(1, 1, 0, -1, null), 'mark');
     await rejectsInvalid(() => store.settleHead(1, 1, 0, 0, -5), 'due');
   });
 });
-
-await probe.close();
