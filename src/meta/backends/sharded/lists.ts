@@ -6,8 +6,13 @@ import { DEFAULT_PAGE_LIMIT } from '../../limits.js';
 import type { Page, PageRequest } from '../../types.js';
 import { byteOrder } from './placement.js';
 
-/** First ask of each shard: its share of the page times this slack (names spread evenly over shards). */
-export const LIST_FETCH_SLACK = 1.5;
+/**
+ * First ask of each shard: its share of the page times this slack. Names spread over shards
+ * by hash, so a shard's share of a 1,000-item page over 4 shards is 250 ± 14 (one standard
+ * deviation): 1.25 covers 4.6 of them, and reads a third fewer surplus rows than 1.5 did
+ * (the rows read are most of a page's cost). A shard that needs more is asked again.
+ */
+export const LIST_FETCH_SLACK = 1.25;
 /** Rounds of "this shard may hold items before the page's end: ask it for more" (a bound; the last asks for a whole page). */
 export const MAX_LIST_ROUNDS = 4;
 
