@@ -1,46 +1,55 @@
 // Idempotency keys (spec §8, §2.3): a write whose response is lost after the server applied it
 // is retried with the same key and answered with the first result, applied once; a key reused
 // with other arguments is refused with a distinct error, applying nothing.
+//
+// Batched commitWal (docs/remote.md "Batched commitWal"): concurrent commitWal calls of one
+// client travel in fewer RPCs than calls (counted at the server's /metrics), each call keeps
+// its own outcome (one refused call fails alone), its own deadline and its own idempotency
+// key, so a batch retried after a cut connection applies each call once and answers each with
+// its own first outcome.
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { isMetaError, type MetaStore, type WalCommit } from '../../src/meta/index.js';
+import { MAX_WAL_BATCH_CALLS } from '../../src/meta/backends/remote/wal-batch.js';
+import { metaErrorFromDetail } from '../../src/meta/backends/remote/wire-errors.js';
 import { metric, served, type Served } from './helpers.js';
 
 const SCHEMA = { primaryKey: 'id', fields: { id: 'string' as const } };
+/** Concurrent callers of the batch cases: more than one batch's worth is not needed to see calls share RPCs. */
+const CALLS = 8;
+const PARTITIONS = 2;
+
+// One server for the file (each case its own names and keys): its backend counts applied
+// commits and, when a case sets `cut`, cuts the connection after the `cutAfter`-th apply,
+// before the server's answer can leave.
+let s: Served;
+let applied = 0;
+let cutAfter = 0;
+let cut: (() => Promise<void>) | null = null;
+before(async () => {
+  s = await served({
+    server: { metricsListener: { port: 0 } },
+    wrap: (m) =>
+      Object.assign(Object.create(m) as MetaStore, {
+        commitWal: async (...a: Parameters<MetaStore['commitWal']>) => {
+          const r = await m.commitWal(...a);
+          if (++applied === cutAfter && cut) {
+            const go = cut;
+            cut = null;
+            await go();
+          }
+          return r;
+        },
+      }),
+  });
+});
+after(() => s?.close());
+
+/** The server's count of replayed writes (a delta tells a case's own). */
+const replays = async () => metric(s.server.metrics.registry.metrics(), 'loam_remote_server_replayed_writes_total', { method: 'CommitWal' });
 
 describe('remote: idempotency keys', () => {
-  const opened: Served[] = [];
-  after(async () => {
-    for (const s of opened) await s.close();
-  });
-  // The cases without a test double share one server (each its own keys and names).
-  let plain: Served | undefined;
-  const shared = async () => {
-    if (!plain) opened.push((plain = await served()));
-    return plain;
-  };
-
   test('a commitWal whose response is lost (socket closed after the server applied it) returns the original offsets on retry, applied once', async () => {
-    let applied = 0;
-    let cut: (() => Promise<void>) | null = null;
-    // The backend the server calls: after the first commitWal has applied, the connection is
-    // cut before the server's answer can leave, then the proxy takes connections again.
-    const s = await served({
-      wrap: (m) =>
-        Object.assign(Object.create(m) as MetaStore, {
-          commitWal: async (...a: Parameters<MetaStore['commitWal']>) => {
-            const r = await m.commitWal(...a);
-            applied++;
-            if (cut) {
-              const f = cut;
-              cut = null;
-              await f();
-            }
-            return r;
-          },
-        }),
-    });
-    opened.push(s);
     const proxy = await s.proxy();
     const client = await s.clientVia(proxy);
     const ns = await client.createNamespace({ org: 'acme', name: 'prod' });
@@ -51,7 +60,9 @@ describe('remote: idempotency keys', () => {
       chunks: [0, 1].map((p) => ({ ns: ns.id, stream: coll.streamId, partition: p, records: 3, byteStart: p * 100, byteEnd: p * 100 + 100 })),
     });
     await client.commitWal(commit('wal/first'));
+    const replayed0 = await replays();
     applied = 0;
+    cutAfter = 1;
     cut = async () => {
       await proxy.down();
       await proxy.up();
@@ -74,11 +85,10 @@ describe('remote: idempotency keys', () => {
       assert.equal(idx.next, 6, `partition ${p}: no second apply moved the head`);
     }
     assert.ok((await metric(client.channel.metrics.registry.metrics(), 'loam_remote_client_retries_total', { method: 'CommitWal' })) >= 1, 'the client retried');
-    assert.equal(await metric(s.server.metrics.registry.metrics(), 'loam_remote_server_replayed_writes_total', { method: 'CommitWal' }), 1, 'the server replayed it');
+    assert.equal((await replays()) - replayed0, 1, 'the server replayed it');
   });
 
   test('a retry with the same key after the response is lost returns the first createNamespace, not AlreadyExists', async () => {
-    const s = await shared();
     const client = await s.client();
     const first = await client.createNamespace({ org: 'acme-a', name: 'one' }, { requestId: 'k-1' });
     const again = await client.createNamespace({ org: 'acme-a', name: 'one' }, { requestId: 'k-1' });
@@ -87,7 +97,6 @@ describe('remote: idempotency keys', () => {
   });
 
   test('the same key with other arguments is refused (InvalidArgument on requestId, reason RequestIdReused) and applies nothing', async () => {
-    const s = await shared();
     const client = await s.client();
     await client.createNamespace({ org: 'acme-b', name: 'one' }, { requestId: 'k-2' });
     const v = await s.inner.catalogVersion();
@@ -106,10 +115,130 @@ describe('remote: idempotency keys', () => {
   });
 
   test('concurrent calls with one key apply once and all get the first result', async () => {
-    const s = await shared();
     const client = await s.client();
     const rs = await Promise.all(Array.from({ length: 8 }, () => client.createNamespace({ org: 'acme-c', name: 'race' }, { requestId: 'k-3' })));
     for (const r of rs) assert.deepEqual(r, rs[0]);
     assert.equal((await s.inner.listNamespaces('acme-c')).items.length, 1);
+  });
+});
+
+async function fixture(client: MetaStore, name: string) {
+  const ns = await client.createNamespace({ org: 'acme', name });
+  const coll = await client.createCollection({ ns: ns.id, name: 'docs', schema: SCHEMA, partitions: PARTITIONS });
+  const commit = (object: string, stream = coll.streamId): WalCommit => ({
+    object,
+    objectStamp: Date.now(),
+    chunks: Array.from({ length: PARTITIONS }, (_, p) => ({ ns: ns.id, stream, partition: p, records: 2, byteStart: p * 10, byteEnd: p * 10 + 10 })),
+  });
+  return { ns: ns.id, stream: coll.streamId, commit };
+}
+
+const scrape = async (url: string) => (await fetch(url, { signal: AbortSignal.timeout(5_000) })).text();
+
+describe('remote: batched commitWal', () => {
+  test('concurrent calls share RPCs (the server /metrics counts fewer RPCs than calls) and each gets its own outcome: one refused call fails alone', async () => {
+    const client = await s.client();
+    const f = await fixture(client, 'share');
+    const m0 = await scrape(s.server.metricsUrl!);
+    const rpcs = async (text: string) =>
+      (await metric(text, 'loam_remote_server_calls_total', { method: 'CommitWal' })) + (await metric(text, 'loam_remote_server_calls_total', { method: 'CommitWalBatch' }));
+    // One call names a stream that does not exist: the server's backend refuses it, not the client's checks.
+    const bad = CALLS - 3;
+    const settled = await Promise.allSettled(Array.from({ length: CALLS }, (_, i) => client.commitWal(f.commit(`wal/c${i}`, i === bad ? f.stream + 1_000 : f.stream))));
+    const m1 = await scrape(s.server.metricsUrl!);
+
+    const delta = async (name: string, labels: Record<string, string>) => (await metric(m1, name, labels)) - (await metric(m0, name, labels));
+    const used = (await rpcs(m1)) - (await rpcs(m0));
+    assert.ok(used < CALLS, `${CALLS} calls in fewer RPCs (got ${used})`);
+    assert.equal(await delta('loam_remote_server_batched_calls_total', { method: 'CommitWal' }), CALLS, 'every call arrived in a batch');
+    const refused = settled[bad]!;
+    assert.equal(refused.status, 'rejected');
+    assert.ok(isMetaError((refused as PromiseRejectedResult).reason, 'NotFound'), String((refused as PromiseRejectedResult).reason));
+    assert.equal(await delta('loam_remote_server_errors_total', { method: 'CommitWal', code: 'NotFound' }), 1, 'its refusal is counted as its own');
+    // The others applied, each with its own result: its own object, ranges no other call got.
+    const seen = new Set<string>();
+    settled.forEach((r, i) => {
+      if (i === bad) return;
+      assert.equal(r.status, 'fulfilled', `call ${i}: ${String((r as PromiseRejectedResult).reason)}`);
+      const v = (r as PromiseFulfilledResult<Awaited<ReturnType<MetaStore['commitWal']>>>).value;
+      assert.equal(v.object, `wal/c${i}`);
+      for (const a of v.assigned) {
+        const k = `${a.partition}:${a.start}`;
+        assert.ok(!seen.has(k), `call ${i}: offsets ${k} given once`);
+        seen.add(k);
+      }
+    });
+    for (let p = 0; p < PARTITIONS; p++) {
+      const idx = await s.inner.partitionIndex(f.ns, f.stream, p);
+      assert.equal(idx.next, (CALLS - 1) * 2, `partition ${p}: the ${CALLS - 1} valid calls applied once each, the refused one not at all`);
+    }
+  });
+
+  test('on the wire, each call of a batch keeps its own key and deadline: a call without a key, or out of time, fails alone; a batch over MAX_WAL_BATCH_CALLS is refused whole', async () => {
+    const client = await s.client();
+    const f = await fixture(client, 'wire');
+    const call = (object: string, requestId: string) => ({ commit: { object, objectStamp: Date.now(), chunks: f.commit(object).chunks }, w: { requestId } });
+    const r = await client.channel.callMeta('CommitWalBatch', true, {
+      calls: [
+        { call: call('wal/ok', 'k-ok'), timeoutMs: 10_000 },
+        { call: call('wal/nokey', ''), timeoutMs: 10_000 },
+        { call: call('wal/late', 'k-late'), timeoutMs: 0 },
+      ],
+    });
+    assert.equal(r.outcomes.length, 3);
+    assert.equal(r.outcomes[0]!.outcome, 'result');
+    assert.equal(r.outcomes[0]!.result!.object, 'wal/ok');
+    const noKey = metaErrorFromDetail(r.outcomes[1]!.error!);
+    assert.equal(noKey.code, 'InvalidArgument');
+    assert.equal(noKey.details.field, 'requestId');
+    const late = metaErrorFromDetail(r.outcomes[2]!.error!);
+    assert.equal(late.code, 'Retryable');
+    assert.equal(late.details.beforeSend, true, 'out of time before the backend call: nothing applied');
+    const idx = await s.inner.partitionIndex(f.ns, f.stream, 0);
+    assert.deepEqual(
+      idx.entries.map((e) => e.path),
+      ['wal/ok'],
+      'only the call with a key and time left applied',
+    );
+
+    const over = Array.from({ length: MAX_WAL_BATCH_CALLS + 1 }, (_, i) => ({ call: call(`wal/o${i}`, `k-o${i}`), timeoutMs: 10_000 }));
+    await assert.rejects(client.channel.callMeta('CommitWalBatch', true, { calls: over }), (e: unknown) => {
+      assert.ok(isMetaError(e, 'LimitExceeded'), String(e));
+      assert.equal(e.details.limit, 'MAX_WAL_BATCH_CALLS');
+      return true;
+    });
+    assert.equal((await s.inner.partitionIndex(f.ns, f.stream, 0)).entries.length, 1, 'nothing of the refused batch applied');
+  });
+
+  test('a batch whose connection is cut after the server applied it is retried: each call applied once, answered with its own first outcome', async () => {
+    const proxy = await s.proxy();
+    const client = await s.clientVia(proxy);
+    const f = await fixture(client, 'retry');
+    const replayed0 = await replays();
+    applied = 0;
+    cutAfter = CALLS;
+    cut = async () => {
+      await proxy.down();
+      await proxy.up();
+    };
+    const rs = await Promise.all(Array.from({ length: CALLS }, (_, i) => client.commitWal(f.commit(`wal/r${i}`), { requestId: `k-r${i}` })));
+    assert.equal(cut, null, 'the connection was cut after the apply');
+    assert.equal(applied, CALLS, 'each call applied once: the retry was answered from the server record');
+    assert.equal((await replays()) - replayed0, CALLS, 'every call of the retried batch replayed its own outcome');
+    assert.ok((await metric(client.channel.metrics.registry.metrics(), 'loam_remote_client_retries_total', { method: 'CommitWalBatch' })) >= 1, 'the client retried the batch');
+    for (let p = 0; p < PARTITIONS; p++) {
+      const idx = await s.inner.partitionIndex(f.ns, f.stream, p);
+      assert.equal(idx.next, CALLS * 2, `partition ${p}: no second apply moved the head`);
+      // Each call's answer is the range its object was indexed at.
+      for (const [i, r] of rs.entries()) {
+        const a = r.assigned.find((x) => x.partition === p)!;
+        assert.equal(r.object, `wal/r${i}`);
+        assert.deepEqual(
+          idx.entries.filter((e) => e.path === `wal/r${i}`).map((e) => [e.start, e.end]),
+          [[a.start, a.end]],
+          `call ${i} partition ${p}: answered with the range it was indexed at`,
+        );
+      }
+    }
   });
 });
