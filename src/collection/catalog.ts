@@ -11,8 +11,9 @@
 //   is therefore seen within CATALOG_FEED_POLL_MS. An idle node reads nothing.
 // - Bounded in entries (CATALOG_CACHE_NAMESPACES) and bytes (CATALOG_CACHE_BYTES: the JSON
 //   size of the cached records), least recently used first out.
-// - If the feed cannot be read, entries confirmed within CATALOG_CACHE_MS are still used (the
-//   trust window names always had); older ones are read again.
+// - If the feed cannot be read (or takes over CATALOG_FEED_WAIT_MS), entries confirmed within
+//   CATALOG_CACHE_MS are still used (the trust window names always had); older ones are read
+//   again.
 // The cache is a hint: a stale entry makes a write or read fail with NotFound from the
 // metastore (a dropped stream or collection), never act on the wrong entity, because ids are
 // never reused.
@@ -25,6 +26,11 @@ import { dataErrors } from '../log/errors.js';
 export const CATALOG_CACHE_MS = 1_000;
 /** The change feed is read again before a read at most this often (a change elsewhere is seen within it). */
 export const CATALOG_FEED_POLL_MS = 250;
+/**
+ * A read waits for the feed at most this long; past it (a slow or unreachable metastore) it
+ * goes on with the entries confirmed within CATALOG_CACHE_MS while the feed read goes on.
+ */
+export const CATALOG_FEED_WAIT_MS = 500;
 /** Namespaces cached at most. */
 export const CATALOG_CACHE_NAMESPACES = 10_000;
 /** Bytes of cached namespace and collection records at most (their JSON size). */
@@ -160,7 +166,13 @@ export class Catalog {
   private async follow(): Promise<void> {
     if (this.now() - this.feedReadAt < CATALOG_FEED_POLL_MS) return;
     this.pulling ??= this.pull().finally(() => (this.pulling = null));
-    await this.pulling;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, CATALOG_FEED_WAIT_MS)));
+    try {
+      await Promise.race([this.pulling, waited]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async pull(): Promise<void> {

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { openEmbedded } from '../../src/meta/backends/embedded/index.js';
-import { CATALOG_FEED_POLL_MS, Catalog } from '../../src/collection/catalog.js';
+import { CATALOG_CACHE_MS, CATALOG_FEED_POLL_MS, Catalog } from '../../src/collection/catalog.js';
 import type { CollectionSchema, MetaStore } from '../../src/meta/index.js';
 import { LogReader } from '../../src/log/reader.js';
 import { DataFiles } from '../../src/collection/datafile.js';
@@ -275,5 +275,24 @@ describe('the gateway catalog cache', () => {
     await b.dropNamespace(ns.id);
     t += CATALOG_FEED_POLL_MS;
     await assert.rejects(cat.namespace('acme', 'n1'), (e: Error) => /namespace "n1"/.test(e.message));
+  });
+
+  test('while the feed cannot be read, names confirmed within CATALOG_CACHE_MS are used and older ones read again', async () => {
+    let t = 3_000_000;
+    let down = false;
+    // The real store, its change feed failing on demand (a metastore outage, as the gateway sees it).
+    const flaky = Object.assign(Object.create(a) as MetaStore, {
+      changesSince: (v: number, l?: number) => (down ? Promise.reject(new Error('metastore unreachable')) : a.changesSince(v, l)),
+    });
+    const cat = new Catalog(flaky, { now: () => t });
+    await cat.collection('acme', 'n2', 'docs');
+    const loads = cat.loads;
+    down = true;
+    t += CATALOG_FEED_POLL_MS;
+    await cat.collection('acme', 'n2', 'docs');
+    assert.equal(cat.loads, loads, 'confirmed a poll ago: served from the cache');
+    t += CATALOG_CACHE_MS;
+    await cat.collection('acme', 'n2', 'docs');
+    assert.equal(cat.loads, loads + 2, 'past the trust window: the namespace and the collection are read again');
   });
 });
