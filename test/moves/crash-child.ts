@@ -6,7 +6,14 @@
 import { openLocation } from '../harness/backends.js';
 import type { ShardedMetaStore } from '../../src/meta/backends/sharded/index.js';
 
+/** The movers must all have stopped by then; past it the child exits 1 and the case fails instead of hanging. */
+const CRASH_CHILD_DEADLINE_MS = 60_000;
+
 const [loc, casesArg] = process.argv.slice(2);
+setTimeout(() => {
+  console.error(`crash-child: not every mover reached its phase within ${CRASH_CHILD_DEADLINE_MS} ms`);
+  process.exit(1);
+}, CRASH_CHILD_DEADLINE_MS);
 const cases = JSON.parse(casesArg!) as { ns: number; to: string; phase: string; owner: string }[];
 const store = (await openLocation(JSON.parse(loc!))) as unknown as ShardedMetaStore;
 let stopped = 0;

@@ -268,13 +268,16 @@ describe(`namespace moves (${backend})`, () => {
         }),
       );
     }
-    for (const [i, { phase, owner, store, ns, coll, obj, from, to }] of cases.entries()) {
-      // Whatever the phase, the namespace is readable meanwhile.
-      assert.equal((await store.collection(ns.id, coll.id)).name, 'docs');
-      const again = await store.moveNamespace(ns.id, to, { owner });
-      assert.equal(again.resumed, phase !== 'checked', `after "${phase}": an entry left moving is resumed`);
-      await assertMoved(store, ns.id, coll, obj, from, to, befores[i]);
-    }
+    // Each namespace finished side by side (independent moves: their own leases and rows).
+    await Promise.all(
+      cases.map(async ({ phase, owner, store, ns, coll, obj, from, to }, i) => {
+        // Whatever the phase, the namespace is readable meanwhile.
+        assert.equal((await store.collection(ns.id, coll.id)).name, 'docs');
+        const again = await store.moveNamespace(ns.id, to, { owner });
+        assert.equal(again.resumed, phase !== 'checked', `after "${phase}": an unfinished move is resumed`);
+        await assertMoved(store, ns.id, coll, obj, from, to, befores[i]);
+      }),
+    );
   });
 
   test('a second mover cannot take over a live move; after the first finishes the namespace can move on', async () => {
