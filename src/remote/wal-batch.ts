@@ -33,6 +33,8 @@ export function commitWalBatch(
       core.metrics.latency.observe({ method: METHOD }, Number(process.hrtime.bigint() - started) / 1e9);
     };
     const deadline = deadlineOf(call);
+    // Each call's own deadline counts from here: its timeout_ms is what was left when the batch was sent.
+    const arrived = Date.now();
     const late = refusedLate(call, deadline);
     if (late) {
       const s = { ...metaErrorToStatus(late), code: call.cancelled ? grpc.status.CANCELLED : grpc.status.DEADLINE_EXCEEDED };
@@ -41,6 +43,8 @@ export function commitWalBatch(
       return;
     }
     void (async () => {
+      // Authenticated first: a caller of no cluster, or of another, learns nothing of the batch.
+      const ctx = await core.resolve(call);
       const calls = call.request.calls;
       if (calls.length === 0) throw errors.invalid('calls', 'a CommitWalBatch carries at least one call');
       if (calls.length > MAX_WAL_BATCH_CALLS) {
@@ -49,8 +53,6 @@ export function commitWalBatch(
           max: MAX_WAL_BATCH_CALLS,
         });
       }
-      const ctx = await core.resolve(call);
-      const arrived = Date.now();
       core.metrics.batched.inc({ method: CALL }, calls.length);
       // All at once: the backend sees them as concurrent calls.
       const outcomes = await Promise.all(
