@@ -10,6 +10,7 @@ import { hasDirtySets, isMetaError, type MetaStore } from '../../src/meta/index.
 import { CHANNEL_OPTIONS, ERROR_METADATA_KEY, MAX_MESSAGE_BYTES, PROTO_PATH, remoteProto } from '../../src/meta/backends/remote/proto.js';
 import { metaErrorFromStatus } from '../../src/meta/backends/remote/wire-errors.js';
 import { RemoteServer, clusterFromMetadata } from '../../src/remote/server.js';
+import { MAX_WAL_BATCH_CALLS } from '../../src/meta/backends/remote/wal-batch.js';
 import { served, type Served } from './helpers.js';
 
 const root = protobuf.loadSync(PROTO_PATH);
@@ -142,14 +143,21 @@ describe('remote: bad input', () => {
     }
   });
 
-  test('a call naming no cluster, on a server that needs one, is UNAUTHENTICATED and says which metadata to set', async () => {
+  test('a call naming no cluster, on a server that needs one, is UNAUTHENTICATED and says which metadata to set (a batch too, before its size is checked)', async () => {
     const server = new RemoteServer({ authenticate: clusterFromMetadata, stores: () => ({ meta: s.inner }) });
     const port = await server.listen();
     const stub = rawStub(port);
-    const r = await unaryRaw((cb) => stub.CatalogVersion({}, { deadline: Date.now() + 5_000 }, cb));
-    assert.equal(r.error?.code, grpc.status.UNAUTHENTICATED);
-    assert.match(r.error!.details, /loam-cluster/);
-    stub.close();
-    await server.close(200);
+    try {
+      const r = await unaryRaw((cb) => stub.CatalogVersion({}, { deadline: Date.now() + 5_000 }, cb));
+      assert.equal(r.error?.code, grpc.status.UNAUTHENTICATED);
+      assert.match(r.error!.details, /loam-cluster/);
+      // A batch is authenticated before anything of it is looked at: too many calls, still UNAUTHENTICATED.
+      const call = { call: { commit: { object: 'wal/x', objectStamp: 1, chunks: [] }, w: { requestId: 'x' } }, timeoutMs: 5_000 };
+      const b = await unaryRaw((cb) => stub.CommitWalBatch({ calls: Array.from({ length: MAX_WAL_BATCH_CALLS + 1 }, () => call) }, { deadline: Date.now() + 5_000 }, cb));
+      assert.equal(b.error?.code, grpc.status.UNAUTHENTICATED, b.error?.details);
+    } finally {
+      stub.close();
+      await server.close(200);
+    }
   });
 });
