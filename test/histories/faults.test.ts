@@ -13,10 +13,10 @@ import { FAULTED_MODELS, HISTORY_CLIENTS, recordUnderFaults } from './under-faul
 
 /**
  * Operations per client in CI (× HISTORY_CLIENTS per model); LOAM_LIN_FAULT_OPS or `npm run
- * histories -- --ops 20000` (nightly) for more. 15 calls per client still span several toxic
+ * histories -- --ops 20000` (nightly) for more. 30 calls per client span several toxic
  * cycles (each kind is asserted) and the unknown outcomes they cut.
  */
-export const HISTORY_CI_OPS_PER_CLIENT = 15;
+export const HISTORY_CI_OPS_PER_CLIENT = 30;
 
 const backend = backendName();
 const perClient = Number(process.env.LOAM_LIN_FAULT_OPS ?? HISTORY_CI_OPS_PER_CLIENT);

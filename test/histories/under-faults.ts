@@ -13,9 +13,18 @@ import { record } from '../linearizability/recorder.js';
 import { LOG_PARTITIONS, SCENARIOS, type SetupCtx } from '../linearizability/scenarios.js';
 
 export const HISTORY_CLIENTS = 8;
-/** A toxic is on for 100–600 ms, then the link is clean for 300–1500 ms. */
+/**
+ * A toxic is on for 100–600 ms, then the link is clean for 50–300 ms; the first is on before
+ * the clients start, and the clients pace their calls (HISTORY_PACE_MS) so that every kind
+ * comes and goes while they run.
+ */
 const TOXIC_ON_MS: [number, number] = [100, 600];
-const TOXIC_OFF_MS: [number, number] = [300, 1_500];
+const TOXIC_OFF_MS: [number, number] = [50, 300];
+/**
+ * A client's mean think time between calls: HISTORY_CI_OPS_PER_CLIENT of them span about
+ * 4 s, several cycles of every toxic kind (each is asserted).
+ */
+export const HISTORY_PACE_MS = 120;
 /**
  * The clients' retry policy: four attempts, their backoffs (full jitter: up to 250, 500 and
  * 1000 ms) spreading them past a toxic's lifetime (TOXIC_ON_MS: at most 600 ms), within a
@@ -89,6 +98,8 @@ export async function recordUnderFaults(o: { backend: string; model: string; ops
     let done = false;
     const rng = mulberry32(o.seed);
     const between = ([lo, hi]: [number, number]) => lo + Math.round(rng() * (hi - lo));
+    let firstOn!: () => void;
+    const started = new Promise<void>((r) => (firstOn = r));
     const nemesis = (async () => {
       const kinds = ['latency', 'timeout', 'reset_peer'] as const;
       for (let i = 0; !done && i < 1_000_000; i++) {
@@ -96,6 +107,7 @@ export async function recordUnderFaults(o: { backend: string; model: string; ops
         const name = `${kind}-${i}`;
         await toxiproxy.addToxic(`lin-${o.model}`, { name, stream: rng() < 0.5 ? 'downstream' : 'upstream', toxic: toxicFor(kind, rng) });
         toxics[kind]!++;
+        firstOn();
         await new Promise((r) => setTimeout(r, between(TOXIC_ON_MS)));
         await toxiproxy.removeToxic(`lin-${o.model}`, name);
         await new Promise((r) => setTimeout(r, between(TOXIC_OFF_MS)));
@@ -103,7 +115,8 @@ export async function recordUnderFaults(o: { backend: string; model: string; ops
     })();
     let events: HistoryEvent[];
     try {
-      events = await record({ model: o.model, location, ctx, clients: HISTORY_CLIENTS, opsPerClient: o.opsPerClient, seed: o.seed, fakeLostOutcomes: false, policy: FAULT_POLICY });
+      await started;
+      events = await record({ model: o.model, location, ctx, clients: HISTORY_CLIENTS, opsPerClient: o.opsPerClient, seed: o.seed, fakeLostOutcomes: false, policy: FAULT_POLICY, paceMs: HISTORY_PACE_MS });
     } finally {
       done = true;
       await nemesis;

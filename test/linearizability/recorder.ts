@@ -2,6 +2,7 @@
 // thread with its own metastore handle, run a model's scenario; every logical call is
 // recorded as an invoke event and a completion (ok / fail / info). Event times come from one
 // shared atomic counter, so the history's real-time order is exact across threads.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { MetaError, type MetaStore } from '../../src/meta/index.js';
 import { metaClient } from '../../src/meta/client.js';
@@ -37,6 +38,11 @@ export interface RecordOptions {
   fakeLostOutcomes?: boolean;
   /** The clients' retry policy (default RECORD_POLICY). */
   policy?: RetryPolicy;
+  /**
+   * Mean think time between a client's calls (uniform in 0..2×, seeded; default 0): a
+   * recording under a nemesis then lasts long enough for its faults to come and go.
+   */
+  paceMs?: number;
 }
 
 interface WorkerInput {
@@ -50,6 +56,7 @@ interface WorkerInput {
   clock: SharedArrayBuffer;
   fakeLostOutcomes: boolean;
   policy: RetryPolicy;
+  paceMs: number;
 }
 
 /**
@@ -91,6 +98,7 @@ export async function record(opts: RecordOptions): Promise<HistoryEvent[]> {
       clock,
       fakeLostOutcomes: opts.fakeLostOutcomes ?? true,
       policy: opts.policy ?? RECORD_POLICY,
+      paceMs: opts.paceMs ?? 0,
     };
     const w = clientThread(p);
     w.ref();
@@ -134,8 +142,10 @@ async function client(input: WorkerInput): Promise<HistoryEvent[]> {
   const events: HistoryEvent[] = [];
   const process = input.process;
   const rng = mulberry32(input.seed ^ 0x5eed);
+  const think = mulberry32(input.seed ^ 0x7a1c);
   const recorder: Recorder = {
     async call(op, args, fn) {
+      if (input.paceMs > 0) await sleep(Math.round(think() * 2 * input.paceMs));
       events.push({ process, type: 'invoke', op, args: toPlain(args) as Record<string, unknown>, time: now() });
       const lose = input.fakeLostOutcomes && !READS.has(op) && rng() < LOST_OUTCOME_RATE;
       if (lose && rng() < 0.5) {
