@@ -13,6 +13,7 @@ import type { WriteContext } from './types.js';
 /** For every write: the position of its WriteContext argument. */
 export const WRITE_CONTEXT_ARG = {
   createNamespace: 1,
+  createNamespaces: 1,
   dropNamespace: 1,
   createCollection: 1,
   dropCollection: 2,
@@ -91,7 +92,9 @@ export function metaClient(backend: MetaStore, opts: MetaClientOptions = {}): Me
     return r;
   };
   for (const [method, at] of Object.entries(WRITE_CONTEXT_ARG)) {
-    const fn = (backend as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[method]!.bind(backend);
+    const f = (backend as unknown as Record<string, ((...a: unknown[]) => Promise<unknown>) | undefined>)[method];
+    if (typeof f !== 'function') continue; // an optional call the backend does not offer (the bulk create)
+    const fn = f.bind(backend);
     client[method] = (...args: unknown[]) => {
       const given = (args[at] ?? {}) as WriteContext & Record<string, unknown>;
       return withRetry(
