@@ -109,10 +109,13 @@ const LANE_STAGE_DEADLINE_MS = 25 * 60_000;
  * end together. Only the order depends on these; a wrong figure costs time, never a test.
  */
 const LANE_COST_S: Record<string, number> = {
-  postgres: 300, dynamodb: 280, embedded: 180, 'sharded-mixed': 110, sharded: 100, node22: 170,
-  'remote-postgres': 90, remote: 80, alternator: 60,
+  postgres: 470, plain: 390, dynamodb: 300, embedded: 220, node22: 215, 'sharded-mixed': 160, 'remote-postgres': 140,
+  remote: 70, alternator: 65, sharded: 60, openfga: 25, 'openfga-pass': 20, crypto: 10,
 };
 
+/** LANE_COST_S keys of the stages that have no backend: the plain suites, and the openfga pass. */
+const PLAIN = 'plain';
+const OPENFGA_PASS_STAGE = 'openfga-pass';
 /** Not a folder: the second pass of NODE22_SUITES on Node 22 (test/harness/node22.ts); in `all`. */
 const NODE22 = 'node22';
 
@@ -182,8 +185,13 @@ interface Stage {
   /** Services beyond the backend's (SERVICES keys). */
   services?: string[];
   env?: Record<string, string>;
+  /** How a lane's process runs this stage (`test/run.ts` arguments), and its rough cost in seconds (LANE_COST_S). */
+  lane?: { args: string[]; cost: number };
 }
 const stages: Stage[] = [];
+/** With lanes, every stage (and the Node 22 pass) runs in a lane's process of its own. */
+const inLanes = lanes > 1 && backends.length > 1;
+const laneConcurrency = String(Math.max(1, Math.floor(Number(opts.concurrency) / lanes)));
 /** With --authorizer openfga, the builtin passes of the security suites are left out. */
 const inBuiltinPass = (n: string) => withBuiltin || !(n in OPENFGA_PASS);
 const plainNames = names.filter((n) => !PER_BACKEND.has(n) && inBuiltinPass(n));
@@ -194,15 +202,26 @@ const split = (suites: string[]): Pick<Stage, 'files' | 'serialFiles'> => ({
 });
 const plainSuites = plainNames.filter((n) => !NEEDS[n]);
 const plain = split(plainSuites);
-if (plain.files.length + plain.serialFiles!.length > 0) stages.push({ label: plainSuites.join(', '), ...plain });
+/** A plain stage in a lane: its suites, with the builtin authorizer (the openfga pass is a stage of its own). */
+const plainLane = (suites: string[], cost: number) => ({ args: [...suites, '--concurrency', String(opts.concurrency), '--authorizer', 'builtin'], cost });
+if (plain.files.length + plain.serialFiles!.length > 0) stages.push({ label: plainSuites.join(', '), ...plain, lane: plainLane(plainSuites, LANE_COST_S[PLAIN] ?? 60) });
 for (const n of plainNames.filter((n) => NEEDS[n])) {
   const parts = split([n]);
-  if (parts.files.length + parts.serialFiles!.length > 0) stages.push({ label: n, ...parts, services: NEEDS[n]! });
+  if (parts.files.length + parts.serialFiles!.length > 0) stages.push({ label: n, ...parts, services: NEEDS[n]!, lane: plainLane([n], LANE_COST_S[n] ?? 30) });
 }
 for (const b of backends) {
   const here = names.filter((n) => PER_BACKEND.has(n) && (ONLY_ON[n]?.includes(b) ?? true) && !NOT_ON[n]?.includes(b) && inBuiltinPass(n));
   const parts = split(here);
-  if (parts.files.length + parts.serialFiles!.length > 0) stages.push({ label: `${here.join(', ')} on ${b}`, backend: b, suites: here, ...parts, ...(BACKEND_ENV[b] ? { env: BACKEND_ENV[b] } : {}) });
+  if (parts.files.length + parts.serialFiles!.length > 0) {
+    stages.push({
+      label: `${here.join(', ')} on ${b}`,
+      backend: b,
+      suites: here,
+      ...parts,
+      ...(BACKEND_ENV[b] ? { env: BACKEND_ENV[b] } : {}),
+      lane: { args: [...here, '--backend', b, '--concurrency', laneConcurrency, '--authorizer', 'builtin', ...(opts.bless ? ['--bless'] : [])], cost: LANE_COST_S[b] ?? 60 },
+    });
+  }
 }
 if (withOpenFga) {
   // The openfga pass: on the backend asked for, else on embedded (the authorizer is the same on every backend).
@@ -211,7 +230,15 @@ if (withOpenFga) {
   const files = here.flatMap((n) => OPENFGA_PASS[n]!.flatMap((f) => (f.endsWith('.test.ts') ? [join(ROOT, f)] : testFiles(f))));
   if (files.length > 0) {
     // One at a time: every file decides on the one OpenFGA server.
-    stages.push({ label: `${here.join(', ')} with the openfga authorizer on ${b}`, backend: b, files: [], serialFiles: files, services: ['openfga'], env: { LOAM_TEST_AUTHORIZER: 'openfga' } });
+    stages.push({
+      label: `${here.join(', ')} with the openfga authorizer on ${b}`,
+      backend: b,
+      files: [],
+      serialFiles: files,
+      services: ['openfga'],
+      env: { LOAM_TEST_AUTHORIZER: 'openfga' },
+      lane: { args: [...here, '--backend', b, '--authorizer', 'openfga'], cost: LANE_COST_S[OPENFGA_PASS_STAGE] ?? 30 },
+    });
   }
 }
 if (stages.length === 0 && !withNode22) {
@@ -371,24 +398,18 @@ async function runLanes(jobs: LaneJob[], n: number): Promise<void> {
   );
 }
 
-const inLanes = lanes > 1 && backends.length > 1;
-const laneConcurrency = String(Math.max(1, Math.floor(Number(opts.concurrency) / lanes)));
-for (const stage of stages.filter((st) => !(inLanes && st.suites))) {
-  try {
-    await runStage(stage);
-  } catch (e) {
-    failed++;
-    console.error(`stage ${stage.label} could not run: ${(e as Error).stack ?? String(e)}`);
+if (!inLanes) {
+  for (const stage of stages) {
+    try {
+      await runStage(stage);
+    } catch (e) {
+      failed++;
+      console.error(`stage ${stage.label} could not run: ${(e as Error).stack ?? String(e)}`);
+    }
   }
 }
 if (inLanes) {
-  const jobs: LaneJob[] = stages
-    .filter((st) => st.suites)
-    .map((st) => ({
-      label: st.label,
-      cost: LANE_COST_S[st.backend!] ?? 60,
-      args: [...st.suites!, '--backend', st.backend!, '--concurrency', laneConcurrency, '--authorizer', 'builtin', ...(opts.bless ? ['--bless'] : [])],
-    }));
+  const jobs: LaneJob[] = stages.map((st) => ({ label: st.label, cost: st.lane!.cost, args: st.lane!.args }));
   if (withNode22) jobs.push({ label: `${NODE22}: ${NODE22_SUITES.join(', ')} on Node 22`, cost: LANE_COST_S[NODE22] ?? 60, args: [NODE22] });
   console.log(`\n=== ${jobs.length} stages in ${lanes} lanes, ${laneConcurrency} file(s) at a time each; each stage's output follows when it ends`);
   const started = Date.now();
