@@ -19,9 +19,14 @@ describe('remote: the server /metrics listener', () => {
     for (const s of opened) await s.close();
   });
 
+  // One served store for the file; the listener's own cases make bare servers over its backend.
+  const base = async () => {
+    if (!opened[0]) opened.push(await served({ server: { metricsListener: { port: 0 } } }));
+    return opened[0]!;
+  };
+
   test('a scrape shows the calls made: rates by method and status, latency, errors by code, replays', async () => {
-    const s = await served({ server: { metricsListener: { port: 0 } } });
-    opened.push(s);
+    const s = await base();
     const url = s.server.metricsUrl;
     assert.ok(url, 'the listener is up after listen()');
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/metrics$/, 'loopback unless another host is set');
@@ -58,17 +63,20 @@ describe('remote: the server /metrics listener', () => {
   });
 
   test('close() stops the listener with the server', async () => {
-    const s = await served({ server: { metricsListener: { port: 0 } } });
-    const url = s.server.metricsUrl!;
+    const server = new RemoteServer({ meta: (await base()).inner, metricsListener: { port: 0 } });
+    await server.listen('127.0.0.1', 0);
+    const url = server.metricsUrl!;
     assert.equal((await scrape(url)).status, 200);
-    await s.close();
+    await server.close(200);
     await assert.rejects(fetch(url, { signal: AbortSignal.timeout(5_000) }));
   });
 
   test('off by default; a metrics port that is not a port is refused when the server is made', async () => {
-    const s = await served();
-    opened.push(s);
-    assert.equal(s.server.metricsUrl, null, 'no listener unless metricsListener is set');
+    const s = await base();
+    const server = new RemoteServer({ meta: s.inner });
+    await server.listen('127.0.0.1', 0);
+    assert.equal(server.metricsUrl, null, 'no listener unless metricsListener is set');
+    await server.close(200);
     assert.throws(
       () => new RemoteServer({ meta: s.inner, metricsListener: { port: 70_000 } }),
       /metricsListener\.port must be an integer port in \[0, 65535\]; got 70000/,
