@@ -52,6 +52,21 @@ export function typedError(e: unknown, write: boolean): MetaError {
   return write ? errors.unknown(message) : new MetaError('Retryable', message, { reason: 'internal' });
 }
 
+/** Ends a unary call with a handler's outcome: the value, or the status its error maps to (and the metrics' finish either way). */
+export function answer<T>(outcome: Promise<T>, write: boolean, finish: (status: grpc.status, e?: unknown) => void, callback: (e: Partial<grpc.StatusObject> | null, value?: T) => void): void {
+  outcome.then(
+    (value) => {
+      finish(grpc.status.OK);
+      callback(null, value);
+    },
+    (e: unknown) => {
+      const s = statusOf(e, write);
+      finish(s.code ?? grpc.status.UNKNOWN, e);
+      callback(s);
+    },
+  );
+}
+
 /** The code of the errors metric: the MetaError's code, or the status of a refusal that is none (an auth refusal, a defect). */
 export function errorCode(e: unknown, status: grpc.status): string {
   return isMetaError(e) ? e.code : (grpc.status[status] ?? String(status));
@@ -119,21 +134,16 @@ export function unary<Req, Res>(
     }
     // A unary call needs no AbortSignal: no backend call takes one, and a caller that left or
     // ran out of time is refused before the backend is called (below), which is all a signal would do.
-    void (async () => {
-      const { cluster, stores } = await core.resolve(call);
-      const ctx: CallContext = { cluster, stores };
-      if (!write) return run(ctx, call.request);
-      return runWrite(core, call, ctx, method, keyOf(call.request), call.request, deadline, run);
-    })().then(
-      (value) => {
-        finish(grpc.status.OK);
-        callback(null, value);
-      },
-      (e: unknown) => {
-        const s = statusOf(e, write);
-        finish(s.code ?? grpc.status.UNKNOWN, e);
-        callback(s);
-      },
+    answer(
+      (async () => {
+        const { cluster, stores } = await core.resolve(call);
+        const ctx: CallContext = { cluster, stores };
+        if (!write) return run(ctx, call.request);
+        return runWrite(core, call, ctx, method, keyOf(call.request), call.request, deadline, run);
+      })(),
+      write,
+      finish,
+      callback,
     );
   };
 }

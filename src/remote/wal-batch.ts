@@ -14,7 +14,7 @@ import type { CommitWalBatchResult } from '../meta/backends/remote/gen/loam/remo
 import type { CommitWalOutcome } from '../meta/backends/remote/gen/loam/remote/v1/CommitWalOutcome.js';
 import type { CommitWalRequest__Output } from '../meta/backends/remote/gen/loam/remote/v1/CommitWalRequest.js';
 import type { WalCommitResult } from '../meta/backends/remote/gen/loam/remote/v1/WalCommitResult.js';
-import { deadlineOf, errorCode, refusedLate, runWrite, statusOf, typedError, type CallContext } from './handlers.js';
+import { answer, deadlineOf, errorCode, refusedLate, runWrite, typedError, type CallContext } from './handlers.js';
 import type { ServerCore } from './core.js';
 
 /** The method name of each call in a batch: its metrics, and its fingerprint (a call retried alone or in a batch is the same call). */
@@ -42,7 +42,8 @@ export function commitWalBatch(
       callback(s);
       return;
     }
-    void (async () => {
+    answer(
+      (async () => {
       // Authenticated first: a caller of no cluster, or of another, learns nothing of the batch.
       const ctx = await core.resolve(call);
       const calls = call.request.calls;
@@ -71,16 +72,10 @@ export function commitWalBatch(
         }),
       );
       return { outcomes };
-    })().then(
-      (value) => {
-        finish(grpc.status.OK);
-        callback(null, value);
-      },
-      (e: unknown) => {
-        const s = statusOf(e, true);
-        finish(s.code ?? grpc.status.UNKNOWN, e);
-        callback(s);
-      },
+      })(),
+      true,
+      finish,
+      callback,
     );
   };
 }
