@@ -31,22 +31,10 @@ import {
   type ClusterRegistry,
 } from './clusters.js';
 import type { Page, PageRequest } from './types.js';
+import { dec, enc, type Obj } from './dynamodb/codec.js';
 
 /** Query pages followed per call, at most (every loop over input a bound). */
 export const MAX_REGISTRY_QUERY_PAGES = 100;
-
-type Obj = Record<string, string | number | null>;
-
-function enc(o: Obj): Record<string, AttributeValue> {
-  const out: Record<string, AttributeValue> = {};
-  for (const [k, v] of Object.entries(o)) out[k] = v === null ? { NULL: true } : typeof v === 'number' ? { N: String(v) } : { S: v };
-  return out;
-}
-function dec(w: Record<string, AttributeValue>): Obj {
-  const out: Obj = {};
-  for (const [k, a] of Object.entries(w)) out[k] = a.S !== undefined ? a.S : a.N !== undefined ? Number(a.N) : null;
-  return out;
-}
 
 function mapError(e: unknown): unknown {
   if (isMetaError(e) || e instanceof ConditionalCheckFailedException) return e;

@@ -28,7 +28,7 @@ export async function controlStoreOn(connection: Connection, opts: ControlOption
       break;
     }
     case 'dynamodb': {
-      const { DynamoControlStore } = await import('./dynamodb.js');
+      const { DynamoControlStore } = await import('./dynamodb/index.js');
       cs = new DynamoControlStore(connection.client, connection.table, connection.profile, opts);
       break;
     }

@@ -6,7 +6,6 @@ import { errors, isMetaError } from '../meta/errors.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../meta/limits.js';
 import {
   MAX_CHANGES_PAGE,
-  MAX_ERASURE_PAGE,
   MAX_MEMBERS,
   MAX_NAMESPACE_KEY_VERSIONS,
   MAX_OUTBOX_PAGE,
@@ -14,7 +13,6 @@ import {
   MAX_USAGE_ROWS,
   type ApiKeyInfo,
   type ApiKeyRecord,
-  type BindingTarget,
   type ControlCapabilities,
   type ControlChange,
   type ControlChangeKind,
@@ -35,6 +33,7 @@ import {
   type UsageDelta,
   type UsageRollup,
 } from './types.js';
+import { bindingTuple, changesLimit, erasureLimit, existingErasure, keyInfo, keyTuple, outboxLimit, parseTarget, targetKey, usageLimit, type OutboxTuple } from './rules.js';
 import { checkBinding, checkErasureData, checkErasureKey, checkErasureRow, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNamespaceKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
 
 /** Change-feed rows kept; a watcher further behind reloads its caches whole. */
@@ -97,13 +96,6 @@ const limitOf = (p?: PageRequest) => Math.min(Math.max(1, p?.limit ?? DEFAULT_PA
 /** Org-wide rows use ns = -1 (a primary key column cannot be null). */
 const NS_NONE = -1;
 
-export function targetKey(t: BindingTarget): string {
-  return t.kind === 'org' ? 'org' : `ns:${t.ns}`;
-}
-export function parseTarget(s: string): BindingTarget {
-  return s === 'org' ? { kind: 'org' } : { kind: 'namespace', ns: Number(s.slice(3)) };
-}
-
 function keyRow(r: Row): ApiKeyRecord {
   return {
     keyId: String(r.key_id),
@@ -116,11 +108,6 @@ function keyRow(r: Row): ApiKeyRecord {
     lastUsed: nn(r.last_used),
     revoked: nn(r.revoked),
   };
-}
-
-export function keyInfo(k: ApiKeyRecord): ApiKeyInfo {
-  const { secretHash: _h, ...info } = k;
-  return info;
 }
 
 function bindingRow(r: Row): RoleBinding {
@@ -149,14 +136,14 @@ export class SqlControlStore implements ControlStore {
   ) {}
 
   /** Appends an outbox entry in the caller's transaction (when the outbox is on). */
-  private async outboxed(q: Query, org: string, subject: string, relation: string, target: string, at: number): Promise<void> {
+  private async outboxed(q: Query, e: OutboxTuple): Promise<void> {
     if (!this.opts.outbox) return;
     const [r] = await q(`UPDATE control_version SET v = v + 1 WHERE id = 2 RETURNING v`);
-    await q(`INSERT INTO control_outbox (seq, org, subject, relation, target, at) VALUES ($1, $2, $3, $4, $5, $6)`, [n(r!.v), org, subject, relation, target, at]);
+    await q(`INSERT INTO control_outbox (seq, org, subject, relation, target, at) VALUES ($1, $2, $3, $4, $5, $6)`, [n(r!.v), e.org, e.subject, e.relation, e.target, e.at]);
   }
 
   async outbox(limit = MAX_OUTBOX_PAGE): Promise<OutboxEntry[]> {
-    const rows = await this.d.query(`SELECT * FROM control_outbox ORDER BY seq LIMIT $1`, [Math.min(Math.max(1, limit), MAX_OUTBOX_PAGE)]);
+    const rows = await this.d.query(`SELECT * FROM control_outbox ORDER BY seq LIMIT $1`, [outboxLimit(limit)]);
     return rows.map((r) => ({ seq: n(r.seq), org: String(r.org), subject: String(r.subject), relation: String(r.relation), target: String(r.target), at: n(r.at) }));
   }
 
@@ -251,7 +238,7 @@ export class SqlControlStore implements ControlStore {
           [rec.keyId, rec.org, rec.secretHash, JSON.stringify(rec.scopes), rec.expiry, rec.createdBy, rec.created],
         );
         await this.change(q, 'key', rec.org, rec.keyId, rec.created);
-        await this.outboxed(q, rec.org, `key:${rec.keyId}`, 'member', 'org', rec.created);
+        await this.outboxed(q, keyTuple(rec.org, rec.keyId, rec.created));
       });
     } catch (e) {
       if (this.d.isUniqueViolation(e)) throw errors.alreadyExists(`key ${rec.keyId}`, 0);
@@ -280,7 +267,7 @@ export class SqlControlStore implements ControlStore {
       if (r.revoked !== null && r.revoked !== undefined) return;
       await q(`UPDATE control_keys SET revoked = $1 WHERE key_id = $2`, [at, keyId]);
       await this.change(q, 'key', org, keyId, at);
-      await this.outboxed(q, org, `key:${keyId}`, 'member', 'org', at);
+      await this.outboxed(q, keyTuple(org, keyId, at));
     });
   }
 
@@ -306,7 +293,7 @@ export class SqlControlStore implements ControlStore {
       );
       if (r.length > 0) {
         await this.change(q, 'binding', b.org, b.subject, at);
-        await this.outboxed(q, b.org, b.subject, b.role, targetKey(b.target), at);
+        await this.outboxed(q, bindingTuple(b, at));
       }
     });
     return { ...b, created: at };
@@ -323,7 +310,7 @@ export class SqlControlStore implements ControlStore {
       ]);
       if (r.length > 0) {
         await this.change(q, 'binding', b.org, b.subject, Date.now());
-        await this.outboxed(q, b.org, b.subject, b.role, targetKey(b.target), Date.now());
+        await this.outboxed(q, bindingTuple(b, Date.now()));
       }
     });
   }
@@ -352,7 +339,9 @@ export class SqlControlStore implements ControlStore {
       const rows = await q(`DELETE FROM control_bindings WHERE org = $1 AND target = $2 RETURNING subject, role`, [org, `ns:${ns}`]);
       const subjects = [...new Set(rows.map((r) => String(r.subject)))];
       for (const s of subjects.slice(0, MAX_PAGE_LIMIT)) await this.change(q, 'binding', org, s, Date.now());
-      for (const r of rows.slice(0, MAX_PAGE_LIMIT)) await this.outboxed(q, org, String(r.subject), String(r.role), `ns:${ns}`, Date.now());
+      for (const r of rows.slice(0, MAX_PAGE_LIMIT)) {
+        await this.outboxed(q, bindingTuple({ org, subject: String(r.subject), role: String(r.role) as RoleName, target: { kind: 'namespace', ns } }, Date.now()));
+      }
     });
   }
 
@@ -408,7 +397,7 @@ export class SqlControlStore implements ControlStore {
   async usage(org: string, o: { metric?: string; since?: number; limit?: number } = {}): Promise<UsageRollup[]> {
     const rows = await this.d.query(
       `SELECT * FROM control_usage WHERE org = $1 AND ($2 = '' OR metric = $2) AND win >= $3 ORDER BY ns, metric, win LIMIT $4`,
-      [org, o.metric ?? '', o.since ?? 0, Math.min(o.limit ?? MAX_USAGE_ROWS, MAX_USAGE_ROWS)],
+      [org, o.metric ?? '', o.since ?? 0, usageLimit(o.limit)],
     );
     return rows.map((r) => ({
       org: String(r.org),
@@ -536,9 +525,7 @@ export class SqlControlStore implements ControlStore {
       });
     } catch (e) {
       if (!this.d.isUniqueViolation(e)) throw e;
-      const had = await this.erasure(row.id);
-      if (had.org !== row.org || had.ns !== row.ns || had.collection !== row.collection) throw errors.alreadyExists(`erasure ${row.id}`, 0);
-      return had;
+      return existingErasure(await this.erasure(row.id), row);
     }
     return { ...row, version: 1 };
   }
@@ -562,7 +549,7 @@ export class SqlControlStore implements ControlStore {
   }
 
   async listErasures(o: { org?: string; active?: boolean; after?: string; limit?: number }): Promise<Page<ErasureRow>> {
-    const limit = Math.min(Math.max(1, o.limit ?? MAX_ERASURE_PAGE), MAX_ERASURE_PAGE);
+    const limit = erasureLimit(o.limit);
     const rows = await this.d.query(
       `SELECT * FROM control_erasures WHERE ($1 = '' OR org = $1) AND ($2 = 0 OR completed IS NULL) AND id > $3 ORDER BY id LIMIT $4`,
       [o.org ?? '', o.active ? 1 : 0, o.after ?? '', limit + 1],
@@ -577,7 +564,7 @@ export class SqlControlStore implements ControlStore {
   }
 
   async changesSince(after: number, limit = MAX_CHANGES_PAGE): Promise<ControlChange[]> {
-    const rows = await this.d.query(`SELECT * FROM control_changes WHERE version > $1 ORDER BY version LIMIT $2`, [after, Math.min(limit, MAX_CHANGES_PAGE)]);
+    const rows = await this.d.query(`SELECT * FROM control_changes WHERE version > $1 ORDER BY version LIMIT $2`, [after, changesLimit(limit)]);
     return rows.map((r) => ({ version: n(r.version), kind: String(r.kind) as ControlChangeKind, org: String(r.org), id: String(r.id), at: n(r.at) }));
   }
 }

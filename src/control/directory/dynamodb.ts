@@ -46,26 +46,12 @@ import {
 import type { CatalogChange, ChangeKind, NamespaceId, Page, PageRequest } from '../../meta/types.js';
 import { checkEntryChange, checkReserve, checkShard } from './validate.js';
 import { PRUNE_FEED_BATCH, PRUNE_FEED_EVERY } from './sql.js';
+import { P16, dec, enc, type Obj } from '../dynamodb/codec.js';
 
 /** Tries of a directory write that lost the version race. */
 export const DIRECTORY_TX_ATTEMPTS = 8;
 /** Query pages followed per call (every loop a bound). */
 export const MAX_DIRECTORY_QUERY_PAGES = 100;
-
-type V = string | number | null;
-type Obj = Record<string, V>;
-const P16 = (x: number) => String(x).padStart(16, '0');
-
-function enc(o: Obj): Record<string, AttributeValue> {
-  const out: Record<string, AttributeValue> = {};
-  for (const [k, v] of Object.entries(o)) out[k] = v === null ? { NULL: true } : typeof v === 'number' ? { N: String(v) } : { S: v };
-  return out;
-}
-function dec(w: Record<string, AttributeValue>): Obj {
-  const out: Obj = {};
-  for (const [k, a] of Object.entries(w)) out[k] = a.S !== undefined ? a.S : a.N !== undefined ? Number(a.N) : null;
-  return out;
-}
 
 const entryItem = (e: DirectoryEntry): Obj => ({ id: e.id, org: e.org, name: e.name, shard: e.shard, state: e.state, sizeClass: e.sizeClass, version: e.version });
 const toEntry = (o: Obj): DirectoryEntry => ({

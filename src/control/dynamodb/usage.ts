@@ -1,0 +1,74 @@
+// Quota overrides and usage rollups on DynamoDB:
+//
+//   pk ctl#quota#<org>  sk <ns|->#<name>               ns, name, value
+//   pk ctl#usage#<org>  sk <ns|->#<metric>#<window>    ns, metric, win, value, updated
+//
+// `-` is the org-wide row (ns null); namespace ids and windows are zero-padded, so one Query of
+// the org's partition reads them in (ns, name) or (ns, metric, window) order. A quota change
+// goes through the context's `write` with its feed entry (gateways reload the org's quotas);
+// usage rows are rollups, not changes: single-item writes, several at a time.
+import { type TransactWriteItem } from '@aws-sdk/client-dynamodb';
+import { errors } from '../../meta/errors.js';
+import { MAX_PAGE_LIMIT } from '../../meta/limits.js';
+import { usageLimit } from '../rules.js';
+import { MAX_USAGE_ROWS, type QuotaName, type QuotaOverride, type UsageDelta, type UsageRollup } from '../types.js';
+import { checkQuota, checkUsageDelta } from '../validate.js';
+import { P16, enc, num } from './codec.js';
+import { TOUCH_PARALLEL, type ControlContext } from './context.js';
+
+const usageSk = (u: { ns: number | null; metric: string; window: number }) => `${u.ns === null ? '-' : P16(u.ns)}#${u.metric}#${P16(u.window)}`;
+
+export async function setQuota(cx: ControlContext, org: string, ns: number | null, name: QuotaName, value: number | null): Promise<void> {
+  checkQuota(org, ns, name, value);
+  const key = { pk: `ctl#quota#${org}`, sk: `${ns === null ? '-' : P16(ns)}#${name}` };
+  const it: TransactWriteItem =
+    value === null ? { Delete: { TableName: cx.table, Key: enc(key) } } : { Put: { TableName: cx.table, Item: enc({ ...key, ns, name, value }) } };
+  await cx.write([it], { kind: 'quota', org, id: '', at: Date.now() });
+}
+
+export async function quotas(cx: ControlContext, org: string): Promise<QuotaOverride[]> {
+  const rows = await cx.query(`ctl#quota#${org}`, { after: '', max: MAX_PAGE_LIMIT });
+  return rows.map((r) => ({ org, ns: num(r.ns), name: String(r.name) as QuotaName, value: Number(r.value) }));
+}
+
+export async function putUsage(cx: ControlContext, rows: Omit<UsageRollup, 'updated'>[], at = Date.now()): Promise<void> {
+  if (rows.length > MAX_USAGE_ROWS) throw errors.limitExceeded('MAX_USAGE_ROWS', MAX_USAGE_ROWS, rows.length);
+  for (let i = 0; i < rows.length; i += TOUCH_PARALLEL) {
+    await Promise.all(
+      rows.slice(i, i + TOUCH_PARALLEL).map((u) =>
+        cx.one({
+          Put: {
+            TableName: cx.table,
+            Item: enc({ pk: `ctl#usage#${u.org}`, sk: usageSk(u), ns: u.ns, metric: u.metric, win: u.window, value: u.value, updated: at }),
+          },
+        }),
+      ),
+    );
+  }
+}
+
+export async function addUsage(cx: ControlContext, rows: UsageDelta[], at = Date.now()): Promise<void> {
+  if (rows.length > MAX_USAGE_ROWS) throw errors.limitExceeded('MAX_USAGE_ROWS', MAX_USAGE_ROWS, rows.length);
+  for (const u of rows) checkUsageDelta(u);
+  for (let i = 0; i < rows.length; i += TOUCH_PARALLEL) {
+    await Promise.all(
+      rows.slice(i, i + TOUCH_PARALLEL).map((u) =>
+        // ADD is atomic on the item: gateways counting into one window never lose an increment.
+        cx.one({
+          Update: {
+            TableName: cx.table,
+            Key: enc({ pk: `ctl#usage#${u.org}`, sk: usageSk(u) }),
+            UpdateExpression: 'SET ns = :ns, metric = :m, win = :w, updated = :u ADD #v :d',
+            ExpressionAttributeNames: { '#v': 'value' },
+            ExpressionAttributeValues: enc({ ':ns': u.ns, ':m': u.metric, ':w': u.window, ':u': at, ':d': u.delta }),
+          },
+        }),
+      ),
+    );
+  }
+}
+
+export async function usage(cx: ControlContext, org: string, o: { metric?: string; since?: number; limit?: number } = {}): Promise<UsageRollup[]> {
+  const rows = await cx.query(`ctl#usage#${org}`, { after: '', max: usageLimit(o.limit), keep: (r) => (!o.metric || r.metric === o.metric) && Number(r.win) >= (o.since ?? 0) });
+  return rows.map((r) => ({ org, ns: num(r.ns), metric: String(r.metric), window: Number(r.win), value: Number(r.value), updated: Number(r.updated) }));
+}

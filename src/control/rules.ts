@@ -1,0 +1,63 @@
+// The rules both ControlStore dialects share (sql.ts for SQLite and Postgres, dynamodb/ for
+// DynamoDB), written once: how a binding's target is keyed, what a key looks like when listed,
+// which authorization tuple a key or binding change puts in the outbox (spec §7), how a
+// repeated create of an erasure request is answered (spec §9.6), and the sizes of the bounded
+// reads. The storage mapping stays each dialect's.
+import { errors } from '../meta/errors.js';
+import {
+  MAX_CHANGES_PAGE,
+  MAX_ERASURE_PAGE,
+  MAX_OUTBOX_PAGE,
+  MAX_USAGE_ROWS,
+  type ApiKeyInfo,
+  type ApiKeyRecord,
+  type BindingTarget,
+  type ErasureRow,
+  type OutboxEntry,
+  type RoleBinding,
+} from './types.js';
+
+/** A binding target as stored: 'org', or 'ns:<id>'. */
+export function targetKey(t: BindingTarget): string {
+  return t.kind === 'org' ? 'org' : `ns:${t.ns}`;
+}
+export function parseTarget(s: string): BindingTarget {
+  return s === 'org' ? { kind: 'org' } : { kind: 'namespace', ns: Number(s.slice(3)) };
+}
+
+/** A key as listed: everything but the hash. */
+export function keyInfo(k: ApiKeyRecord): ApiKeyInfo {
+  const { secretHash: _h, ...info } = k;
+  return info;
+}
+
+/** An outbox entry before its seq: the tuple a change writes or deletes (spec §7). */
+export type OutboxTuple = Omit<OutboxEntry, 'seq'>;
+
+/** The tuple of a key's creation or revocation: the key is a member of its org. */
+export function keyTuple(org: string, keyId: string, at: number): OutboxTuple {
+  return { org, subject: `key:${keyId}`, relation: 'member', target: 'org', at };
+}
+
+/** The tuple of a role binding granted or revoked: the subject holds the role on the target. */
+export function bindingTuple(b: Pick<RoleBinding, 'org' | 'subject' | 'role' | 'target'>, at: number): OutboxTuple {
+  return { org: b.org, subject: b.subject, relation: b.role, target: targetKey(b.target), at };
+}
+
+/**
+ * A create of an erasure request whose id is taken: the same request (org, namespace,
+ * collection) is a retry and gets the stored row; another one is AlreadyExists.
+ */
+export function existingErasure(had: ErasureRow, row: Omit<ErasureRow, 'version'>): ErasureRow {
+  if (had.org !== row.org || had.ns !== row.ns || had.collection !== row.collection) throw errors.alreadyExists(`erasure ${row.id}`, 0);
+  return had;
+}
+
+/** Entries one outbox read returns: 1..MAX_OUTBOX_PAGE. */
+export const outboxLimit = (limit: number): number => Math.min(Math.max(1, limit), MAX_OUTBOX_PAGE);
+/** Rows one erasure list page holds: 1..MAX_ERASURE_PAGE, that by default. */
+export const erasureLimit = (limit: number | undefined): number => Math.min(Math.max(1, limit ?? MAX_ERASURE_PAGE), MAX_ERASURE_PAGE);
+/** Rollups one usage read returns: at most MAX_USAGE_ROWS, that by default. */
+export const usageLimit = (limit: number | undefined): number => Math.min(limit ?? MAX_USAGE_ROWS, MAX_USAGE_ROWS);
+/** Changes one changesSince returns: at most MAX_CHANGES_PAGE. */
+export const changesLimit = (limit: number): number => Math.min(limit, MAX_CHANGES_PAGE);
