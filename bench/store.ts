@@ -107,7 +107,7 @@ export async function main(argv: string[]): Promise<void> {
     .description('Object store providers against the bare calls they make (same run).')
     .addOption(new Option('--provider <p>', 'file or s3').choices(['file', 's3']).default('file'))
     .option('--seconds <n>', 'seconds per round', '2')
-    .option('--rounds <n>', 'rounds per side and case (odd: the median is a round)', '3')
+    .option('--rounds <n>', 'rounds per side and case (odd: the median is a round)', '5')
     .option('--concurrency <n>', 'operations in flight', '4')
     .option('--dir <path>', 'file provider: the directory to write under (default: a temp dir)')
     .option('--endpoint <url>', 's3 provider: an S3 endpoint instead of starting MinIO')
