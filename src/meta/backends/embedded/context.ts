@@ -5,7 +5,9 @@
 // hold only their SQL and call the core's rules.
 //
 // - One call is one `BEGIN IMMEDIATE` transaction (commitWal: one per partition group,
-//   spec §3.1). Reads run in a deferred transaction, which in WAL mode is a snapshot.
+//   spec §3.1), except that the commitWal groups queued together share one, each in its own
+//   savepoint (group commit, ./group-commit.ts). Reads run in a deferred transaction, which
+//   in WAL mode is a snapshot.
 // - A transaction's body is synchronous: nothing else runs on this handle until COMMIT, so
 //   two calls of one handle cannot interleave inside one transaction.
 // - Several handles (threads, processes) may open one file; writers serialise on SQLite's
@@ -21,6 +23,7 @@ import { feedPruneBounds, type FeedRetention } from '../../core/feed.js';
 import { checkWritable, namespaceOfPath, type FenceRow } from '../../core/moves.js';
 import type { ChangeKind, Collection, Fence, Namespace, PartitionHead, Stamp, Stream, WriteContext } from '../../types.js';
 import { scopeKey, toCollection, toHeads, toNamespace, toStream, type Row } from '../sql/rows.js';
+import { GroupCommit, type GroupTx } from './group-commit.js';
 import { migrate } from './migrations.js';
 
 /** How long a writer waits for another handle's write lock before Retryable('busy'). */
@@ -41,6 +44,11 @@ export const PROMPT_OPS: ReadonlySet<string> = new Set([
   'retireNamespace',
   'unfenceNamespace',
 ]);
+/**
+ * The writes that go through group commit (./group-commit.ts): a node's hottest, called
+ * concurrently by its writers. The others run one transaction per call.
+ */
+export const GROUPED_OPS: ReadonlySet<string> = new Set(['commitWal']);
 /** How often a prompt write tries the write lock. */
 export const PROMPT_POLL_MS = 1;
 /**
@@ -90,6 +98,8 @@ export class SqliteContext {
   private pendingWake = false;
   /** The namespaces the current write checked (writable): its commit token names the one it wrote to. */
   private readonly txNamespaces = new Set<number>();
+  /** commitWal's group commit (./group-commit.ts). */
+  readonly groups: GroupCommit;
   closed = false;
 
   constructor(o: ContextOptions) {
@@ -104,11 +114,17 @@ export class SqliteContext {
     this.tokenTtlMs = o.tokenTtlMs;
     this.feed = o.feed;
     this.changed.setMaxListeners(0);
+    this.groups = new GroupCommit(this.groupTx());
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    try {
+      checkOpenHandle(true);
+    } catch (e) {
+      this.groups.failQueued(e);
+    }
     this.changed.emit('change');
     this.db.close();
   }
@@ -159,9 +175,9 @@ export class SqliteContext {
   // ------------------------------------------------------------ transactions
 
   /**
-   * The one write-transaction helper: fault points (spec §4.2), BEGIN IMMEDIATE, the
-   * commit-token lookup and record (only for calls that need one, core/tokens.ts), bounded
-   * pruning, COMMIT. Arguments were validated by the wrapper; `fn` runs synchronously.
+   * The one write-transaction helper: fault points (spec §4.2), BEGIN IMMEDIATE, the call's
+   * body (below), COMMIT; commitWal's calls go through group commit instead, one savepoint
+   * each. Arguments were validated by the wrapper; `fn` runs synchronously.
    */
   async write<T>(op: string, w: (WriteContext & { fence?: Fence }) | undefined, fn: (stamp: Stamp) => T): Promise<T> {
     this.checkOpen();
@@ -169,6 +185,12 @@ export class SqliteContext {
     const token = tokenFor(op, w?.requestId, w?.fence !== undefined);
     if (this.faults) await this.faults('BeforeBegin', op);
     this.checkOpen();
+    if (GROUPED_OPS.has(op)) {
+      // Group commit (./group-commit.ts): answered once the group's COMMIT holds this write.
+      const result = await this.groups.add(() => this.body(op, token, stamp, fn));
+      if (this.faults) await this.faults('AfterCommit', op);
+      return result;
+    }
     try {
       if (PROMPT_OPS.has(op)) {
         // No await between a BEGIN that succeeded and the body: the body must run in the same tick.
@@ -184,36 +206,82 @@ export class SqliteContext {
     }
     let result: T;
     try {
-      const prior = token ? this.get<{ op: string; result: string }>('SELECT op, result FROM request_tokens WHERE id = ?', token) : undefined;
-      if (prior) {
-        checkTokenOp(prior.op, op);
-        result = JSON.parse(prior.result) as T;
-      } else {
-        this.txNamespaces.clear();
-        result = fn(stamp);
-        if (token) {
-          // The token moves with its namespace (src/meta/moves.ts): a retry on the target finds it.
-          const ns = this.txNamespaces.size === 1 ? [...this.txNamespaces][0]! : null;
-          this.run('INSERT INTO request_tokens (id, op, result, stamp, ns) VALUES (?, ?, ?, ?, ?)', token, op, JSON.stringify(result ?? null), stamp, ns);
-        }
-        if (++this.writes % PRUNE_EVERY_WRITES === 0) this.prune();
-      }
-      if (this.faults) {
-        const r = this.faults('BeforeCommit', op);
-        if (r instanceof Promise) throw new Error('a BeforeCommit fault hook must be synchronous');
-      }
+      result = this.body(op, token, stamp, fn);
       this.db.exec('COMMIT');
     } catch (e) {
       this.pendingWake = false;
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       throw mapSqliteError(e, false);
     }
-    if (this.pendingWake) {
-      this.pendingWake = false;
-      this.changed.emit('change');
-    }
+    this.wake();
     if (this.faults) await this.faults('AfterCommit', op);
     return result;
+  }
+
+  /**
+   * One call's part of a write transaction, synchronous: the commit-token lookup and record
+   * (only for calls that need one, core/tokens.ts), the call's statements, bounded pruning,
+   * and the BeforeCommit fault point. A throw rolls back this call's writes (its transaction,
+   * or in a group its savepoint).
+   */
+  private body<T>(op: string, token: string | undefined, stamp: Stamp, fn: (stamp: Stamp) => T): T {
+    let result: T;
+    const prior = token ? this.get<{ op: string; result: string }>('SELECT op, result FROM request_tokens WHERE id = ?', token) : undefined;
+    if (prior) {
+      checkTokenOp(prior.op, op);
+      result = JSON.parse(prior.result) as T;
+    } else {
+      this.txNamespaces.clear();
+      result = fn(stamp);
+      if (token) {
+        // The token moves with its namespace (src/meta/moves.ts): a retry on the target finds it.
+        const ns = this.txNamespaces.size === 1 ? [...this.txNamespaces][0]! : null;
+        this.run('INSERT INTO request_tokens (id, op, result, stamp, ns) VALUES (?, ?, ?, ?, ?)', token, op, JSON.stringify(result ?? null), stamp, ns);
+      }
+      if (++this.writes % PRUNE_EVERY_WRITES === 0) this.prune();
+    }
+    if (this.faults) {
+      const r = this.faults('BeforeCommit', op);
+      if (r instanceof Promise) throw new Error('a BeforeCommit fault hook must be synchronous');
+    }
+    return result;
+  }
+
+  /** After a COMMIT: wakes this handle's watchers if it recorded a catalog change. */
+  private wake(): void {
+    if (!this.pendingWake) return;
+    this.pendingWake = false;
+    this.changed.emit('change');
+  }
+
+  /** The statements of a group transaction (./group-commit.ts), prepared once. */
+  private groupTx(): GroupTx {
+    const st = (sql: string) => this.db.prepare(sql);
+    const [begin, commit, rollback, savepoint, release, rollbackTo] = [
+      st('BEGIN IMMEDIATE'),
+      st('COMMIT'),
+      st('ROLLBACK'),
+      st('SAVEPOINT group_call'),
+      st('RELEASE group_call'),
+      st('ROLLBACK TO group_call'),
+    ];
+    return {
+      begin: () => {
+        this.checkOpen();
+        begin.run();
+      },
+      commit: () => commit.run(),
+      rollback: () => rollback.run(),
+      savepoint: () => savepoint.run(),
+      release: () => release.run(),
+      rollbackToSavepoint: () => rollbackTo.run(),
+      inTransaction: () => this.db.inTransaction,
+      mapError: mapSqliteError,
+      settled: (committed) => {
+        if (committed) this.wake();
+        else this.pendingWake = false;
+      },
+    };
   }
 
   /** BEGIN IMMEDIATE without waiting: false if another handle holds the write lock. */

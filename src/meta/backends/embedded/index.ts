@@ -65,6 +65,8 @@ export interface EmbeddedMetaStore extends MetaStore, NamespaceMoveStorage {
   readonly db: Database.Database;
   /** Runs one bounded prune pass now (operators, tests): the rows removed. */
   pruneNow(): Promise<number>;
+  /** commitWal's group commit so far: group transactions committed and the calls they carried. */
+  groupCommits(): { groups: number; calls: number };
 }
 
 export function openEmbedded(opts: EmbeddedOptions): EmbeddedMetaStore {
@@ -89,6 +91,7 @@ export function openEmbedded(opts: EmbeddedOptions): EmbeddedMetaStore {
     capabilities: () => ({ ...caps }),
     close: async () => ctx.close(),
     pruneNow: () => ctx.pruneNow(),
+    groupCommits: () => ({ ...ctx.groups.stats }),
     ...catalogCalls(ctx),
     ...logCalls(ctx, caps),
     ...pointerCalls(ctx),
