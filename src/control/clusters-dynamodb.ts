@@ -7,6 +7,7 @@
 // Every write is one conditional single-item write, so both profiles (dynamodb, alternator)
 // behave alike. Keys live in one partition: a lookup is one GetItem by id; listing a
 // cluster's keys filters that partition (keys are few; lookups are cached by the server).
+import { pageLimit } from './rules.js';
 import {
   ConditionalCheckFailedException,
   GetItemCommand,
@@ -17,7 +18,6 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { MetaError, errors, isMetaError } from '../meta/errors.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../meta/limits.js';
 import {
   agentKeyInfo,
   checkAgentKeyRecord,
@@ -122,7 +122,7 @@ export class DynamoClusterRegistry implements ClusterRegistry {
   }
 
   async listClusters(p?: PageRequest): Promise<Page<Cluster>> {
-    const limit = Math.min(Math.max(1, p?.limit ?? DEFAULT_PAGE_LIMIT), MAX_PAGE_LIMIT);
+    const limit = pageLimit(p);
     const rows = await this.query('cp#cluster', { after: p?.after ?? '', max: limit + 1 });
     const items = rows.slice(0, limit).map((r) => ({ id: String(r.sk), created: Number(r.created), createdBy: String(r.createdBy) }));
     return rows.length > limit ? { items, next: items[items.length - 1]!.id } : { items };

@@ -1,7 +1,7 @@
 // The cluster registry (./clusters.ts) on SQL: embedded SQLite and PostgreSQL, in the
 // control plane's registry database, beside (not inside) any cluster's tables.
+import { pageLimit } from './rules.js';
 import { MetaError, errors } from '../meta/errors.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../meta/limits.js';
 import {
   agentKeyInfo,
   checkAgentKeyRecord,
@@ -78,7 +78,7 @@ export class SqlClusterRegistry implements ClusterRegistry {
   }
 
   async listClusters(p?: PageRequest): Promise<Page<Cluster>> {
-    const limit = Math.min(Math.max(1, p?.limit ?? DEFAULT_PAGE_LIMIT), MAX_PAGE_LIMIT);
+    const limit = pageLimit(p);
     const rows = await this.d.query(`SELECT * FROM cp_clusters WHERE id > $1 ORDER BY id LIMIT $2`, [p?.after ?? '', limit + 1]);
     const items = rows.slice(0, limit).map(clusterRow);
     return rows.length > limit ? { items, next: items[items.length - 1]!.id } : { items };

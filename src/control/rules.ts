@@ -4,6 +4,7 @@
 // repeated create of an erasure request is answered (spec §9.6), and the sizes of the bounded
 // reads. The storage mapping stays each dialect's.
 import { errors } from '../meta/errors.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../meta/limits.js';
 import {
   MAX_CHANGES_PAGE,
   MAX_ERASURE_PAGE,
@@ -14,6 +15,7 @@ import {
   type BindingTarget,
   type ErasureRow,
   type OutboxEntry,
+  type PageRequest,
   type RoleBinding,
 } from './types.js';
 
@@ -61,3 +63,14 @@ export const erasureLimit = (limit: number | undefined): number => Math.min(Math
 export const usageLimit = (limit: number | undefined): number => Math.min(limit ?? MAX_USAGE_ROWS, MAX_USAGE_ROWS);
 /** Changes one changesSince returns: at most MAX_CHANGES_PAGE. */
 export const changesLimit = (limit: number): number => Math.min(limit, MAX_CHANGES_PAGE);
+
+/**
+ * A listed page's size: the default when not given, else the whole number in [1,
+ * MAX_PAGE_LIMIT] nearest to it — every ControlStore and cluster store pages by this one rule
+ * (a size below 1 was a TypeError on DynamoDB and a page of one on SQL).
+ */
+export function pageLimit(p: PageRequest | undefined): number {
+  const l = p?.limit;
+  if (l === undefined || !Number.isFinite(l)) return DEFAULT_PAGE_LIMIT;
+  return Math.min(Math.max(1, Math.floor(l)), MAX_PAGE_LIMIT);
+}

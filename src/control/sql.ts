@@ -3,7 +3,7 @@
 // transaction, and the feed's version counter is one row updated in that transaction, so
 // versions are dense and commit in order (the row lock serializes control writes, which are rare).
 import { errors, isMetaError } from '../meta/errors.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../meta/limits.js';
+import { MAX_PAGE_LIMIT } from '../meta/limits.js';
 import {
   MAX_CHANGES_PAGE,
   MAX_MEMBERS,
@@ -33,7 +33,7 @@ import {
   type UsageDelta,
   type UsageRollup,
 } from './types.js';
-import { bindingTuple, changesLimit, erasureLimit, existingErasure, keyInfo, keyTuple, outboxLimit, parseTarget, targetKey, usageLimit, type OutboxTuple } from './rules.js';
+import { bindingTuple, changesLimit, erasureLimit, existingErasure, keyInfo, keyTuple, outboxLimit, pageLimit, parseTarget, targetKey, usageLimit, type OutboxTuple } from './rules.js';
 import { checkBinding, checkErasureData, checkErasureKey, checkErasureRow, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNamespaceKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
 
 /** Change-feed rows kept; a watcher further behind reloads its caches whole. */
@@ -92,7 +92,6 @@ export const CONTROL_DDL: readonly string[] = [
 
 const n = (v: unknown): number => Number(v);
 const nn = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-const limitOf = (p?: PageRequest) => Math.min(Math.max(1, p?.limit ?? DEFAULT_PAGE_LIMIT), MAX_PAGE_LIMIT);
 /** Org-wide rows use ns = -1 (a primary key column cannot be null). */
 const NS_NONE = -1;
 
@@ -220,7 +219,7 @@ export class SqlControlStore implements ControlStore {
   }
 
   async listOrgs(p?: PageRequest): Promise<Page<Org>> {
-    const limit = limitOf(p);
+    const limit = pageLimit(p);
     const rows = await this.d.query(`SELECT id, created FROM control_orgs WHERE id > $1 ORDER BY id LIMIT $2`, [p?.after ?? '', limit + 1]);
     const items = rows.slice(0, limit).map((r) => ({ id: String(r.id), created: n(r.created) }));
     return rows.length > limit ? { items, next: items[items.length - 1]!.id } : { items };
@@ -254,7 +253,7 @@ export class SqlControlStore implements ControlStore {
   }
 
   async listKeys(org: string, p?: PageRequest): Promise<Page<ApiKeyInfo>> {
-    const limit = limitOf(p);
+    const limit = pageLimit(p);
     const rows = await this.d.query(`SELECT * FROM control_keys WHERE org = $1 AND key_id > $2 ORDER BY key_id LIMIT $3`, [org, p?.after ?? '', limit + 1]);
     const items = rows.slice(0, limit).map((r) => keyInfo(keyRow(r)));
     return rows.length > limit ? { items, next: items[items.length - 1]!.keyId } : { items };
@@ -321,7 +320,7 @@ export class SqlControlStore implements ControlStore {
   }
 
   async listBindings(org: string, p?: PageRequest): Promise<Page<RoleBinding>> {
-    const limit = limitOf(p);
+    const limit = pageLimit(p);
     // Cursor: subject, target and role joined by a byte no name contains.
     const [s, t, r] = (p?.after ?? '\u0000\u0000').split('\u0000');
     const rows = await this.d.query(

@@ -45,6 +45,20 @@ describe(`ControlStore on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () =>
     assert.equal(p2.next, undefined);
   });
 
+  test('a page size below 1 is a page of one on every ControlStore (one clamp, rules.ts)', async () => {
+    for (const id of ['p-a', 'p-b']) await cs.createOrg(id);
+    for (const limit of [0, -5, 0.5]) {
+      const page = await cs.listOrgs({ limit });
+      assert.equal(page.items.length, 1, `listOrgs({ limit: ${limit} })`);
+      assert.ok(page.next, `listOrgs({ limit: ${limit} }) says there is more`);
+    }
+    const { rec } = keyRec('p-a', ['read']);
+    await cs.createKey(rec);
+    await cs.createKey(keyRec('p-a', ['read']).rec);
+    assert.equal((await cs.listKeys('p-a', { limit: 0 })).items.length, 1);
+    assert.equal((await cs.listKeys('p-a', { limit: 10_000_000 })).items.length, 2, 'a size above the maximum is the maximum');
+  });
+
   test('keys: stored with the hash only, listed without it, per org; revoke is idempotent and org-checked', async () => {
     const { k, rec } = keyRec('acme', ['read', 'ns:docs']);
     const info = await cs.createKey(rec);

@@ -12,8 +12,8 @@
 // conditional single-item writes that never move it backwards.
 import { ConditionalCheckFailedException, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import { errors } from '../../meta/errors.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../meta/limits.js';
-import { bindingTuple, keyInfo, keyTuple, parseTarget, targetKey } from '../rules.js';
+import { MAX_PAGE_LIMIT } from '../../meta/limits.js';
+import { bindingTuple, keyInfo, keyTuple, pageLimit, parseTarget, targetKey } from '../rules.js';
 import { MAX_TOUCH_BATCH, type ApiKeyInfo, type ApiKeyRecord, type Org, type Page, type PageRequest, type RoleBinding, type RoleName } from '../types.js';
 import { checkBinding, checkKey, checkOrg } from '../validate.js';
 import { enc, num, type Obj } from './codec.js';
@@ -39,7 +39,7 @@ export async function org(cx: ControlContext, id: string): Promise<Org> {
 }
 
 export async function listOrgs(cx: ControlContext, p?: PageRequest): Promise<Page<Org>> {
-  const limit = Math.min(p?.limit ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
+  const limit = pageLimit(p);
   const rows = await cx.query('ctl#org', { after: p?.after ?? '', max: limit + 1 });
   const items = rows.slice(0, limit).map((r) => ({ id: String(r.sk), created: Number(r.created) }));
   return rows.length > limit ? { items, next: items[items.length - 1]!.id } : { items };
@@ -96,7 +96,7 @@ export async function key(cx: ControlContext, keyId: string): Promise<ApiKeyReco
 }
 
 export async function listKeys(cx: ControlContext, org: string, p?: PageRequest): Promise<Page<ApiKeyInfo>> {
-  const limit = Math.min(p?.limit ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
+  const limit = pageLimit(p);
   const rows = await cx.query('ctl#key', { after: p?.after ?? '', max: limit + 1, keep: (it) => it.org === org });
   const items = rows.slice(0, limit).map((r) => keyInfo(keyOf(r)));
   return rows.length > limit ? { items, next: items[items.length - 1]!.keyId } : { items };
@@ -182,7 +182,7 @@ export async function bindings(cx: ControlContext, org: string, subject: string)
 }
 
 export async function listBindings(cx: ControlContext, org: string, p?: PageRequest): Promise<Page<RoleBinding>> {
-  const limit = Math.min(p?.limit ?? DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT);
+  const limit = pageLimit(p);
   const rows = await cx.query(`ctl#bind#${org}`, { after: p?.after ?? '', max: limit + 1 });
   const items = rows.slice(0, limit).map((r) => bindingOf(org, r));
   return rows.length > limit ? { items, next: String(rows[limit - 1]!.sk) } : { items };
