@@ -31,6 +31,15 @@ export const SEGMENT_MAX_AGE_MS = 30_000;
 export const SEGMENT_CODEC = CODEC_GZIP;
 /** Records in one segment at most (bounds memory of one swap). */
 export const MAX_SEGMENT_RECORDS = 500_000;
+/**
+ * Stored bytes of the WAL chunks one segment is built from, at most (a run's first chunk is
+ * taken whatever its size). A segment is built whole in memory — the chunks read, each record
+ * re-encoded, the payload and its compressed form, the object — about four times these bytes,
+ * in the worker thread: bounded by records alone, a run of 1 KiB documents written at
+ * 20,000–50,000 a second made segments of 100–150 MiB and held 600–760 MiB at once (issue 14
+ * item 9). A WAL object's default size (flush_bytes).
+ */
+export const MAX_SEGMENT_BYTES = 8 * 1024 * 1024;
 /** Segments one pass writes per partition at most (bounds a pass). */
 export const MAX_SEGMENTS_PER_PASS = 4;
 /** A segment needs two build buffers (its object, and the scratch its payload is compressed from). */
@@ -40,6 +49,8 @@ export interface SegmenterDeps {
   meta: MetaStore;
   store: Store;
   log: LogReader;
+  /** MAX_SEGMENT_BYTES unless set (tests). */
+  maxSegmentBytes?: number;
 }
 
 /**
@@ -55,6 +66,7 @@ export async function segmentPartition(
   minAgeMs = DEFAULT_SEGMENT_MIN_AGE_MS,
 ): Promise<number> {
   const maxEntries = Math.max(1, d.meta.capabilities().maxSwapEntries);
+  const maxBytes = d.maxSegmentBytes ?? MAX_SEGMENT_BYTES;
   const { entries } = await d.log.entries(s.ns, s.id, partition, 0, Number.MAX_SAFE_INTEGER);
   let written = 0;
   let i = 0;
@@ -65,9 +77,18 @@ export async function segmentPartition(
     }
     const run: IndexEntry[] = [];
     let records = 0;
+    let bytes = 0;
+    /** The run stopped at a size bound: it is as big as a segment gets, so it is written now. */
+    let full = false;
     const oldEnough = (e: IndexEntry) => now - (stampOf(e.path) ?? now) >= minAgeMs;
-    while (i < entries.length && entries[i]!.kind === 'wal' && oldEnough(entries[i]!) && run.length < maxEntries && records + entries[i]!.records <= MAX_SEGMENT_RECORDS) {
+    while (i < entries.length && entries[i]!.kind === 'wal' && oldEnough(entries[i]!) && records + entries[i]!.records <= MAX_SEGMENT_RECORDS) {
+      const size = entries[i]!.byteEnd - entries[i]!.byteStart;
+      if (run.length >= maxEntries || (run.length > 0 && bytes + size > maxBytes)) {
+        full = true;
+        break;
+      }
       records += entries[i]!.records;
+      bytes += size;
       run.push(entries[i++]!);
     }
     if (run.length === 0) {
@@ -76,7 +97,7 @@ export async function segmentPartition(
       continue;
     }
     const oldest = stampOf(run[0]!.path) ?? now;
-    if (run.length < SEGMENT_MIN_ENTRIES && now - oldest < SEGMENT_MAX_AGE_MS) break; // the tail is still young
+    if (!full && run.length < SEGMENT_MIN_ENTRIES && now - oldest < SEGMENT_MAX_AGE_MS) break; // the tail is still young
     const recs = (await Promise.all(run.map((e) => d.log.entryRecords(e)))).flat();
     const start = run[0]!.start;
     const end = run[run.length - 1]!.end;

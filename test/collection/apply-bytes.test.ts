@@ -1,4 +1,5 @@
-// An apply round reads at most BOUND of log (src/workers/applier.ts, issue 14 item 9):
+// An apply round reads at most BOUND of log (src/workers/applier.ts, issue 14 item 9), and a
+// segment is built from at most its byte bound of WAL chunks (src/workers/segmenter.ts):
 // what a round holds at once is bounded by bytes, not only by a record count, so a burst of
 // large documents does not make the worker hold tens of MiB per round. Checked with a bound of
 // BOUND (the deps' maxApplyBytes) to keep the test small.
@@ -13,6 +14,7 @@ import { encodeRecord, OP_UPSERT } from '../../src/log/format.js';
 import { DataFiles } from '../../src/collection/datafile.js';
 import { Manifests } from '../../src/collection/manifest.js';
 import { applyOnce, MAX_APPLY_RECORDS } from '../../src/workers/applier.js';
+import { segmentPartition } from '../../src/workers/segmenter.js';
 
 const BOUND = 512 * 1024;
 /** WAL objects of this size: a chunk (half an object, two partitions) is well under BOUND. */
@@ -69,5 +71,50 @@ test('an apply round reads at most BOUND of log (plus one chunk), and later roun
     assert.ok(r.applied < writes * perWrite, `round ${round} applied ${r.applied} of ${writes * perWrite}: cut by bytes`);
   }
   assert.equal(applied, writes * perWrite, 'every record applied, over several rounds');
+  await meta.close();
+});
+
+test('a segment is built from at most maxSegmentBytes of WAL chunks (plus one), and every record stays in order', async () => {
+  const { meta } = await openMetastore('sqlite::memory:');
+  const store = new MemoryStore();
+  const ns = await meta.createNamespace({ org: 'default', name: 's' });
+  const c = await meta.createCollection({ ns: ns.id, name: 'seg', schema: { primaryKey: 'id', fields: { id: 'string' } }, partitions: 1 });
+  const SEG_BOUND = 256 * 1024;
+  const CHUNK_BYTES = 32 * 1024;
+  const body = JSON.stringify({ pad: 'x'.repeat(1024) });
+  const perWrite = 8;
+  // 3 × SEG_BOUND in all, in WAL objects of about CHUNK_BYTES (one chunk each: one partition).
+  const writes = Math.ceil((3 * SEG_BOUND) / (perWrite * body.length));
+  const writer = new LogWriter({ meta, store, nodeId: 'n', flushBytes: CHUNK_BYTES });
+  for (let w0 = 0; w0 < writes; w0 += 4) {
+    await Promise.all(
+      Array.from({ length: Math.min(4, writes - w0) }, (_, k) => {
+        const w = w0 + k;
+        const records = Array.from({ length: perWrite }, (_, i) => encodeRecord({ op: OP_UPSERT, key: `k${String(w * perWrite + i).padStart(6, '0')}`, body }));
+        return writer.append([{ ns: ns.id, stream: c.streamId, partition: 0, records }]);
+      }),
+    );
+  }
+  await writer.close();
+  const log = new LogReader(meta, store, 0);
+  const walEntries = (await log.entries(ns.id, c.streamId, 0, 0, Number.MAX_SAFE_INTEGER)).entries;
+  assert.ok(walEntries.every((e) => e.kind === 'wal' && e.byteEnd - e.byteStart <= 2 * CHUNK_BYTES));
+  const lease = await meta.acquireLease(ns.id, `segmenter/${c.streamId}`, 'test', 60_000);
+  const fence = { scope: ns.id, key: `segmenter/${c.streamId}`, epoch: lease.epoch };
+  const s = await meta.stream(ns.id, c.streamId);
+  for (let pass = 0; pass < 10; pass++) {
+    if ((await segmentPartition({ meta, store, log, maxSegmentBytes: SEG_BOUND }, s, 0, fence, Date.now(), 0)) === 0) break;
+  }
+  const after = (await log.entries(ns.id, c.streamId, 0, 0, Number.MAX_SAFE_INTEGER)).entries;
+  const segments = after.filter((e) => e.kind === 'segment');
+  assert.ok(segments.length >= 3, `${segments.length} segments of ${walEntries.length} WAL chunks`);
+  const recordBytes = encodeRecord({ op: OP_UPSERT, key: 'k000000', body }).length;
+  for (const e of segments) {
+    // What the segment was built from: its records' bytes, at most one chunk over the bound.
+    const built = (e.end - e.start) * recordBytes;
+    assert.ok(built <= SEG_BOUND + 2 * CHUNK_BYTES, `a segment of ${e.end - e.start} records (${built} bytes) is over the bound of ${SEG_BOUND}`);
+  }
+  const keys = (await Promise.all(after.map((e) => log.entryRecords(e)))).flat().map((r) => r.key);
+  assert.deepEqual(keys, Array.from({ length: writes * perWrite }, (_, i) => `k${String(i).padStart(6, '0')}`));
   await meta.close();
 });
