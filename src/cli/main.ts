@@ -189,6 +189,10 @@ export function program(): Command {
         '    "store": "file:///var/lib/loam/objects",            (or s3://bucket/prefix, memory://)',
         '    "host": "127.0.0.1", "port": 7070, "roles": ["log", "query", "worker"] }',
         'Every setting can be overridden by LOAM_<SETTING> (e.g. LOAM_STORE, LOAM_PORT, LOAM_ROLES=log,query).',
+        '',
+        "Memory (docs/operations.md, sizing a node): a node needs about 512 MiB + cache_bytes (default 64 MiB).",
+        'write_inflight_bytes (default 8 MiB) bounds the write bodies it holds at once; a write beyond it waits',
+        'up to write_queue_timeout_ms (default 5000), then is refused with 503 overloaded, having written nothing.',
       ].join('\n'),
     )
     .action(async (o: { config: string; port?: number; operatorKeyFile: string }) => {

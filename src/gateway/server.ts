@@ -32,6 +32,7 @@ import { placementKey } from '../router/placement.js';
 import type { SizeClass } from '../meta/backends/sharded/directory.js';
 import type { NamespaceKeyRecord } from '../crypto/types.js';
 import { namespaceKeyView } from '../crypto/view.js';
+import { WriteBudgetRefusal, type WriteBudget } from './write-budget.js';
 
 /** HTTP body limit: the batch byte limit plus room for JSON syntax. */
 export const BODY_LIMIT_BYTES = MAX_BATCH_BYTES + 4 * 1024 * 1024;
@@ -121,6 +122,8 @@ export interface GatewayDeps {
   moreRoutes?: readonly ((app: FastifyInstance) => void)[];
   /** Envelope encryption (spec §9.8): the namespace key operations; absent, the key routes answer 503 naming the setting. */
   keys?: NamespaceKeyAdmin;
+  /** Bounds the bodies of writes in flight (./write-budget.ts); absent, no bound but the body limit. */
+  writeBudget?: WriteBudget;
 }
 
 /** What the key routes do (the node's key ring, and its worker thread told of each change). */
@@ -152,6 +155,7 @@ export class HttpError extends Error {
 
 function toHttp(e: unknown): HttpError {
   if (e instanceof HttpError) return e;
+  if (e instanceof WriteBudgetRefusal) return new HttpError(503, 'overloaded', e.message, e.retryAfterS);
   if (isAuthzError(e)) return new HttpError(e.status, e.code, e.message, e.details.retryAfterS, e.details.reason);
   if (isDataError(e)) return fromData(e);
   if (isMetaError(e)) return fromMeta(e);
@@ -257,6 +261,52 @@ function formatValidation(errors: { instancePath: string; message?: string; para
   return new HttpError(400, 'invalid_argument', msg);
 }
 
+/** A write's place in the write budget: its release once admitted; aborted when its client goes away. */
+const writeAdmissions = new WeakMap<FastifyRequest, WriteAdmission>();
+
+interface WriteAdmission {
+  release?: () => void;
+  aborted: AbortController;
+  /** The route's handler runs: it gives the budget back when it is done, even if the client went away. */
+  handling?: boolean;
+}
+
+/**
+ * Writes are admitted to the write budget before their bodies are read (onRequest comes
+ * before the body parser): a refused one has read nothing, so wrote nothing. A body without a
+ * Content-Length is charged the body limit (the budget's whole, when that is smaller).
+ */
+function admitWriteBodies(app: FastifyInstance, budget: WriteBudget): void {
+  const url = ROUTES.writeDocuments.url;
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (req.method !== ROUTES.writeDocuments.method || req.routeOptions.url !== url) return done();
+    const length = Number(req.headers['content-length']);
+    const state: WriteAdmission = { aborted: new AbortController() };
+    writeAdmissions.set(req, state);
+    let got: (() => void) | Promise<() => void>;
+    try {
+      got = budget.acquire(Number.isFinite(length) ? length : BODY_LIMIT_BYTES, state.aborted.signal);
+    } catch (e) {
+      return done(e as Error);
+    }
+    if (typeof got === 'function') {
+      state.release = got;
+      return done();
+    }
+    got.then(
+      (release) => {
+        state.release = release;
+        // Gone between its admission and now: what it was given goes back at once.
+        if (state.aborted.signal.aborted) {
+          release();
+          done(state.aborted.signal.reason as Error);
+        } else done();
+      },
+      (e: Error) => done(e),
+    );
+  });
+}
+
 /**
  * Serves a route from its definition: requests are validated by its schema (the one the
  * OpenAPI document shows); answers are not filtered through the response schema.
@@ -286,8 +336,11 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
 
   app.decorateRequest('principal', null as unknown as Principal);
 
+  if (d.writeBudget) admitWriteBodies(app as unknown as FastifyInstance, d.writeBudget);
+
   app.addHook('onResponse', async (req, reply) => {
     req.principal?.release?.();
+    writeAdmissions.get(req)?.release?.();
     const route = req.routeOptions.url ?? 'unmatched';
     const labels = { method: req.method, route, status: String(reply.statusCode) };
     d.metrics.httpRequests.inc(labels);
@@ -296,7 +349,14 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     else req.log.debug({ route, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 
-  app.addHook('onRequestAbort', async (req) => req.principal?.release?.());
+  app.addHook('onRequestAbort', async (req) => {
+    req.principal?.release?.();
+    const w = writeAdmissions.get(req);
+    if (w) {
+      w.aborted.abort(new HttpError(499, 'client_closed', 'the client closed the connection'));
+      if (!w.handling) w.release?.();
+    }
+  });
 
   app.setErrorHandler((err, req, reply) => {
     const h = toHttp(err);
@@ -518,14 +578,21 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
   });
 
   route<CP, unknown, { upserts?: unknown[]; deletes?: unknown[] }>(ROUTES.writeDocuments, async (req) => {
-    const c = await d.catalog.collection(req.principal.org, req.params.ns, req.params.c);
-    if (d.moveHold) {
-      await d.moveHold.admit(c.ns, Number(req.headers['content-length'] ?? 0)).catch((e: unknown) => {
-        throw isHoldRefusal(e) ? new HttpError(e.status, e.code, e.message, e.retryAfterS) : e;
-      });
+    const admission = writeAdmissions.get(req);
+    if (admission) admission.handling = true;
+    try {
+      const c = await d.catalog.collection(req.principal.org, req.params.ns, req.params.c);
+      if (d.moveHold) {
+        await d.moveHold.admit(c.ns, Number(req.headers['content-length'] ?? 0)).catch((e: unknown) => {
+          throw isHoldRefusal(e) ? new HttpError(e.status, e.code, e.message, e.retryAfterS) : e;
+        });
+      }
+      const r = await d.writer!.write(c, req.body ?? {}, bodyText(req));
+      return { token: r.token };
+    } finally {
+      // What the write held is let go here, answered or not (its client may be gone).
+      admission?.release?.();
     }
-    const r = await d.writer!.write(c, req.body ?? {}, bodyText(req));
-    return { token: r.token };
   });
 
   route<CP & { id: string }, { consistency?: Consistency; token?: string }, unknown>(ROUTES.getDocument, async (req, reply) => {

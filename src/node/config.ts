@@ -26,6 +26,7 @@ import { DEFAULT_ERASURE_INTERVAL_MS } from '../erasure/runner.js';
 import { DEFAULT_GC_GRACE_MS } from '../gc/gc.js';
 import { DEFAULT_GC_INTERVAL_MS, DEFAULT_MAINTENANCE_MS, DEFAULT_APPLY_POLL_MS, DEFAULT_APPLY_INTERVAL_MS } from '../workers/scheduler.js';
 import { DEFAULT_CHUNK_CACHE_BYTES } from '../log/reader.js';
+import { DEFAULT_WRITE_INFLIGHT_BYTES, DEFAULT_WRITE_QUEUE_TIMEOUT_MS } from '../gateway/write-budget.js';
 import { MIN_LEASE_TTL_MS, MAX_LEASE_TTL_MS } from '../meta/limits.js';
 import { parseShardedSetting, shardedUrl } from '../meta/backends/sharded/descriptor.js';
 import { KEY_REFRESH_INTERVAL_MS } from '../crypto/keyring.js';
@@ -78,6 +79,13 @@ export interface NodeConfig {
   apply_interval_ms: number;
   segment_min_age_ms: number;
   cache_bytes: number;
+  /**
+   * Bytes of write request bodies (their Content-Length) a node reads and holds at once, until
+   * each is answered; a write beyond it waits up to write_queue_timeout_ms, then is refused
+   * with 503 (docs/operations.md, sizing).
+   */
+  write_inflight_bytes: number;
+  write_queue_timeout_ms: number;
   /**
    * The worker thread's CPU priority relative to the request path (a nice increment, 0–19;
    * Linux, per thread): maintenance yields the cores to acknowledgements under load.
@@ -166,6 +174,8 @@ export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   apply_interval_ms: DEFAULT_APPLY_INTERVAL_MS,
   segment_min_age_ms: DEFAULT_SEGMENT_MIN_AGE_MS,
   cache_bytes: DEFAULT_CHUNK_CACHE_BYTES,
+  write_inflight_bytes: DEFAULT_WRITE_INFLIGHT_BYTES,
+  write_queue_timeout_ms: DEFAULT_WRITE_QUEUE_TIMEOUT_MS,
   worker_nice: DEFAULT_WORKER_NICE,
   auth: 'none',
   bootstrap_org: 'default',
@@ -219,6 +229,8 @@ const INTS: Partial<Record<keyof NodeConfig, IntRange>> = {
   apply_interval_ms: [0, 3_600_000],
   segment_min_age_ms: [0, 86_400_000],
   cache_bytes: [0, 1024 ** 4],
+  write_inflight_bytes: [64 * 1024, 1024 ** 4],
+  write_queue_timeout_ms: [0, 600_000],
   worker_nice: [0, 19],
   erasure_deadline_ms: [1_000, 365 * 86_400_000],
   erasure_purge_deadline_ms: [1_000, 365 * 86_400_000],

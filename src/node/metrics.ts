@@ -102,6 +102,16 @@ export class NodeMetrics {
   readonly openfgaChecks = new Histogram({ name: 'loam_openfga_check_duration_seconds', help: 'Uncached OpenFGA check and batch-check latency', buckets: LATENCY_BUCKETS, registers: [this.registry] });
   readonly workerErrors = new Counter({ name: 'loam_worker_errors_total', help: 'Worker task errors', labelNames: ['task'], registers: [this.registry] });
 
+  /** The write budget's state at each scrape (src/gateway/write-budget.ts). */
+  watchWriteBudget(b: { stats(): { inflightBytes: number; queued: number } }): void {
+    new Gauge({ name: 'loam_write_inflight_bytes', help: 'Bytes of write request bodies admitted and not yet answered (at most write_inflight_bytes)', registers: [this.registry], collect() {
+      this.set(b.stats().inflightBytes);
+    } });
+    new Gauge({ name: 'loam_write_queued_requests', help: 'Write requests waiting for the write budget', registers: [this.registry], collect() {
+      this.set(b.stats().queued);
+    } });
+  }
+
   /** `process: false` in a worker thread: the node's main thread reports the process once. */
   constructor(o: { process?: boolean } = {}) {
     if (o.process !== false) collectDefaultMetrics({ register: this.registry, prefix: 'loam_' });

@@ -19,6 +19,7 @@ import { CollectionWriter } from '../collection/writer.js';
 import { Workers } from '../workers/scheduler.js';
 import { canRunInThread, WorkerThread } from './worker-thread.js';
 import { buildApp, type Admit, type NamespaceKeyAdmin } from '../gateway/server.js';
+import { WriteBudget } from '../gateway/write-budget.js';
 import { MoveHold, type MoveSignals } from '../gateway/move-buffer.js';
 import { listenMetrics, type MetricsListener } from '../metrics/listener.js';
 import { openMetastore, sizeClassesOf } from './backends.js';
@@ -441,9 +442,12 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
 
   // A sharded metastore moves namespaces between shards: writes to a moving one are held (spec §5.5).
   const moves = (raw as { moveSignals?: () => MoveSignals }).moveSignals?.();
+  const writeBudget = writer ? new WriteBudget(config.write_inflight_bytes, config.write_queue_timeout_ms) : null;
+  if (writeBudget) metrics.watchWriteBudget(writeBudget);
   const app = buildApp({
     meta,
     catalog,
+    ...(writeBudget ? { writeBudget } : {}),
     ...(moves ? { moveHold: new MoveHold(moves) } : {}),
     ...(erasure ? { erasure } : {}),
     ...(keys ? { keys: keyAdmin(keys, () => thread) } : {}),
