@@ -9,8 +9,6 @@ import {
   MAX_MEMBERS,
   MAX_NAMESPACE_KEY_VERSIONS,
   MAX_OUTBOX_PAGE,
-  MAX_TOUCH_BATCH,
-  MAX_USAGE_ROWS,
   type ApiKeyInfo,
   type ApiKeyRecord,
   type ControlCapabilities,
@@ -34,7 +32,7 @@ import {
   type UsageRollup,
 } from './types.js';
 import { bindingTuple, changesLimit, erasureLimit, existingErasure, keyInfo, keyTuple, outboxLimit, pageLimit, parseTarget, targetKey, usageLimit, type OutboxTuple } from './rules.js';
-import { checkBinding, checkErasureData, checkErasureKey, checkErasureRow, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNamespaceKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
+import { checkBatch, checkBinding, checkErasureData, checkErasureKey, checkErasureRow, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNamespaceKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
 
 /** Change-feed rows kept; a watcher further behind reloads its caches whole. */
 export const MAX_RETAINED_CHANGES = 10_000;
@@ -147,7 +145,7 @@ export class SqlControlStore implements ControlStore {
   }
 
   async ackOutbox(seqs: number[]): Promise<void> {
-    if (seqs.length > MAX_OUTBOX_PAGE) throw errors.limitExceeded('MAX_OUTBOX_PAGE', MAX_OUTBOX_PAGE, seqs.length);
+    checkBatch('MAX_OUTBOX_PAGE', seqs);
     if (seqs.length === 0) return;
     await this.d.tx(async (q) => {
       for (const seq of seqs) await q(`DELETE FROM control_outbox WHERE seq = $1`, [seq]);
@@ -271,7 +269,7 @@ export class SqlControlStore implements ControlStore {
   }
 
   async touchKeys(touches: { keyId: string; at: number }[]): Promise<void> {
-    if (touches.length > MAX_TOUCH_BATCH) throw errors.limitExceeded('MAX_TOUCH_BATCH', MAX_TOUCH_BATCH, touches.length);
+    checkBatch('MAX_TOUCH_BATCH', touches);
     if (touches.length === 0) return;
     await this.d.tx(async (q) => {
       for (const t of touches) {
@@ -365,7 +363,7 @@ export class SqlControlStore implements ControlStore {
   }
 
   async putUsage(rows: Omit<UsageRollup, 'updated'>[], at = Date.now()): Promise<void> {
-    if (rows.length > MAX_USAGE_ROWS) throw errors.limitExceeded('MAX_USAGE_ROWS', MAX_USAGE_ROWS, rows.length);
+    checkBatch('MAX_USAGE_ROWS', rows);
     if (rows.length === 0) return;
     await this.d.tx(async (q) => {
       for (const u of rows) {
@@ -379,7 +377,7 @@ export class SqlControlStore implements ControlStore {
   }
 
   async addUsage(rows: UsageDelta[], at = Date.now()): Promise<void> {
-    if (rows.length > MAX_USAGE_ROWS) throw errors.limitExceeded('MAX_USAGE_ROWS', MAX_USAGE_ROWS, rows.length);
+    checkBatch('MAX_USAGE_ROWS', rows);
     for (const u of rows) checkUsageDelta(u);
     if (rows.length === 0) return;
     await this.d.tx(async (q) => {

@@ -1,10 +1,19 @@
 // Argument checks of the ControlStore, the same on every backend (InvalidArgument naming the field).
 import { errors } from '../meta/errors.js';
 import { NAME_PATTERN, MAX_NAME_LENGTH, NAME_RULE } from '../meta/limits.js';
-import { ERASURE_ID_PATTERN, JOB_NAME_PATTERN, MAX_ERASURE_DATA_BYTES, MAX_JOB_POSITION_LENGTH, MAX_MEMBER_INFO_BYTES, MAX_MEMBER_TTL_MS, MAX_NAMESPACE_KEY_VERSIONS, MAX_SCOPES, NODE_ID_PATTERN, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type ErasureKeyRecord, type ErasureRow, type NamespaceKeyRecord, type QuotaName, type RoleBinding, type UsageDelta } from './types.js';
+import { ERASURE_ID_PATTERN, JOB_NAME_PATTERN, MAX_ERASURE_DATA_BYTES, MAX_JOB_POSITION_LENGTH, MAX_MEMBER_INFO_BYTES, MAX_MEMBER_TTL_MS, MAX_NAMESPACE_KEY_VERSIONS, MAX_OUTBOX_PAGE, MAX_SCOPES, MAX_TOUCH_BATCH, MAX_USAGE_ROWS, NODE_ID_PATTERN, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type ErasureKeyRecord, type ErasureRow, type NamespaceKeyRecord, type QuotaName, type RoleBinding, type UsageDelta } from './types.js';
 
 /** Largest usage increment (a safe integer: counters and bytes). */
 export const MAX_USAGE_DELTA = Number.MAX_SAFE_INTEGER;
+
+/** The named limits of the ControlStore's batch arguments (touchKeys, ackOutbox, putUsage, addUsage). */
+const BATCH_LIMITS = { MAX_TOUCH_BATCH, MAX_OUTBOX_PAGE, MAX_USAGE_ROWS } as const;
+
+/** A batch argument within its named limit: LimitExceeded naming it, before anything is written. */
+export function checkBatch(limit: keyof typeof BATCH_LIMITS, items: readonly unknown[]): void {
+  const max = BATCH_LIMITS[limit];
+  if (items.length > max) throw errors.limitExceeded(limit, max, items.length);
+}
 
 /** A tenant org's id, or the operator's (OPERATOR_ORG, which no tenant org can be named). */
 export function checkOrg(id: string): void {

@@ -6,6 +6,7 @@ import { backendFactory, type BackendFactory } from '../harness/backends.js';
 import { controlStoreFor, type ControlStore } from '../../src/control/index.js';
 import { newKey } from '../../src/control/keys.js';
 import { isMetaError } from '../../src/meta/errors.js';
+import { MAX_OUTBOX_PAGE, MAX_TOUCH_BATCH, MAX_USAGE_ROWS } from '../../src/control/types.js';
 
 let f: BackendFactory;
 let cs: ControlStore;
@@ -43,6 +44,18 @@ describe(`ControlStore on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () =>
     const p2 = await cs.listOrgs({ limit: 2, after: p1.next! });
     assert.deepEqual(p2.items.map((o) => o.id), ['gamma']);
     assert.equal(p2.next, undefined);
+  });
+
+  test('a batch over its named limit is LimitExceeded naming it, and writes nothing', async () => {
+    await cs.createOrg('batches');
+    const { k, rec } = keyRec('batches', ['read']);
+    await cs.createKey(rec);
+    const touches = Array.from({ length: MAX_TOUCH_BATCH + 1 }, () => ({ keyId: k.keyId, at: 1 }));
+    await assert.rejects(cs.touchKeys(touches), (e) => isMetaError(e, 'LimitExceeded') && /MAX_TOUCH_BATCH/.test((e as Error).message));
+    assert.equal((await cs.key(k.keyId)).lastUsed, null, 'the refused touch wrote nothing');
+    await assert.rejects(cs.ackOutbox(Array.from({ length: MAX_OUTBOX_PAGE + 1 }, (_, i) => i + 1)), (e) => isMetaError(e, 'LimitExceeded') && /MAX_OUTBOX_PAGE/.test((e as Error).message));
+    const usage = Array.from({ length: MAX_USAGE_ROWS + 1 }, (_, i) => ({ org: 'batches', ns: null, metric: 'requests', window: i, value: 1 }));
+    await assert.rejects(cs.putUsage(usage), (e) => isMetaError(e, 'LimitExceeded') && /MAX_USAGE_ROWS/.test((e as Error).message));
   });
 
   test('a page size below 1 is a page of one on every ControlStore (one clamp, rules.ts)', async () => {

@@ -10,10 +10,9 @@
 // Feed and outbox entries are written by the context's `write`, beside the change they report;
 // this module reads them (one Query in version or seq order), acknowledges outbox entries
 // (single-item deletes, several at a time) and keeps job positions (one item a job).
-import { errors } from '../../meta/errors.js';
 import { changesLimit, outboxLimit } from '../rules.js';
 import { MAX_CHANGES_PAGE, MAX_OUTBOX_PAGE, type ControlChange, type ControlChangeKind, type OutboxEntry } from '../types.js';
-import { checkJob, checkJobPosition } from '../validate.js';
+import { checkBatch, checkJob, checkJobPosition } from '../validate.js';
 import { P16, enc } from './codec.js';
 import { TOUCH_PARALLEL, type ControlContext } from './context.js';
 
@@ -33,7 +32,7 @@ export async function outbox(cx: ControlContext, limit = MAX_OUTBOX_PAGE): Promi
 }
 
 export async function ackOutbox(cx: ControlContext, seqs: number[]): Promise<void> {
-  if (seqs.length > MAX_OUTBOX_PAGE) throw errors.limitExceeded('MAX_OUTBOX_PAGE', MAX_OUTBOX_PAGE, seqs.length);
+  checkBatch('MAX_OUTBOX_PAGE', seqs);
   for (let i = 0; i < seqs.length; i += TOUCH_PARALLEL) {
     await Promise.all(seqs.slice(i, i + TOUCH_PARALLEL).map((seq) => cx.one({ Delete: { TableName: cx.table, Key: enc({ pk: 'ctl#outbox', sk: P16(seq) }) } })));
   }

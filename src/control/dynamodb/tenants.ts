@@ -14,8 +14,8 @@ import { ConditionalCheckFailedException, UpdateItemCommand } from '@aws-sdk/cli
 import { errors } from '../../meta/errors.js';
 import { MAX_PAGE_LIMIT } from '../../meta/limits.js';
 import { bindingTuple, keyInfo, keyTuple, pageLimit, parseTarget, targetKey } from '../rules.js';
-import { MAX_TOUCH_BATCH, type ApiKeyInfo, type ApiKeyRecord, type Org, type Page, type PageRequest, type RoleBinding, type RoleName } from '../types.js';
-import { checkBinding, checkKey, checkOrg } from '../validate.js';
+import { type ApiKeyInfo, type ApiKeyRecord, type Org, type Page, type PageRequest, type RoleBinding, type RoleName } from '../types.js';
+import { checkBatch, checkBinding, checkKey, checkOrg } from '../validate.js';
 import { enc, num, type Obj } from './codec.js';
 import { TOUCH_PARALLEL, mapError, type ControlContext } from './context.js';
 
@@ -114,7 +114,7 @@ export async function revokeKey(cx: ControlContext, org: string, keyId: string, 
 }
 
 export async function touchKeys(cx: ControlContext, touches: { keyId: string; at: number }[]): Promise<void> {
-  if (touches.length > MAX_TOUCH_BATCH) throw errors.limitExceeded('MAX_TOUCH_BATCH', MAX_TOUCH_BATCH, touches.length);
+  checkBatch('MAX_TOUCH_BATCH', touches);
   for (let i = 0; i < touches.length; i += TOUCH_PARALLEL) {
     await Promise.all(
       touches.slice(i, i + TOUCH_PARALLEL).map((t) =>

@@ -8,11 +8,10 @@
 // goes through the context's `write` with its feed entry (gateways reload the org's quotas);
 // usage rows are rollups, not changes: single-item writes, several at a time.
 import { type TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { errors } from '../../meta/errors.js';
 import { MAX_PAGE_LIMIT } from '../../meta/limits.js';
 import { usageLimit } from '../rules.js';
-import { MAX_USAGE_ROWS, type QuotaName, type QuotaOverride, type UsageDelta, type UsageRollup } from '../types.js';
-import { checkQuota, checkUsageDelta } from '../validate.js';
+import { type QuotaName, type QuotaOverride, type UsageDelta, type UsageRollup } from '../types.js';
+import { checkBatch, checkQuota, checkUsageDelta } from '../validate.js';
 import { P16, enc, num } from './codec.js';
 import { TOUCH_PARALLEL, type ControlContext } from './context.js';
 
@@ -32,7 +31,7 @@ export async function quotas(cx: ControlContext, org: string): Promise<QuotaOver
 }
 
 export async function putUsage(cx: ControlContext, rows: Omit<UsageRollup, 'updated'>[], at = Date.now()): Promise<void> {
-  if (rows.length > MAX_USAGE_ROWS) throw errors.limitExceeded('MAX_USAGE_ROWS', MAX_USAGE_ROWS, rows.length);
+  checkBatch('MAX_USAGE_ROWS', rows);
   for (let i = 0; i < rows.length; i += TOUCH_PARALLEL) {
     await Promise.all(
       rows.slice(i, i + TOUCH_PARALLEL).map((u) =>
@@ -48,7 +47,7 @@ export async function putUsage(cx: ControlContext, rows: Omit<UsageRollup, 'upda
 }
 
 export async function addUsage(cx: ControlContext, rows: UsageDelta[], at = Date.now()): Promise<void> {
-  if (rows.length > MAX_USAGE_ROWS) throw errors.limitExceeded('MAX_USAGE_ROWS', MAX_USAGE_ROWS, rows.length);
+  checkBatch('MAX_USAGE_ROWS', rows);
   for (const u of rows) checkUsageDelta(u);
   for (let i = 0; i < rows.length; i += TOUCH_PARALLEL) {
     await Promise.all(
