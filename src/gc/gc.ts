@@ -228,7 +228,7 @@ async function gcManifestsAndFiles(
  * A dropped collection: every manifest, data file and segment under its prefixes once past
  * the grace (claims refuse anything still referenced). True when nothing is left.
  */
-export async function gcDropped(d: GcDeps, c: Collection, r: GcReport, now = Date.now()): Promise<boolean> {
+export async function gcDropped(d: GcDeps, c: Pick<Collection, 'ns' | 'id' | 'streamId'>, r: GcReport, now = Date.now()): Promise<boolean> {
   // First the metastore's janitor: it deletes the dropped stream's index entries, releasing
   // their objects (WAL objects retire, segments become claimable), then the records.
   if (d.meta.capabilities().transactions === 'multi-item') {

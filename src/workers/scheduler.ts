@@ -9,6 +9,11 @@
 // finds its collections through the catalog change feed and polls them (applier every
 // applyPollMs, segmenter and retention every maintenanceMs, GC every gcIntervalMs), as before
 // the dirty set existed; commits from this node are applied at once either way.
+//
+// Start: a dirty-driven worker reads the catalog feed from its head (the pending work is in
+// the dirty set, and its catalog cache starts empty), so its start does not grow with the
+// catalog; collections dropped before it started reach GC through ./dropped.ts's saved
+// position. A polling worker reads the feed from version 0: it is how it finds its collections.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { hasDirtySets, type MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
@@ -24,6 +29,7 @@ import { Leases, DEFAULT_LEASE_TTL_MS } from './lease.js';
 import { DEFAULT_SEGMENT_MIN_AGE_MS, retainPartition, segmentPartition } from './segmenter.js';
 import { liveRetentionFloor, type RetentionFloor } from '../gc/retained.js';
 import { DirtyDriven } from './dirty.js';
+import { DroppedCollections, FEED_PAGE } from './dropped.js';
 import { OWN_ALL, type Ownership } from './ownership.js';
 
 /** How often the apply loop looks at its dirty set. */
@@ -47,15 +53,12 @@ export const DEFAULT_GC_INTERVAL_MS = 60_000;
 export const GC_LEASE_TURN_MS = 30_000;
 /** Catalog feed poll interval (new and dropped collections). */
 export const DISCOVERY_MS = 1_000;
-/** Change-feed pages read per discovery pass. */
+/** Change-feed pages read per discovery pass (FEED_PAGE changes each). */
 export const MAX_FEED_PAGES = 20;
-export const FEED_PAGE = 1_000;
 /** Collections listed per namespace, pages of MAX_PAGE_LIMIT. */
 export const MAX_COLLECTION_PAGES = 100;
 /** Apply rounds per collection per wake-up (then others get a turn). */
 export const MAX_ROUNDS_PER_WAKE = 8;
-/** Dropped collections remembered for GC at once (the feed brings the rest after a restart). */
-export const MAX_DROPPED_TRACKED = 10_000;
 /** Merges one background compaction makes in a row at most. */
 export const MAX_COMPACTIONS_PER_WAKE = 4;
 /** Collections worked on at once. */
@@ -100,9 +103,11 @@ export class Workers {
   private readonly dirty = new Set<string>();
   private readonly locks = new Map<string, Promise<void>>();
   private readonly compacting = new Map<string, Promise<void>>();
-  /** Dropped collections whose objects GC still has to delete. */
-  private readonly dropped = new Map<string, Collection>();
-  private feedVersion = 0;
+  /** Dropped collections whose objects GC still has to delete (the GC lease holder's). */
+  private readonly dropped: DroppedCollections;
+  /** Where discovery reads the feed on from; null until the first pass (spec §5.4's scoped feed). */
+  private feedVersion: number | null = null;
+  private feedStart: Promise<number> | null = null;
   private stopped = false;
   private readonly loops: Promise<void>[] = [];
   private readonly abort = new AbortController();
@@ -115,6 +120,7 @@ export class Workers {
     this.graceMs = o.gcGraceMs ?? DEFAULT_GC_GRACE_MS;
     this.own = o.ownership ?? OWN_ALL;
     this.ownVersion = this.own.version();
+    this.dropped = new DroppedCollections(o.meta, o.store);
     const meta = o.meta;
     this.driven = hasDirtySets(meta)
       ? new DirtyDriven(meta, this.own, {
@@ -167,6 +173,7 @@ export class Workers {
         (async () => {
           while (!this.stopped) {
             try {
+              await this.feedHead(); // before any catalog is cached: no change after it is missed
               await this.followOwnership();
               await driven.pass();
             } catch (e) {
@@ -220,32 +227,35 @@ export class Workers {
   }
 
   /**
+   * Where discovery starts: the feed's head in dirty-driven mode (read once, before the first
+   * pass caches a catalog), version 0 in polling mode (it finds its collections in the feed).
+   */
+  private async feedHead(): Promise<number> {
+    if (this.feedVersion !== null) return this.feedVersion;
+    this.feedStart ??= (this.driven ? this.o.meta.catalogVersion() : Promise.resolve(0)).finally(() => (this.feedStart = null));
+    const v = await this.feedStart;
+    this.feedVersion ??= v;
+    return this.feedVersion;
+  }
+
+  /**
    * Reads the catalog feed (spec §5.4's scoped feed): a changed namespace's cached catalog is
-   * dropped (dirty-driven mode) or its owned collections are read again (polling mode), and
-   * dropped collections this worker owns are remembered for GC. O(changes), never O(catalog).
+   * dropped (dirty-driven mode) or its owned collections are read again (polling mode).
+   * O(changes), never O(catalog). Dropped collections reach GC through ./dropped.ts.
    */
   async discover(): Promise<void> {
     await this.followOwnership();
+    let version = await this.feedHead();
     const changed = new Set<number>();
-    const droppedIds: { ns: number; id: number }[] = [];
     let resync = false;
     for (let page = 0; page < MAX_FEED_PAGES; page++) {
-      const p = await this.o.meta.changesSince(this.feedVersion, FEED_PAGE);
+      const p = await this.o.meta.changesSince(version, FEED_PAGE);
       if (p.resync) resync = true;
-      for (const ch of p.changes) {
-        changed.add(ch.ns);
-        if (ch.kind === 'collection.dropped' && ch.id !== null) droppedIds.push({ ns: ch.ns, id: ch.id });
-      }
-      this.feedVersion = p.version;
+      for (const ch of p.changes) changed.add(ch.ns);
+      version = this.feedVersion = p.version;
       if (!p.more) break;
     }
     if (resync) this.driven?.cache.clear();
-    for (const d of droppedIds) {
-      if (!this.own.mayOwn(d.ns) || !this.own.owns({ ns: d.ns, collection: d.id })) continue;
-      // Its objects become garbage: GC collects them after the grace (spec §3.2.4).
-      const c = await this.o.meta.collection(d.ns, d.id, { includeDropping: true }).catch(() => null);
-      if (c && this.dropped.size < MAX_DROPPED_TRACKED) this.dropped.set(`${c.ns}/${c.id}`, c);
-    }
     if (this.driven) {
       for (const ns of changed) this.driven.cache.invalidate(ns);
       return;
@@ -517,9 +527,10 @@ export class Workers {
   }
 
   /**
-   * The cluster GC pass under the cluster GC lease: WAL objects, dropped collections, and (in
-   * polling mode) every owned collection; in dirty-driven mode collections are GCed when their
-   * partitions come due instead (gcOne), so this pass touches no live collection.
+   * The cluster GC pass under the cluster GC lease: WAL objects, dropped collections (every
+   * one: ./dropped.ts), and (in polling mode) every owned collection; in dirty-driven mode
+   * collections are GCed when their partitions come due instead (gcOne), so this pass touches
+   * no live collection.
    */
   async gc(): Promise<GcReport | null> {
     return this.withGcLease(async (fence) => {
@@ -536,10 +547,12 @@ export class Workers {
           }
         }
       }
-      for (const [k, c] of this.dropped) {
+      await this.dropped.follow(fence.epoch, () => this.stopped);
+      for (const c of this.dropped.entries()) {
         if (this.stopped) break;
-        if (await gcDropped(d, c, r)) this.dropped.delete(k);
+        if (await gcDropped(d, c, r)) this.dropped.collected(c);
       }
+      await this.dropped.save();
       this.o.onGc?.(r);
       return r;
     });

@@ -18,6 +18,8 @@ import { Manifests } from '../../src/collection/manifest.js';
 import { Workers } from '../../src/workers/scheduler.js';
 import { DUE_POLL_MS } from '../../src/workers/dirty.js';
 import type { CollectionKey, Ownership } from '../../src/workers/ownership.js';
+import { createNamespacesWith } from '../../src/meta/core/bulk.js';
+import { MAX_BULK_NAMESPACES } from '../../src/meta/limits.js';
 import { http, testNode, until, type TestNode } from '../node/helpers.js';
 
 const CACHE = 8 * 1024 * 1024;
@@ -29,6 +31,10 @@ const IDLE_WINDOW_MS = 2_000;
 /** Namespaces the catalog-cache cases create; the cache bounds there hold fewer. */
 const NAMESPACES = 8;
 const IDLE_MAX_CALLS = Math.ceil(IDLE_WINDOW_MS / DUE_POLL_MS) + Math.ceil(IDLE_WINDOW_MS / 1_000) + 6;
+/** Namespaces (with a collection each) created before a worker starts: two feed changes each, several feed pages. */
+const FEED_HISTORY = 600;
+/** Feed changes a starting worker may read: the few made while no worker ran, not the history. */
+const START_MAX_CHANGES = 20;
 
 /** The real store, every call counted by name (not a mock: each call reaches the embedded backend). */
 function counting(meta: MetaStore): { meta: MetaStore; calls: Map<string, number>; total(): number } {
@@ -65,7 +71,7 @@ class TestOwnership implements Ownership {
   }
 }
 
-function worker(n: TestNode, owner: string, ownership: Ownership, meta: MetaStore = n.meta, extra: { segmentMinAgeMs?: number; gcGraceMs?: number } = {}): Workers {
+function worker(n: TestNode, owner: string, ownership: Ownership, meta: MetaStore = n.meta, extra: { segmentMinAgeMs?: number; gcGraceMs?: number; gcIntervalMs?: number } = {}): Workers {
   return new Workers({
     meta,
     store: n.store,
@@ -79,7 +85,7 @@ function worker(n: TestNode, owner: string, ownership: Ownership, meta: MetaStor
     applyIntervalMs: 50,
     segmentMinAgeMs: extra.segmentMinAgeMs ?? 0,
     maintenanceMs: 100,
-    gcIntervalMs: 60_000,
+    gcIntervalMs: extra.gcIntervalMs ?? 60_000,
     gcGraceMs: extra.gcGraceMs ?? 2_500,
   });
 }
@@ -175,10 +181,10 @@ describe('an idle catalog', () => {
   let w: Workers | undefined;
   before(async () => {
     n = await testNode({ config: { roles: ['log', 'query'] } });
-    for (let i = 0; i < IDLE_NAMESPACES; i++) {
-      const ns = await n.meta.createNamespace({ org: 'default', name: `idle${i}` });
-      await n.meta.createCollection({ ns: ns.id, name: 'docs', schema: SCHEMA, partitions: 1 });
-    }
+    await createNamespacesWith(
+      n.meta,
+      Array.from({ length: IDLE_NAMESPACES }, (_, i) => ({ org: 'default', name: `idle${i}`, collections: [{ name: 'docs', schema: SCHEMA, partitions: 1 }] })),
+    );
   });
   after(async () => {
     await w?.stop();
@@ -202,6 +208,58 @@ describe('an idle catalog', () => {
     assert.ok(total <= IDLE_MAX_CALLS, `${total} calls in ${IDLE_WINDOW_MS} ms with ${IDLE_NAMESPACES} collections (at most ${IDLE_MAX_CALLS}): ${JSON.stringify(by)}`);
     for (const perCollection of ['collectionHead', 'partitionIndex', 'stream', 'pointer', 'listCollections', 'renewLease', 'acquireLease']) {
       assert.equal(by[perCollection] ?? 0, 0, `${perCollection} on an idle catalog: ${JSON.stringify(by)}`);
+    }
+  });
+});
+
+// A worker's start does not grow with the catalog (issue 17): it reads the feed from its head
+// and takes pending work from the dirty set; drops reach GC through the saved position
+// (src/workers/dropped.ts). Work from before its start is still done.
+describe('a starting worker', () => {
+  let n: TestNode;
+  before(async () => {
+    n = await testNode({ config: { roles: ['log', 'query'] } });
+    for (let lo = 0; lo < FEED_HISTORY; lo += MAX_BULK_NAMESPACES) {
+      const reqs = Array.from({ length: Math.min(MAX_BULK_NAMESPACES, FEED_HISTORY - lo) }, (_, k) => ({
+        org: 'default',
+        name: `h${lo + k}`,
+        collections: [{ name: 'docs', schema: SCHEMA, partitions: 1 }],
+      }));
+      await createNamespacesWith(n.meta, reqs);
+    }
+  });
+  after(async () => n.cleanup());
+
+  test('reads the feed from its head, not its history; a collection dirtied and one dropped before it started are applied and collected', async () => {
+    // A first worker: the cluster's first GC pass reads the feed's history once and saves its position.
+    const first = worker(n, 'node-first', new TestOwnership(() => true), n.meta, { gcIntervalMs: 200, gcGraceMs: 500 });
+    first.start();
+    await write(n, 'h1', 'x', 1);
+    const h1 = await n.meta.collectionByName((await n.meta.namespaceByName('default', 'h1')).id, 'docs');
+    const prefix = `ns/${h1.ns}/c/${h1.id}/`;
+    await until(async () => (await n.rawStore.list(prefix, { limit: 10 })).items.length >= 2, 10_000);
+    assert.ok(await first.gc(), 'it holds the GC lease: its pass saves where it read the feed to');
+    await first.stop();
+    // While no worker runs: h1's collection is dropped (its objects are garbage) and h0 is written.
+    assert.equal((await http(n.url, 'DELETE', '/v1/namespaces/h1/collections/docs')).status, 204);
+    await write(n, 'h0', 'y', 2);
+    // The feed changes the next worker reads, counted on the real store.
+    let changesRead = 0;
+    const meta = Object.assign(Object.create(n.meta) as MetaStore, {
+      changesSince: async (v: number, l?: number) => {
+        const p = await n.meta.changesSince(v, l);
+        changesRead += p.changes.length;
+        return p;
+      },
+    });
+    const next = worker(n, 'node-next', new TestOwnership(() => true), meta, { gcIntervalMs: 200, gcGraceMs: 500 });
+    next.start();
+    try {
+      assert.equal((await until(() => applied(n, 'h0', 'y'), 10_000))!.v, 2, 'the write made before it started is applied');
+      await until(async () => (await n.rawStore.list(prefix, { limit: 10 })).items.length === 0, 15_000, 200);
+      assert.ok(changesRead <= START_MAX_CHANGES, `it read ${changesRead} feed changes of a catalog with ${2 * FEED_HISTORY} (at most ${START_MAX_CHANGES})`);
+    } finally {
+      await next.stop();
     }
   });
 });
