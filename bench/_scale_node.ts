@@ -19,14 +19,21 @@
 //   idle_cpu_s_per_min     the node process's CPU (user + system, /proc) over the same window.
 //   node_rss_mb  the node's resident memory after a mixed load touching TOUCHED namespaces
 //                (one write and one strong read in each).
-//   write_p99_ms, strong_read_p99_ms  OPS sequential one-document writes, then strong point
-//                reads, on one namespace (the p99 of each).
+//   write_p99_ms, strong_read_p99_ms  OPS sequential one-document writes, paced one per
+//                WRITE_PACE_MS at most (so each measures a write's latency, not a queue behind
+//                the one before), then OPS strong point reads, on one namespace (the p99 of each).
+//   worker_errors  the node's worker task errors over the whole run (loam_worker_errors_total).
+//
+// --reuse <dir> keeps each size's set-up catalog in <dir>/n<N> and uses it again on the next
+// run (its catalog.json and the metastore must agree on the namespace count): the 1,000,000
+// setup takes about 12 minutes. A reused catalog has seen earlier runs' writes, which upsert
+// the same document ids again.
 //
 // Every figure carries the load average (these machines are shared and noisy) and, where one
 // exists, the same-run baseline: the write/read figures carry the N = smallest run's p99 as
 // their ratio base (the target is a ratio across N, issue 17).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +43,7 @@ import { openMetastore } from '../src/node/backends.js';
 import { createNamespacesWith } from '../src/meta/core/bulk.js';
 import { MAX_BULK_NAMESPACES } from '../src/meta/limits.js';
 import { pct, round } from './_stats.js';
-import type { ScaleFigure } from './_scale_types.js';
+import type { ScaleFigure, ScaleNodeKnobs } from './_scale_types.js';
 
 /** Metastore shards of the scale figures (issue 17: 4 embedded shards). */
 export const SHARDS = 4;
@@ -53,8 +60,10 @@ export const CATCH_UP_WINDOW_MS = 3_000;
 export const IDLE_SETTLE_S = 5;
 /** Namespaces the mixed load touches before node_rss_mb. */
 export const TOUCHED = 1_000;
-/** Writes and strong reads timed on one namespace. */
-export const OPS = 300;
+/** Writes and strong reads timed on one namespace (3,000: the p99 is 30 of them, not 3). */
+export const OPS = 3_000;
+/** A timed write starts at most this often (start to start): the writes are paced, not queued. */
+export const WRITE_PACE_MS = 20;
 /** How long the node may take to start (setup is done before it starts). */
 export const READY_DEADLINE_MS = 600_000;
 /** One HTTP request's deadline. */
@@ -62,9 +71,8 @@ export const REQUEST_DEADLINE_MS = 30_000;
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
-export interface ScaleNodeOptions {
+export interface ScaleNodeOptions extends ScaleNodeKnobs {
   sizes: readonly number[];
-  idleSeconds: number;
   /** Prints one JSON line. */
   line: (metric: string, value: number, unit: string, extra: Record<string, unknown>) => void;
 }
@@ -79,7 +87,10 @@ export const NODE_FIGURES: ScaleFigure[] = [
     run: (o) =>
       scaleNodeFigures({
         sizes: o.sizes,
-        idleSeconds: Number(process.env.LOAM_SCALE_IDLE_S ?? IDLE_SECONDS),
+        idleSeconds: o.node?.idleSeconds ?? Number(process.env.LOAM_SCALE_IDLE_S ?? IDLE_SECONDS),
+        touched: o.node?.touched ?? TOUCHED,
+        ops: o.node?.ops ?? OPS,
+        ...(o.node?.reuse !== undefined ? { reuse: o.node.reuse } : {}),
         line: (metric, value, unit, extra) => {
           const { namespaces, ...rest } = extra as { namespaces: number };
           o.line(metric, namespaces, value, unit, rest);
@@ -301,14 +312,49 @@ function load(): number {
   return round(loadavg()[0]!, 2);
 }
 
-async function timedOps(n: number, op: (i: number) => Promise<void>): Promise<number[]> {
+/** Runs `op` n times one after another, each starting at least paceMs after the one before; the latency of each. */
+async function timedOps(n: number, op: (i: number) => Promise<void>, paceMs = 0): Promise<number[]> {
   const lat: number[] = [];
   for (let i = 0; i < n; i++) {
     const t = performance.now();
     await op(i);
-    lat.push(performance.now() - t);
+    const ms = performance.now() - t;
+    lat.push(ms);
+    if (ms < paceMs) await new Promise((r) => setTimeout(r, paceMs - ms));
   }
   return lat;
+}
+
+/** What a kept catalog directory says about itself (--reuse). */
+interface CatalogMark {
+  namespaces: number;
+  shards: number;
+}
+
+/**
+ * Whether `dir` holds a set-up catalog of n namespaces: its mark says so, and the metastore
+ * has the last namespace and not one past it (a setup that died midway has no mark).
+ */
+async function reusable(dir: string, url: string, n: number): Promise<boolean> {
+  const markFile = join(dir, 'catalog.json');
+  if (!existsSync(markFile)) return false;
+  const mark = JSON.parse(readFileSync(markFile, 'utf8')) as CatalogMark;
+  if (mark.namespaces !== n || mark.shards !== SHARDS) throw new Error(`--reuse: ${dir} holds ${mark.namespaces} namespaces on ${mark.shards} shards, not ${n} on ${SHARDS}`);
+  const { meta } = await openMetastore(url);
+  try {
+    const has = (i: number) => meta.namespaceByName('default', nsName(i)).then(() => true, () => false);
+    if (!(await has(n - 1)) || (await has(n))) throw new Error(`--reuse: ${dir}'s metastore does not hold exactly ${n} namespaces`);
+  } finally {
+    await meta.close();
+  }
+  return true;
+}
+
+/** Worker task errors the node counted (loam_worker_errors_total, every task). */
+async function workerErrors(metricsUrl: string): Promise<number> {
+  let sum = 0;
+  for (const m of (await getText(metricsUrl)).matchAll(/^loam_worker_errors_total(?:\{[^}]*\})? (\d+(?:\.\d+)?)/gm)) sum += Number(m[1]);
+  return sum;
 }
 
 async function ok(r: Promise<{ status: number; body: string }>, what: string): Promise<void> {
@@ -338,12 +384,21 @@ async function feedCatchUp(metricsUrl: string): Promise<{ seconds: number; calls
 export async function scaleNodeFigures(o: ScaleNodeOptions): Promise<void> {
   let base: { write: number; read: number; calls: number; rss: number } | null = null;
   for (const n of o.sizes) {
-    const dir = mkdtempSync(join(tmpdir(), `loam-bench-scale-${n}-`));
+    const dir = o.reuse !== undefined ? join(o.reuse, `n${n}`) : mkdtempSync(join(tmpdir(), `loam-bench-scale-${n}-`));
     let child: Child | undefined;
     try {
       const url = shardedUrl(dir);
-      const setupS = await createCatalog(url, n);
-      o.line('setup_s', setupS, 's', { namespaces: n, shards: SHARDS, namespaces_per_s: round(n / setupS), path: `createNamespaces (bulk, ${CREATE_BATCH} namespaces a call) through the sharded metastore`, load: load() });
+      if (o.reuse !== undefined && (await reusable(dir, url, n))) {
+        o.line('setup_s', 0, 's', { namespaces: n, shards: SHARDS, reused: dir, load: load() });
+      } else {
+        if (o.reuse !== undefined) {
+          rmSync(dir, { recursive: true, force: true }); // a setup that did not finish: start again
+          mkdirSync(dir, { recursive: true });
+        }
+        const setupS = await createCatalog(url, n);
+        if (o.reuse !== undefined) writeFileSync(join(dir, 'catalog.json'), JSON.stringify({ namespaces: n, shards: SHARDS } satisfies CatalogMark));
+        o.line('setup_s', setupS, 's', { namespaces: n, shards: SHARDS, namespaces_per_s: round(n / setupS), path: `createNamespaces (bulk, ${CREATE_BATCH} namespaces a call) through the sharded metastore`, load: load() });
+      }
       const t0 = performance.now();
       child = await startChild(dir, url);
       const c = child;
@@ -385,7 +440,7 @@ export async function scaleNodeFigures(o: ScaleNodeOptions): Promise<void> {
       o.line('idle_cpu_s_per_min', ((cpu1 - cpu0) / wS) * 60, 's/min', { namespaces: n, window_s: round(wS, 1), load: load() });
 
       // Mixed load: a write and a strong read in each of TOUCHED namespaces (spread over the catalog).
-      const touched = Math.min(TOUCHED, n);
+      const touched = Math.min(o.touched, n);
       const step = Math.max(1, Math.floor(n / touched));
       for (let k = 0; k < touched; k++) {
         const ns = nsName(k * step);
@@ -397,12 +452,13 @@ export async function scaleNodeFigures(o: ScaleNodeOptions): Promise<void> {
 
       const one = nsName(0);
       const docs = `/v1/namespaces/${one}/collections/docs/documents`;
-      const writes = await timedOps(OPS, (i) => ok(request(c.port, 'POST', docs, JSON.stringify({ upserts: [{ id: `w${i}`, v: i }] })), 'timed write'));
-      const reads = await timedOps(OPS, (i) => ok(request(c.port, 'GET', `${docs}/w${i}`), 'timed strong read'));
+      const writes = await timedOps(o.ops, (i) => ok(request(c.port, 'POST', docs, JSON.stringify({ upserts: [{ id: `w${i}`, v: i }] })), 'timed write'), WRITE_PACE_MS);
+      const reads = await timedOps(o.ops, (i) => ok(request(c.port, 'GET', `${docs}/w${i}`), 'timed strong read'));
       const wp99 = pct(writes, 99);
       const rp99 = pct(reads, 99);
-      o.line('write_p99_ms', wp99, 'ms', { namespaces: n, ops: OPS, p50_ms: round(pct(writes, 50)), ...(base ? { baseline: round(base.write), ratio: round(wp99 / base.write, 3) } : {}), load: load() });
-      o.line('strong_read_p99_ms', rp99, 'ms', { namespaces: n, ops: OPS, p50_ms: round(pct(reads, 50)), ...(base ? { baseline: round(base.read), ratio: round(rp99 / base.read, 3) } : {}), load: load() });
+      o.line('write_p99_ms', wp99, 'ms', { namespaces: n, ops: o.ops, pace_ms: WRITE_PACE_MS, p50_ms: round(pct(writes, 50)), p999_ms: round(pct(writes, 99.9)), ...(base ? { baseline: round(base.write), ratio: round(wp99 / base.write, 3) } : {}), load: load() });
+      o.line('strong_read_p99_ms', rp99, 'ms', { namespaces: n, ops: o.ops, p50_ms: round(pct(reads, 50)), ...(base ? { baseline: round(base.read), ratio: round(rp99 / base.read, 3) } : {}), load: load() });
+      o.line('worker_errors', await workerErrors(c.metricsUrl), 'errors', { namespaces: n, load: load() });
       base ??= { write: wp99, read: rp99, calls: callsPerS, rss };
 
       const s0 = performance.now();
@@ -415,7 +471,7 @@ export async function scaleNodeFigures(o: ScaleNodeOptions): Promise<void> {
         child.proc.kill('SIGKILL');
         await child.exited;
       }
-      rmSync(dir, { recursive: true, force: true });
+      if (o.reuse === undefined) rmSync(dir, { recursive: true, force: true });
     }
   }
 }

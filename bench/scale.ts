@@ -1,4 +1,4 @@
-// `npm run bench -- scale [--max N] [--only <figure>]`
+// `npm run bench -- scale [--max N] [--only <figure>] [--reuse <dir>] [--idle-s S] [--touched K] [--ops K]`
 //
 // Issue 17's proof that a node's cost follows what it owns, at N = 10,000, 100,000 and
 // 1,000,000 namespaces (one collection each), the sizes up to --max (CI: the small size).
@@ -114,13 +114,31 @@ export async function main(argv: string[]): Promise<void> {
     .description("issue 17's figures at 10,000, 100,000 and 1,000,000 namespaces, each with a same-run baseline")
     .option('--max <n>', `the largest namespace count to measure (of ${SCALE_SIZES.join(', ')})`, String(SCALE_SIZES[0]))
     .option('--only <figure>', `one figure: ${all.map((f) => f.name).join(', ')}`)
+    .option('--reuse <dir>', 'keep each size\'s set-up catalog in <dir>/n<N> and use it again when its namespace count checks out (bench only)')
+    .option('--idle-s <s>', 'seconds of the idle window (default 30)')
+    .option('--touched <k>', 'namespaces the mixed load touches before node_rss_mb (default 1,000)')
+    .option('--ops <k>', 'writes, then strong reads, timed on one namespace (default 3,000)')
     .parse(argv, { from: 'user' })
-    .opts<{ max: string; only?: string }>();
+    .opts<{ max: string; only?: string; reuse?: string; idleS?: string; touched?: string; ops?: string }>();
   const max = Number(opts.max);
   if (!Number.isSafeInteger(max) || max < SCALE_SIZES[0]) throw new Error(`--max must be an integer ≥ ${SCALE_SIZES[0]}`);
   const sizes = SCALE_SIZES.filter((n) => n <= max);
   const run = opts.only ? all.filter((f) => f.name === opts.only) : all;
   if (run.length === 0) throw new Error(`--only: no figure ${opts.only} (${all.map((f) => f.name).join(', ')})`);
+  const count = (flag: string, v: string | undefined) => {
+    if (v === undefined) return undefined;
+    const x = Number(v);
+    if (!Number.isSafeInteger(x) || x < 1) throw new Error(`${flag} must be a positive integer, got "${v}"`);
+    return x;
+  };
+  const node: NonNullable<ScaleOptions['node']> = {};
+  const idle = count('--idle-s', opts.idleS);
+  const touched = count('--touched', opts.touched);
+  const ops = count('--ops', opts.ops);
+  if (idle !== undefined) node.idleSeconds = idle;
+  if (touched !== undefined) node.touched = touched;
+  if (ops !== undefined) node.ops = ops;
+  if (opts.reuse !== undefined) node.reuse = opts.reuse;
   const line: ScaleOptions['line'] = (metric, n, value, unit, extra = {}) => console.log(JSON.stringify({ bench: 'scale', metric, n, value: round(value, 4), unit, ...extra }));
-  for (const f of run) await f.run({ sizes, line });
+  for (const f of run) await f.run({ sizes, line, node });
 }

@@ -88,9 +88,16 @@ const SUITES: Record<string, string> = {
   moves: 'test/moves',
   crypto: 'test/crypto',
   erasure: 'test/erasure',
+  scale: 'test/scale',
 };
 /** Services a suite needs besides its backend's (started once for its stage). */
 const NEEDS: Record<string, string[]> = { openfga: ['openfga'], crypto: ['kms'] };
+/**
+ * Plain suites that run as a stage (a lane job) of their own: the scale bench's small size
+ * (test/scale) starts a node process and measures it idle, so it runs beside the other lanes'
+ * work rather than inside the plain stage's files.
+ */
+const OWN_STAGE = new Set(['scale']);
 /** Authorizers the security suites run with (spec §7): once each, with the same outcomes. */
 const AUTHORIZERS = ['builtin', 'openfga'] as const;
 /**
@@ -110,7 +117,7 @@ const LANE_STAGE_DEADLINE_MS = 25 * 60_000;
  */
 const LANE_COST_S: Record<string, number> = {
   postgres: 470, plain: 390, dynamodb: 300, embedded: 220, node22: 215, 'sharded-mixed': 160, 'remote-postgres': 140,
-  remote: 70, alternator: 65, sharded: 60, openfga: 25, 'openfga-pass': 20, crypto: 10,
+  remote: 70, alternator: 65, sharded: 60, scale: 35, openfga: 25, 'openfga-pass': 20, crypto: 10,
 };
 
 /** LANE_COST_S keys of the stages that have no backend: the plain suites, and the openfga pass. */
@@ -200,14 +207,15 @@ const split = (suites: string[]): Pick<Stage, 'files' | 'serialFiles'> => ({
   files: suites.filter((n) => !SERIAL.has(n)).flatMap((n) => testFiles(SUITES[n]!)),
   serialFiles: suites.filter((n) => SERIAL.has(n)).flatMap((n) => testFiles(SUITES[n]!)),
 });
-const plainSuites = plainNames.filter((n) => !NEEDS[n]);
+const ownStage = (n: string) => NEEDS[n] !== undefined || OWN_STAGE.has(n);
+const plainSuites = plainNames.filter((n) => !ownStage(n));
 const plain = split(plainSuites);
 /** A plain stage in a lane: its suites, with the builtin authorizer (the openfga pass is a stage of its own). */
 const plainLane = (suites: string[], cost: number) => ({ args: [...suites, '--concurrency', String(opts.concurrency), '--authorizer', 'builtin'], cost });
 if (plain.files.length + plain.serialFiles!.length > 0) stages.push({ label: plainSuites.join(', '), ...plain, lane: plainLane(plainSuites, LANE_COST_S[PLAIN] ?? 60) });
-for (const n of plainNames.filter((n) => NEEDS[n])) {
+for (const n of plainNames.filter(ownStage)) {
   const parts = split([n]);
-  if (parts.files.length + parts.serialFiles!.length > 0) stages.push({ label: n, ...parts, services: NEEDS[n]!, lane: plainLane([n], LANE_COST_S[n] ?? 30) });
+  if (parts.files.length + parts.serialFiles!.length > 0) stages.push({ label: n, ...parts, services: NEEDS[n] ?? [], lane: plainLane([n], LANE_COST_S[n] ?? 30) });
 }
 for (const b of backends) {
   const here = names.filter((n) => PER_BACKEND.has(n) && (ONLY_ON[n]?.includes(b) ?? true) && !NOT_ON[n]?.includes(b) && inBuiltinPass(n));
