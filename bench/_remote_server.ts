@@ -1,7 +1,8 @@
 // The remote metastore server of `npm run bench -- remote`, in a process of its own: it opens
 // the embedded backend at argv[2] (synchronous argv[3]), serves it on a loopback port, prints
 // the port on stdout, answers each `cpu` line on stdin with its CPU time so far (µs, user +
-// system) and runs until stdin closes.
+// system) and each `groups` line with its backend's group commits so far (groups, calls), and
+// runs until stdin closes.
 import { createInterface } from 'node:readline';
 import { openEmbedded } from '../src/meta/backends/embedded/index.js';
 import { RemoteServer } from '../src/remote/server.js';
@@ -12,6 +13,11 @@ const port = await server.listen('127.0.0.1', 0);
 process.stdout.write(`${port}\n`);
 const input = createInterface({ input: process.stdin });
 input.on('line', (l) => {
+  if (l.trim() === 'groups') {
+    const g = meta.groupCommits();
+    process.stdout.write(`${g.groups} ${g.calls}\n`);
+    return;
+  }
   if (l.trim() !== 'cpu') return;
   const u = process.cpuUsage();
   process.stdout.write(`${u.user + u.system}\n`);

@@ -8,8 +8,10 @@
 // machine without spare cores) and the calls each RPC carried (concurrent calls share a
 // CommitWalBatch); collectionHead's p50/p99 over the wire and in process; and the bytes one
 // commitWal puts on the wire (request and response, HTTP/2 framing included) from one caller
-// and from WRITERS concurrent ones, counted by a proxy in front of the server. Every line carries the 1-minute load average at
-// the start and the end of the run.
+// and from WRITERS concurrent ones, counted by a proxy in front of the server; and the calls
+// each group commit carried on both sides (the embedded backend's commitWal calls queued
+// together share one COMMIT, in process and on the server alike). Every line carries the
+// 1-minute load average at the start and the end of the run.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
@@ -94,6 +96,8 @@ interface BenchServer {
   port: number;
   /** The server process's CPU time so far, µs. */
   cpu(): Promise<number>;
+  /** The served backend's group commits so far. */
+  groups(): Promise<{ groups: number; calls: number }>;
   stop(): Promise<void>;
 }
 
@@ -119,6 +123,12 @@ async function startServer(path: string, synchronous: string): Promise<BenchServ
       const answer = nextLine('cpu', 10_000);
       child.stdin!.write('cpu\n');
       return Number(await answer);
+    },
+    groups: async () => {
+      const answer = nextLine('groups', 10_000);
+      child.stdin!.write('groups\n');
+      const [groups, calls] = (await answer).split(' ').map(Number);
+      return { groups: groups!, calls: calls! };
     },
     stop: () =>
       new Promise<void>((resolve) => {
@@ -177,6 +187,7 @@ export async function main(argv: string[]): Promise<void> {
     // The RPCs the remote rounds took: concurrent calls share a CommitWalBatch (docs/remote.md).
     const rpcs = async () => (await remote.channel.metrics.calls.get()).values.filter((x) => x.labels.method === 'CommitWal' || x.labels.method === 'CommitWalBatch').reduce((a, x) => a + x.value, 0);
     const rpcs0 = await rpcs();
+    const [sg0, lg0] = [await server.groups(), local.groupCommits()];
     for (let k = 0; k < ROUNDS; k++) {
       rs.push(await measure(r, true));
       ls.push(await measure(l, false));
@@ -194,6 +205,10 @@ export async function main(argv: string[]): Promise<void> {
     const rc = perOp(rm);
     line('remote_commitWal_cpu_us', rc.client + rc.server, 'us', perOp(lm).client, { client_us: round(rc.client), server_us: round(rc.server) });
     line('remote_commitWal_calls_per_rpc', remoteCalls / Math.max(1, remoteRpcs), 'calls', undefined, { calls: remoteCalls, rpcs: remoteRpcs });
+    // Group commit (docs/operations.md, "Embedded"): the commits each COMMIT carried, served and in process.
+    const [sg1, lg1] = [await server.groups(), local.groupCommits()];
+    const perGroup = (a: { groups: number; calls: number }, b: typeof a) => (b.calls - a.calls) / Math.max(1, b.groups - a.groups);
+    line('remote_commitWal_calls_per_group', perGroup(sg0, sg1), 'calls', perGroup(lg0, lg1), { note: 'served backend against in process: commitWal calls per group transaction (one COMMIT, one fsync)' });
 
     // collectionHead latency, one caller: over the wire and in process.
     const heads = async (f: Fixture) => {
