@@ -144,8 +144,12 @@ describe('remote: batched commitWal', () => {
       (await metric(text, 'loam_remote_server_calls_total', { method: 'CommitWal' })) + (await metric(text, 'loam_remote_server_calls_total', { method: 'CommitWalBatch' }));
     // One call names a stream that does not exist: the server's backend refuses it, not the client's checks.
     const bad = CALLS - 3;
+    const g0 = s.inner.groupCommits();
     const settled = await Promise.allSettled(Array.from({ length: CALLS }, (_, i) => client.commitWal(f.commit(`wal/c${i}`, i === bad ? f.stream + 1_000 : f.stream))));
     const m1 = await scrape(s.server.metricsUrl!);
+    // The served embedded backend committed the batch's calls together (group commit): one COMMIT for all that applied.
+    const g1 = s.inner.groupCommits();
+    assert.deepEqual({ groups: g1.groups - g0.groups, calls: g1.calls - g0.calls }, { groups: 1, calls: CALLS - 1 }, 'the batch was one group transaction');
 
     const delta = async (name: string, labels: Record<string, string>) => (await metric(m1, name, labels)) - (await metric(m0, name, labels));
     const used = (await rpcs(m1)) - (await rpcs(m0));
