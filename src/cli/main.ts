@@ -191,7 +191,7 @@ export function program(): Command {
         'Every setting can be overridden by LOAM_<SETTING> (e.g. LOAM_STORE, LOAM_PORT, LOAM_ROLES=log,query).',
         '',
         "Memory (docs/operations.md, sizing a node): a node needs about 512 MiB + cache_bytes (default 64 MiB).",
-        'write_inflight_bytes (default 8 MiB) bounds the write bodies it holds at once; a write beyond it waits',
+        'write_inflight_bytes (default 4 MiB) bounds the write bodies it holds at once; a write beyond it waits',
         'up to write_queue_timeout_ms (default 5000), then is refused with 503 overloaded, having written nothing.',
       ].join('\n'),
     )

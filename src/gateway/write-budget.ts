@@ -13,11 +13,12 @@
 // refused for its size (that is the body limit's job).
 
 /**
- * Bytes of write request bodies admitted and not yet answered, by default: about 80 requests
- * of 100 documents of 1 KiB, over twice what saturates a 2-core node (32 clients), and what
- * keeps a node at 200 clients inside 512 MiB + cache_bytes.
+ * Bytes of write request bodies admitted and not yet answered, by default: about 40 requests
+ * of 100 documents of 1 KiB, more than the 32 clients that saturate a 2-core node hold. At
+ * 200 clients a node peaked at 575–614 MiB with 8 MiB (over 512 MiB + cache_bytes), 505 with
+ * this (bench ingest).
  */
-export const DEFAULT_WRITE_INFLIGHT_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_WRITE_INFLIGHT_BYTES = 4 * 1024 * 1024;
 /** How long a write may wait for the budget, by default, before it is refused (503). */
 export const DEFAULT_WRITE_QUEUE_TIMEOUT_MS = 5_000;
 /**
