@@ -22,6 +22,10 @@
 //   write_p99_ms, strong_read_p99_ms  OPS sequential one-document writes, paced one per
 //                WRITE_PACE_MS at most (so each measures a write's latency, not a queue behind
 //                the one before), then OPS strong point reads, on one namespace (the p99 of each).
+//   write_path   where the timed writes' time went, from the node's histograms over them: the WAL
+//                object's PUT and its commit (loam_wal_flush_duration_seconds) and the HTTP
+//                request (loam_http_request_duration_seconds): per phase the count, the mean and
+//                how many took over SLOW_S (a bucket bound).
 //   worker_errors  the node's worker task errors over the whole run (loam_worker_errors_total).
 //
 // --reuse <dir> keeps each size's set-up catalog in <dir>/n<N> and uses it again on the next
@@ -350,6 +354,39 @@ async function reusable(dir: string, url: string, n: number): Promise<boolean> {
   return true;
 }
 
+/** A write path phase above this many seconds counts as slow (a bucket bound of the node's latency histograms). */
+export const SLOW_S = 0.1;
+
+/** One histogram series' totals in a metrics text: count, sum, and the count at or below SLOW_S. */
+function histogram(text: string, name: string, labels: RegExp): { count: number; sum: number; fast: number } {
+  const out = { count: 0, sum: 0, fast: 0 };
+  for (const m of text.matchAll(new RegExp(`^${name}_(count|sum|bucket)\\{([^}]*)\\} (\\S+)`, 'gm'))) {
+    if (!labels.test(m[2]!)) continue;
+    const v = Number(m[3]);
+    if (m[1] === 'count') out.count += v;
+    else if (m[1] === 'sum') out.sum += v;
+    else if (m[2]!.includes(`le="${SLOW_S}"`)) out.fast += v;
+  }
+  return out;
+}
+
+/** The write path's phases between two scrapes of the node's metrics. */
+function writePath(before: string, after: string): Record<string, { count: number; mean_ms: number; over_slow: number }> {
+  const phases: Record<string, [string, RegExp]> = {
+    wal_put: ['loam_wal_flush_duration_seconds', /phase="put"/],
+    wal_commit: ['loam_wal_flush_duration_seconds', /phase="commit"/],
+    http_write: ['loam_http_request_duration_seconds', /method="POST".*route="[^"]*documents"/],
+  };
+  const out: Record<string, { count: number; mean_ms: number; over_slow: number }> = {};
+  for (const [k, [name, labels]] of Object.entries(phases)) {
+    const a = histogram(before, name, labels);
+    const b = histogram(after, name, labels);
+    const count = b.count - a.count;
+    out[k] = { count, mean_ms: count > 0 ? round(((b.sum - a.sum) / count) * 1000, 2) : 0, over_slow: count - (b.fast - a.fast) };
+  }
+  return out;
+}
+
 /** Worker task errors the node counted (loam_worker_errors_total, every task). */
 async function workerErrors(metricsUrl: string): Promise<number> {
   let sum = 0;
@@ -452,7 +489,9 @@ export async function scaleNodeFigures(o: ScaleNodeOptions): Promise<void> {
 
       const one = nsName(0);
       const docs = `/v1/namespaces/${one}/collections/docs/documents`;
+      const metricsBefore = await getText(c.metricsUrl);
       const writes = await timedOps(o.ops, (i) => ok(request(c.port, 'POST', docs, JSON.stringify({ upserts: [{ id: `w${i}`, v: i }] })), 'timed write'), WRITE_PACE_MS);
+      o.line('write_path', o.ops, 'writes', { namespaces: n, slow_s: SLOW_S, phases: writePath(metricsBefore, await getText(c.metricsUrl)), load: load() });
       const reads = await timedOps(o.ops, (i) => ok(request(c.port, 'GET', `${docs}/w${i}`), 'timed strong read'));
       const wp99 = pct(writes, 99);
       const rp99 = pct(reads, 99);

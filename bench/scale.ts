@@ -1,4 +1,4 @@
-// `npm run bench -- scale [--max N] [--only <figure>] [--reuse <dir>] [--idle-s S] [--touched K] [--ops K]`
+// `npm run bench -- scale [--max N | --sizes N,M] [--only <figure>] [--reuse <dir>] [--idle-s S] [--touched K] [--ops K]`
 //
 // Issue 17's proof that a node's cost follows what it owns, at N = 10,000, 100,000 and
 // 1,000,000 namespaces (one collection each), the sizes up to --max (CI: the small size).
@@ -113,16 +113,19 @@ export async function main(argv: string[]): Promise<void> {
   const opts = new Command('bench scale')
     .description("issue 17's figures at 10,000, 100,000 and 1,000,000 namespaces, each with a same-run baseline")
     .option('--max <n>', `the largest namespace count to measure (of ${SCALE_SIZES.join(', ')})`, String(SCALE_SIZES[0]))
+    .option('--sizes <list>', `namespace counts to measure instead, comma-separated (each of ${SCALE_SIZES.join(', ')})`)
     .option('--only <figure>', `one figure: ${all.map((f) => f.name).join(', ')}`)
     .option('--reuse <dir>', 'keep each size\'s set-up catalog in <dir>/n<N> and use it again when its namespace count checks out (bench only)')
     .option('--idle-s <s>', 'seconds of the idle window (default 30)')
     .option('--touched <k>', 'namespaces the mixed load touches before node_rss_mb (default 1,000)')
     .option('--ops <k>', 'writes, then strong reads, timed on one namespace (default 3,000)')
     .parse(argv, { from: 'user' })
-    .opts<{ max: string; only?: string; reuse?: string; idleS?: string; touched?: string; ops?: string }>();
+    .opts<{ max: string; sizes?: string; only?: string; reuse?: string; idleS?: string; touched?: string; ops?: string }>();
   const max = Number(opts.max);
   if (!Number.isSafeInteger(max) || max < SCALE_SIZES[0]) throw new Error(`--max must be an integer ≥ ${SCALE_SIZES[0]}`);
-  const sizes = SCALE_SIZES.filter((n) => n <= max);
+  const picked = opts.sizes?.split(',').map(Number);
+  if (picked && (picked.length === 0 || picked.some((n) => !(SCALE_SIZES as readonly number[]).includes(n)))) throw new Error(`--sizes must list some of ${SCALE_SIZES.join(', ')}, got "${opts.sizes}"`);
+  const sizes = picked ? SCALE_SIZES.filter((n) => picked.includes(n)) : SCALE_SIZES.filter((n) => n <= max);
   const run = opts.only ? all.filter((f) => f.name === opts.only) : all;
   if (run.length === 0) throw new Error(`--only: no figure ${opts.only} (${all.map((f) => f.name).join(', ')})`);
   const count = (flag: string, v: string | undefined) => {
