@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { openEmbedded, type EmbeddedOptions } from '../../src/meta/backends/embedded/index.js';
-import { PRUNE_SQL } from '../../src/meta/backends/embedded/context.js';
+import { PRUNE_FEED_SCAN, PRUNE_SQL } from '../../src/meta/backends/embedded/context.js';
 import { MIN_REQUEST_TOKEN_TTL_MS, PRUNE_BATCH, PRUNE_EVERY_WRITES } from '../../src/meta/core/tokens.js';
 import { MAX_CLOCK_SKEW_MS, WAL_COMMIT_RECORD_TTL_MS, isMetaError } from '../../src/meta/index.js';
 
@@ -122,6 +122,23 @@ describe('embedded pruning', () => {
     assert.deepEqual(w, { version, changed: true, resync: true }, 'a watcher behind the horizon is woken with resync');
     const idle = await s.watch({ ns: quiet.id }, version, { timeoutMs: 50 });
     assert.deepEqual(idle, { version, changed: false });
+    await s.close();
+  });
+
+  test('a pass reads a bounded window of the feed: changes behind many kept ones are still pruned, a window a pass', async () => {
+    const s = open({ feedRetention: { changes: 5, ms: 0 } });
+    const past = Date.now() - MAX_CLOCK_SKEW_MS - MIN;
+    // Quiet namespaces (their one change is kept for good) fill two windows before the busy one's changes.
+    const QUIET = 2 * PRUNE_FEED_SCAN;
+    for (let i = 0; i < QUIET; i++) await s.createNamespace({ org: 'o', name: `q${i}` }, { stamp: past });
+    const busy = await s.createNamespace({ org: 'o', name: 'busy' }, { stamp: past });
+    for (let i = 0; i < 40; i++) await s.createStream({ ns: busy.id, name: `s${i}`, partitions: 1 }, { stamp: past });
+    // Every write so far ran its own passes; a few more reach the busy namespace's changes.
+    for (let pass = 0; pass < Math.ceil((QUIET + 41) / PRUNE_FEED_SCAN) + 1; pass++) await s.pruneNow();
+    const left = (s.db.prepare('SELECT count(*) AS n FROM catalog_changes WHERE ns = ?').get(busy.id) as { n: number }).n;
+    assert.ok(left <= 5 + 1, `the busy namespace keeps ${left} of its 41 changes (the newest, and those within the last 5 versions)`);
+    assert.equal((s.db.prepare('SELECT count(*) AS n FROM catalog_changes WHERE ns <> ?').get(busy.id) as { n: number }).n, QUIET, 'every quiet namespace keeps its newest change');
+    assert.equal((await s.changesSince(0)).resync, true);
     await s.close();
   });
 });

@@ -59,8 +59,16 @@ export const PROMPT_POLL_MS = 1;
 export const SQLITE_CACHE_KIB = 8 * 1024;
 
 /**
- * The statements of one prune pass. Each reads through an index and touches at most its
- * batch of rows, so a pass costs the same whatever the size of the tables it prunes
+ * Catalog changes one prune pass looks at, at most (from where the last pass stopped). The
+ * feed keeps the newest change of every namespace for good, so a search for prunable changes
+ * that filtered as it walked would read all of them — a million at a million namespaces,
+ * every PRUNE_EVERY_WRITES writes, inside the write's transaction.
+ */
+export const PRUNE_FEED_SCAN = 4 * PRUNE_BATCH;
+
+/**
+ * The statements of one prune pass. Each reads through an index and reads or touches at most
+ * its batch of rows, so a pass costs the same whatever the size of the tables it prunes
  * (test/unit/embedded-prune.test.ts checks their query plans).
  */
 export const PRUNE_SQL = {
@@ -70,9 +78,11 @@ export const PRUNE_SQL = {
   tokens: 'DELETE FROM request_tokens WHERE id IN (SELECT id FROM request_tokens WHERE stamp < ? ORDER BY stamp LIMIT ?)',
   walCommits: 'DELETE FROM wal_commits WHERE (object, grp) IN (SELECT object, grp FROM wal_commits WHERE stamp < ? ORDER BY stamp LIMIT ?)',
   tombstones: 'DELETE FROM object_refs WHERE path IN (SELECT path FROM object_refs WHERE deleted = 1 AND claim_stamp < ? ORDER BY claim_stamp LIMIT ?)',
-  feedCandidates: `SELECT c.version FROM catalog_changes c WHERE c.version <= ? AND c.stamp < ?
-      AND EXISTS (SELECT 1 FROM catalog_changes d WHERE d.ns = c.ns AND d.version > c.version)
-    ORDER BY c.version LIMIT ?`,
+  // A window of the feed after the cursor, each change with whether it is past retention and
+  // superseded (a newer change of its namespace exists): the LIMIT bounds the rows read.
+  feedWindow: `SELECT c.version AS version, c.stamp < ? AS old,
+      EXISTS (SELECT 1 FROM catalog_changes d WHERE d.ns = c.ns AND d.version > c.version) AS superseded
+    FROM catalog_changes c WHERE c.version > ? AND c.version <= ? ORDER BY c.version LIMIT ?`,
   feedDelete: 'DELETE FROM catalog_changes WHERE version IN (SELECT value FROM json_each(?))',
 } as const;
 
@@ -95,6 +105,8 @@ export class SqliteContext {
   private readonly tokenTtlMs: number;
   private readonly feed: FeedRetention;
   private writes = 0;
+  /** The version the feed's next prune pass reads on from (pruneFeed). */
+  private feedCursor = 0;
   private pendingWake = false;
   /** The namespaces the current write checked (writable): its commit token names the one it wrote to. */
   private readonly txNamespaces = new Set<number>();
@@ -331,15 +343,29 @@ export class SqliteContext {
     return n;
   }
 
-  /** Catalog changes past retention, oldest first, keeping the newest change of each namespace. */
+  /**
+   * Catalog changes past retention, keeping the newest change of each namespace: each pass
+   * looks at the next PRUNE_FEED_SCAN changes after the last pass's (back to the oldest at the
+   * end of the prunable range) and removes at most PRUNE_BATCH of them.
+   */
   private pruneFeed(now: number): number {
     const newest = this.currentVersion();
     const b = feedPruneBounds(newest, now, this.feed);
     if (b.maxVersion < 1) return 0;
-    const rows = this.all<{ version: number }>(PRUNE_SQL.feedCandidates, b.maxVersion, b.before, PRUNE_BATCH);
-    if (rows.length === 0) return 0;
-    const top = rows[rows.length - 1]!.version;
-    const n = this.run(PRUNE_SQL.feedDelete, JSON.stringify(rows.map((r) => r.version))).changes;
+    const rows = this.all<{ version: number; old: number; superseded: number }>(PRUNE_SQL.feedWindow, b.before, this.feedCursor, b.maxVersion, PRUNE_FEED_SCAN);
+    const gone: number[] = [];
+    let read = 0;
+    for (const r of rows) {
+      if (gone.length >= PRUNE_BATCH) break;
+      if (r.old && r.superseded) gone.push(r.version);
+      read++;
+    }
+    // A window read whole and short of PRUNE_FEED_SCAN reached the end of the prunable range:
+    // the next pass starts from the oldest again (changes too young then may be old enough).
+    this.feedCursor = read === rows.length && rows.length < PRUNE_FEED_SCAN ? 0 : rows[read - 1]!.version;
+    if (gone.length === 0) return 0;
+    const top = gone[gone.length - 1]!;
+    const n = this.run(PRUNE_SQL.feedDelete, JSON.stringify(gone)).changes;
     this.run("UPDATE counters SET value = max(value, ?) WHERE kind = 'feed_horizon'", top);
     return n;
   }
