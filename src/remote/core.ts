@@ -27,7 +27,7 @@ export class RemoteAuthError extends Error {
 }
 
 /** A call as authenticate sees it: its metadata, peer and TLS auth context (grpc-js's ServerSurfaceCall). */
-export type ServerCall = grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>;
+export type ServerCall = grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>;
 
 export type Authenticate = (call: ServerCall) => string | Promise<string>;
 

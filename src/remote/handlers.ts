@@ -23,7 +23,7 @@ export function deadlineOf(call: ServerCall): number {
 }
 
 /** An AbortSignal for the call: the caller cancelling, or its deadline passing. */
-export function callSignal(call: ServerCall, deadline: number): { signal: AbortSignal; done(): void } {
+export function callSignal(call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>, deadline: number): { signal: AbortSignal; done(): void } {
   const ac = new AbortController();
   const onCancel = () => ac.abort(new Error('the caller cancelled the call'));
   call.on('cancelled', onCancel);

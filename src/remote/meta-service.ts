@@ -14,7 +14,7 @@ import type { WatchChangesRequest__Output } from '../meta/backends/remote/gen/lo
 import type { WriteContext__Output } from '../meta/backends/remote/gen/loam/remote/v1/WriteContext.js';
 import { callSignal, errorCode, refusedLate, statusOf, unary, type CallContext } from './handlers.js';
 import type { ServerCore } from './core.js';
-import { commitWalBatch } from './wal-batch.js';
+import { commitWalBatch, commitWalStream } from './wal-batch.js';
 import type { CommitWalRequest__Output } from '../meta/backends/remote/gen/loam/remote/v1/CommitWalRequest.js';
 
 /** Catalog changes read per changesSince page while serving a watch stream. */
@@ -106,6 +106,7 @@ export function metaHandlers(core: ServerCore): MetaStoreHandlers {
 
     CommitWal: u('CommitWal', commitWal, key),
     CommitWalBatch: commitWalBatch(core, commitWal),
+    CommitWalStream: commitWalStream(core, commitWal),
     PartitionIndex: u('PartitionIndex', async (ctx, r) =>
       c.partitionIndexToWire(
         await m(ctx).partitionIndex(r.ns, r.stream, r.partition, {

@@ -18,6 +18,13 @@ export class RemoteServerMetrics {
   });
   readonly batched = new Counter({ name: 'loam_remote_server_batched_calls_total', help: 'Contract calls that arrived inside a batch RPC (CommitWalBatch), by method', labelNames: ['method'], registers: [this.registry] });
   readonly replays = new Counter({ name: 'loam_remote_server_replayed_writes_total', help: 'Writes answered from the record of an earlier call with the same idempotency key (a retry after a lost response)', labelNames: ['method'], registers: [this.registry] });
+  readonly streamMessages = new Counter({
+    name: 'loam_remote_server_stream_messages_total',
+    help: 'Messages received on request streams, by method (CommitWalStream: one per batch of commitWal calls)',
+    labelNames: ['method'],
+    registers: [this.registry],
+  });
+  readonly walStreams = new Gauge({ name: 'loam_remote_server_wal_streams', help: 'Open CommitWalStream streams (one per client channel that commits WAL objects)', registers: [this.registry] });
   readonly streams = new Gauge({ name: 'loam_remote_server_watch_streams', help: 'Open watch streams', registers: [this.registry] });
   readonly resumed = new Counter({ name: 'loam_remote_server_resumed_streams_total', help: 'Watch streams opened by a client resuming from its last version after a cut', registers: [this.registry] });
 }

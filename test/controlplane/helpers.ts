@@ -64,6 +64,25 @@ export function callRaw(client: grpc.Client, rpc: Rpc, req: unknown, md: grpc.Me
   const deadline = Date.now() + CALL_DEADLINE_MS;
   const { def } = rpc;
   return new Promise((resolve) => {
+    if (def.requestStream && def.responseStream) {
+      // A bidirectional stream (CommitWalStream): the one request as its message, then half-closed.
+      const messages: unknown[] = [];
+      const s = client.makeBidiStreamRequest(def.path, def.requestSerialize, def.responseDeserialize, md, { deadline });
+      const t = setTimeout(() => s.cancel(), streamMs);
+      s.on('data', (m: unknown) => messages.push(m));
+      s.on('error', (e: grpc.ServiceError) => {
+        clearTimeout(t);
+        resolve({ code: e.code, details: e.details, messages });
+      });
+      s.on('status', (st: grpc.StatusObject) => {
+        if (st.code !== grpc.status.OK) return;
+        clearTimeout(t);
+        resolve({ code: grpc.status.OK, details: '', messages });
+      });
+      s.write(req);
+      s.end();
+      return;
+    }
     if (def.responseStream) {
       const messages: unknown[] = [];
       const s = client.makeServerStreamRequest(def.path, def.requestSerialize, def.responseDeserialize, req, md, { deadline });

@@ -56,6 +56,10 @@ function rows(betaKeyId: string): Record<string, unknown> {
     'MetaStore.CommitWalBatch': {
       calls: [{ call: { commit: { object: 'wal/matrix-2', objectStamp: Date.now(), chunks: [{ ns: 1, stream: 1, partition: 0, records: 1, byteStart: 0, byteEnd: 10 }] }, ...w('cwb') }, timeoutMs: 10_000 }],
     },
+    'MetaStore.CommitWalStream': {
+      batchId: 1,
+      calls: [{ call: { commit: { object: 'wal/matrix-3', objectStamp: Date.now(), chunks: [{ ns: 1, stream: 1, partition: 0, records: 1, byteStart: 0, byteEnd: 10 }] }, ...w('cws') }, timeoutMs: 10_000 }],
+    },
     'MetaStore.DueHeads': { before: Date.now(), page: { limit: 100 } },
     'MetaStore.SettleHead': { ns: 1, stream: 1, partition: 0, mark: 1 },
     'MetaStore.PartitionIndex': { ns: 1, stream: 1, partition: 0 },

@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { isMetaError, type MetaStore, type WalCommit } from '../../src/meta/index.js';
 import { MAX_WAL_BATCH_CALLS } from '../../src/meta/backends/remote/wal-batch.js';
 import { metaErrorFromDetail } from '../../src/meta/backends/remote/wire-errors.js';
+import { WalStream } from '../../src/meta/backends/remote/wal-stream.js';
 import { metric, served, type Served } from './helpers.js';
 
 const SCHEMA = { primaryKey: 'id', fields: { id: 'string' as const } };
@@ -51,7 +52,8 @@ const replays = async () => metric(s.server.metrics.registry.metrics(), 'loam_re
 describe('remote: idempotency keys', () => {
   test('a commitWal whose response is lost (socket closed after the server applied it) returns the original offsets on retry, applied once', async () => {
     const proxy = await s.proxy();
-    const client = await s.clientVia(proxy);
+    // Without the commitWal stream: the call alone is its own unary CommitWal (the batch case below cuts the stream).
+    const client = await s.clientVia(proxy, { walStream: false });
     const ns = await client.createNamespace({ org: 'acme', name: 'prod' });
     const coll = await client.createCollection({ ns: ns.id, name: 'docs', schema: SCHEMA, partitions: 2 });
     const commit = (object: string): WalCommit => ({
@@ -140,8 +142,11 @@ describe('remote: batched commitWal', () => {
     const client = await s.client();
     const f = await fixture(client, 'share');
     const m0 = await scrape(s.server.metricsUrl!);
+    // Unary calls, batch RPCs and batches on the commitWal stream: what the server was sent.
     const rpcs = async (text: string) =>
-      (await metric(text, 'loam_remote_server_calls_total', { method: 'CommitWal' })) + (await metric(text, 'loam_remote_server_calls_total', { method: 'CommitWalBatch' }));
+      (await metric(text, 'loam_remote_server_calls_total', { method: 'CommitWal' })) +
+      (await metric(text, 'loam_remote_server_calls_total', { method: 'CommitWalBatch' })) +
+      (await metric(text, 'loam_remote_server_stream_messages_total', { method: 'CommitWalStream' }));
     // One call names a stream that does not exist: the server's backend refuses it, not the client's checks.
     const bad = CALLS - 3;
     const g0 = s.inner.groupCommits();
@@ -153,7 +158,8 @@ describe('remote: batched commitWal', () => {
 
     const delta = async (name: string, labels: Record<string, string>) => (await metric(m1, name, labels)) - (await metric(m0, name, labels));
     const used = (await rpcs(m1)) - (await rpcs(m0));
-    assert.ok(used < CALLS, `${CALLS} calls in fewer RPCs (got ${used})`);
+    assert.ok(used >= 1 && used < CALLS, `${CALLS} calls in fewer RPCs or stream messages (got ${used})`);
+    assert.equal(await delta('loam_remote_server_stream_messages_total', { method: 'CommitWalStream' }), used, 'the batches went on the commitWal stream');
     assert.equal(await delta('loam_remote_server_batched_calls_total', { method: 'CommitWal' }), CALLS, 'every call arrived in a batch');
     const refused = settled[bad]!;
     assert.equal(refused.status, 'rejected');
@@ -212,13 +218,27 @@ describe('remote: batched commitWal', () => {
       return true;
     });
     assert.equal((await s.inner.partitionIndex(f.ns, f.stream, 0)).entries.length, 1, 'nothing of the refused batch applied');
+    // On the commitWal stream the same batch is refused whole in its answer, and the stream carries the next batch.
+    const ws = new WalStream(client.channel);
+    try {
+      const refused = await ws.send(() => over, Date.now() + 10_000);
+      assert.equal(refused.outcomes.length, 0);
+      assert.equal(metaErrorFromDetail(refused.error!).details.limit, 'MAX_WAL_BATCH_CALLS');
+      const next = await ws.send(() => [{ call: call('wal/next', 'k-next'), timeoutMs: 10_000 }], Date.now() + 10_000);
+      assert.equal(next.outcomes[0]!.result!.object, 'wal/next');
+    } finally {
+      ws.close();
+    }
+    assert.deepEqual((await s.inner.partitionIndex(f.ns, f.stream, 0)).entries.map((e) => e.path), ['wal/ok', 'wal/next'], 'nothing of the refused batch applied');
   });
 
-  test('a batch whose connection is cut after the server applied it is retried: each call applied once, answered with its own first outcome', async () => {
+  test('a batch whose stream is cut after the server applied it is sent again on a new stream: each call applied once, answered with its own first outcome', async () => {
     const proxy = await s.proxy();
     const client = await s.clientVia(proxy);
     const f = await fixture(client, 'retry');
     const replayed0 = await replays();
+    const sent = async () => metric(s.server.metrics.registry.metrics(), 'loam_remote_server_stream_messages_total', { method: 'CommitWalStream' });
+    const sent0 = await sent();
     applied = 0;
     cutAfter = CALLS;
     cut = async () => {
@@ -229,7 +249,8 @@ describe('remote: batched commitWal', () => {
     assert.equal(cut, null, 'the connection was cut after the apply');
     assert.equal(applied, CALLS, 'each call applied once: the retry was answered from the server record');
     assert.equal((await replays()) - replayed0, CALLS, 'every call of the retried batch replayed its own outcome');
-    assert.ok((await metric(client.channel.metrics.registry.metrics(), 'loam_remote_client_retries_total', { method: 'CommitWalBatch' })) >= 1, 'the client retried the batch');
+    assert.ok((await metric(client.channel.metrics.registry.metrics(), 'loam_remote_client_retries_total', { method: 'CommitWalStream' })) >= 1, 'the client sent the batch again');
+    assert.ok((await sent()) - sent0 >= 2, 'the server got the batch on the cut stream and again on the next');
     for (let p = 0; p < PARTITIONS; p++) {
       const idx = await s.inner.partitionIndex(f.ns, f.stream, p);
       assert.equal(idx.next, CALLS * 2, `partition ${p}: no second apply moved the head`);

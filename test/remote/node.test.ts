@@ -50,12 +50,14 @@ describe('remote: a node on a remote metastore', () => {
 
     const text = await (await fetch(node.metricsUrl, { signal: AbortSignal.timeout(15_000) })).text();
     // Alone or with concurrent ones in a batch (docs/remote.md "Batched commitWal").
-    const commits = async (t: string, name: string, labels: Record<string, string>) => (await metric(t, name, { method: 'CommitWal', ...labels })) + (await metric(t, name, { method: 'CommitWalBatch', ...labels }));
+    // Alone, in a batch RPC, or (the default) as a batch on the commitWal stream.
+    const commits = async (t: string, name: string, labels: Record<string, string>) =>
+      (await metric(t, name, { method: 'CommitWal', ...labels })) + (await metric(t, name, { method: 'CommitWalBatch', ...labels })) + (await metric(t, name, { method: 'CommitWalStream', ...labels }));
     assert.ok((await commits(text, 'loam_remote_client_calls_total', { outcome: 'ok' })) >= 1, 'commitWal went over gRPC');
     assert.ok((await metric(text, 'loam_remote_client_calls_total', { method: 'control.GetKey', outcome: 'ok' })) >= 1, 'the key was read over gRPC');
     assert.match(text, /loam_remote_client_call_duration_seconds_bucket/);
     assert.match(text, /loam_remote_client_retries_total|loam_remote_client_resumed_streams_total/);
     const served_ = await s.server.metrics.registry.metrics();
-    assert.ok((await commits(served_, 'loam_remote_server_calls_total', { status: 'OK' })) >= 1);
+    assert.ok((await commits(served_, 'loam_remote_server_calls_total', { status: 'OK' })) + (await metric(served_, 'loam_remote_server_stream_messages_total', { method: 'CommitWalStream' })) >= 1);
   });
 });

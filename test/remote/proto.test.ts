@@ -61,7 +61,7 @@ describe('remote: the wire definition', () => {
     for (const flag of ['defaults', 'oneofs', 'arrays'] as const) assert.equal(LOADER_OPTIONS[flag] === true, script.includes(`--${flag}`), flag);
   });
 
-  test('every MetaStore call has its rpc; the only others are the watch stream and the commitWal batch', () => {
+  test('every MetaStore call has its rpc; the only others are the watch stream, the commitWal batch and its stream', () => {
     const svc = root.lookupService('loam.remote.v1.MetaStore');
     // The dirty set's optional calls too: served when the backend keeps one. Not the optional
     // bulk createNamespaces: the remote client does not offer it, so createNamespacesWith
@@ -69,7 +69,12 @@ describe('remote: the wire definition', () => {
     const NOT_SERVED = new Set(['watch', 'createNamespaces']);
     const calls = [...CHECKED_METHODS.filter((m) => !NOT_SERVED.has(m)), 'capabilities'].map(rpcName);
     const rpcs = Object.keys(svc.methods);
-    assert.deepEqual([...calls, 'WatchChanges', 'CommitWalBatch'].sort(), rpcs.sort());
+    assert.deepEqual([...calls, 'WatchChanges', 'CommitWalBatch', 'CommitWalStream'].sort(), rpcs.sort());
+    // The stream's batches are the batch rpc's calls and outcomes, with a batch id each way.
+    const st = svc.methods.CommitWalStream!;
+    assert.equal(st.requestStream && st.responseStream, true, 'CommitWalStream is a bidirectional stream');
+    assert.equal(root.lookupType(st.requestType).fields.calls!.type, root.lookupType(svc.methods.CommitWalBatch!.requestType).fields.calls!.type);
+    assert.equal(root.lookupType(st.responseType).fields.outcomes!.type, root.lookupType(svc.methods.CommitWalBatch!.responseType).fields.outcomes!.type);
     assert.equal(svc.methods.WatchChanges!.responseStream, true, 'watch is a server stream');
     // The batch is CommitWal's calls and outcomes, nothing of its own: each call is a
     // CommitWalRequest, each outcome the CommitWal result or the ErrorDetail of its refusal.

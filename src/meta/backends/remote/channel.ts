@@ -41,6 +41,11 @@ export interface RemoteOptions {
   callTimeoutMs?: number;
   /** Serve catalog reads from the per-namespace cache (./cache.ts). Default off. */
   cache?: boolean;
+  /**
+   * Send commitWal batches as messages of one long-lived CommitWalStream (./wal-stream.ts).
+   * Default true; false: one CommitWalBatch RPC per batch (a server that predates the stream).
+   */
+  walStream?: boolean;
   /** Where the client's metrics go; default a registry of its own (RemoteChannel.metrics.registry). */
   metrics?: RemoteClientMetrics;
 }
@@ -105,22 +110,31 @@ export class RemoteChannel {
     return this.invoke(this.control, method, write, () => req, undefined, 'control.') as Promise<ControlMethods[K]['res']>;
   }
 
-  private async invoke(client: grpc.Client, method: string, write: boolean, build: () => unknown, at?: number, prefix = ''): Promise<unknown> {
-    const name = `${prefix}${method}`;
-    const started = process.hrtime.bigint();
+  private invoke(client: grpc.Client, method: string, write: boolean, build: () => unknown, at?: number, prefix = ''): Promise<unknown> {
     const deadline = at ?? Date.now() + this.timeoutMs;
+    return this.retrying(`${prefix}${method}`, write, deadline, () => this.once(client, method, build(), deadline));
+  }
+
+  /**
+   * One call by `attempt` (a unary RPC, or a batch on the commitWal stream), counted under
+   * `name`: a refusal is its MetaError; a transport failure (UNAVAILABLE with no typed error) is
+   * tried again, at most REMOTE_TRANSPORT_ATTEMPTS times and within the deadline, with the same
+   * idempotency keys.
+   */
+  async retrying(name: string, write: boolean, deadline: number, attempt: () => Promise<unknown>): Promise<unknown> {
+    const started = process.hrtime.bigint();
     let outcome = 'ok';
     try {
-      for (let attempt = 1; ; attempt++) {
+      for (let n = 1; ; n++) {
         if (this.closed) throw new MetaError('Retryable', 'the remote metastore client is closed', { reason: 'closed', beforeSend: true });
         try {
-          return await this.once(client, method, build(), deadline);
+          return await attempt();
         } catch (e) {
           const err = callError(e as grpc.ServiceError, write, name);
           const typed = (e as grpc.ServiceError).metadata?.get('loam-error-bin').length;
           const transport = !typed && (e as grpc.ServiceError).code === grpc.status.UNAVAILABLE;
-          const backoff = REMOTE_RETRY_BASE_MS * 2 ** (attempt - 1);
-          if (!transport || attempt >= REMOTE_TRANSPORT_ATTEMPTS || Date.now() + backoff >= deadline || this.closed) {
+          const backoff = REMOTE_RETRY_BASE_MS * 2 ** (n - 1);
+          if (!transport || n >= REMOTE_TRANSPORT_ATTEMPTS || Date.now() + backoff >= deadline || this.closed) {
             outcome = err.code;
             throw err;
           }

@@ -104,7 +104,7 @@ function remoteMetaStore(ch: RemoteChannel, capabilities: () => Capabilities, ca
   };
   const write = true;
   const read = false;
-  const batcher = new WalBatcher(ch);
+  const batcher = new WalBatcher(ch, ch.opts.walStream !== false);
 
   const store: RemoteMetaStore = {
     channel: ch,
@@ -114,6 +114,7 @@ function remoteMetaStore(ch: RemoteChannel, capabilities: () => Capabilities, ca
     async close() {
       for (const s of [...streams]) s.stop();
       cache?.close();
+      batcher.close();
       ch.close();
     },
 

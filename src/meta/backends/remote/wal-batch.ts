@@ -1,5 +1,6 @@
 // Batched commitWal (spec §8, docs/remote.md "Batched commitWal"): concurrent commitWal calls
-// of one client travel in one CommitWalBatch RPC, so a node's writers pay one HTTP/2 stream,
+// of one client travel in one batch — a message of the client's commitWal stream
+// (./wal-stream.ts), or without it one CommitWalBatch RPC — so a node's writers pay one HTTP/2 stream,
 // one set of headers and one authentication per batch instead of per call. No linger in time:
 // the calls made in one turn of the event loop leave together at its end (setImmediate), and
 // the calls that queue while a batch is in flight leave together when it returns. Each call keeps its own idempotency key, deadline and outcome — the server
@@ -9,7 +10,9 @@ import { MetaError } from '../../errors.js';
 import type { RemoteChannel } from './channel.js';
 import type { CommitWalRequest } from './gen/loam/remote/v1/CommitWalRequest.js';
 import type { WalCommitResult__Output } from './gen/loam/remote/v1/WalCommitResult.js';
+import type { CommitWalOutcome__Output } from './gen/loam/remote/v1/CommitWalOutcome.js';
 import { metaErrorFromDetail } from './wire-errors.js';
+import { WalStream } from './wal-stream.js';
 
 /** Calls one batch carries at most; the server refuses a batch of more (LimitExceeded). */
 export const MAX_WAL_BATCH_CALLS = 64;
@@ -46,8 +49,20 @@ export class WalBatcher {
   private readonly queue: Pending[] = [];
   private inFlight = 0;
   private scheduled = false;
+  /** The commitWal stream the batches travel on (./wal-stream.ts); null: one CommitWalBatch RPC each. */
+  private readonly stream: WalStream | null;
 
-  constructor(private readonly ch: RemoteChannel) {}
+  constructor(
+    private readonly ch: RemoteChannel,
+    useStream = true,
+  ) {
+    this.stream = useStream ? new WalStream(ch) : null;
+  }
+
+  /** Cancels the stream (the client closes). */
+  close(): void {
+    this.stream?.close();
+  }
 
   /** One commitWal call: its result, or its own MetaError, whichever batch it travels in. */
   commit(req: CommitWalRequest): Promise<WalCommitResult__Output> {
@@ -110,8 +125,8 @@ export class WalBatcher {
   }
 
   private async send(batch: Pending[]): Promise<void> {
-    if (batch.length === 1) {
-      // Alone: the unary rpc, with the call's own deadline.
+    // Alone and over the batch size (it could not share a batch), or with no stream: the unary rpc, with the call's own deadline.
+    if (batch.length === 1 && (!this.stream || batch[0]!.bytes > MAX_WAL_BATCH_BYTES)) {
       const p = batch[0]!;
       await this.ch.callMeta('CommitWal', true, p.req, p.deadline).then(
         (r) => this.settle(p, () => p.resolve(r)),
@@ -121,28 +136,32 @@ export class WalBatcher {
     }
     const deadline = Math.max(...batch.map((p) => p.deadline));
     this.ch.metrics.batched.inc({ method: 'CommitWal' }, batch.length);
+    // Made again for each transport attempt: each call carries what is left of its own deadline.
+    const calls = () => {
+      const now = Date.now();
+      return batch.map((p) => ({ call: p.req, timeoutMs: Math.max(0, p.deadline - now) }));
+    };
     try {
-      // Made again for each transport attempt: each call carries what is left of its own deadline.
-      const r = await this.ch.callMetaEach(
-        'CommitWalBatch',
-        true,
-        () => {
-          const now = Date.now();
-          return { calls: batch.map((p) => ({ call: p.req, timeoutMs: Math.max(0, p.deadline - now) })) };
-        },
-        deadline,
-      );
-      if (r.outcomes.length !== batch.length) {
-        throw new MetaError('Unknown', `CommitWalBatch: the server answered ${r.outcomes.length} outcomes for ${batch.length} calls; the writes may have applied`, { earlierUnknown: false });
+      let outcomes: CommitWalOutcome__Output[];
+      if (this.stream) {
+        const r = await this.stream.send(calls, deadline);
+        // The whole batch refused (nothing of it applied): every call has that error.
+        if (r.error) throw metaErrorFromDetail(r.error);
+        outcomes = r.outcomes;
+      } else {
+        outcomes = (await this.ch.callMetaEach('CommitWalBatch', true, () => ({ calls: calls() }), deadline)).outcomes;
+      }
+      if (outcomes.length !== batch.length) {
+        throw new MetaError('Unknown', `CommitWal batch: the server answered ${outcomes.length} outcomes for ${batch.length} calls; the writes may have applied`, { earlierUnknown: false });
       }
       batch.forEach((p, i) => {
-        const o = r.outcomes[i]!;
+        const o = outcomes[i]!;
         if (o.outcome === 'result' && o.result) this.settle(p, () => p.resolve(o.result!));
         else if (o.error) this.settle(p, () => p.reject(metaErrorFromDetail(o.error!)));
-        else this.settle(p, () => p.reject(new MetaError('Unknown', 'CommitWalBatch: the server answered an empty outcome; the write may have applied', { earlierUnknown: false })));
+        else this.settle(p, () => p.reject(new MetaError('Unknown', 'CommitWal batch: the server answered an empty outcome; the write may have applied', { earlierUnknown: false })));
       });
     } catch (e) {
-      // The whole RPC failed (the transport, an authentication refusal): every call has its error.
+      // The whole batch failed (the transport, an authentication refusal, a refusal of the batch): every call has its error.
       for (const p of batch) this.settle(p, () => p.reject(e));
     }
   }

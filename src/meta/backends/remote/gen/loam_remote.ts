@@ -33,6 +33,8 @@ import type { CommitWalBatchRequest as _loam_remote_v1_CommitWalBatchRequest, Co
 import type { CommitWalBatchResult as _loam_remote_v1_CommitWalBatchResult, CommitWalBatchResult__Output as _loam_remote_v1_CommitWalBatchResult__Output } from './loam/remote/v1/CommitWalBatchResult.js';
 import type { CommitWalOutcome as _loam_remote_v1_CommitWalOutcome, CommitWalOutcome__Output as _loam_remote_v1_CommitWalOutcome__Output } from './loam/remote/v1/CommitWalOutcome.js';
 import type { CommitWalRequest as _loam_remote_v1_CommitWalRequest, CommitWalRequest__Output as _loam_remote_v1_CommitWalRequest__Output } from './loam/remote/v1/CommitWalRequest.js';
+import type { CommitWalStreamRequest as _loam_remote_v1_CommitWalStreamRequest, CommitWalStreamRequest__Output as _loam_remote_v1_CommitWalStreamRequest__Output } from './loam/remote/v1/CommitWalStreamRequest.js';
+import type { CommitWalStreamResult as _loam_remote_v1_CommitWalStreamResult, CommitWalStreamResult__Output as _loam_remote_v1_CommitWalStreamResult__Output } from './loam/remote/v1/CommitWalStreamResult.js';
 import type { ControlCapabilities as _loam_remote_v1_ControlCapabilities, ControlCapabilities__Output as _loam_remote_v1_ControlCapabilities__Output } from './loam/remote/v1/ControlCapabilities.js';
 import type { ControlChange as _loam_remote_v1_ControlChange, ControlChange__Output as _loam_remote_v1_ControlChange__Output } from './loam/remote/v1/ControlChange.js';
 import type { ControlChangeList as _loam_remote_v1_ControlChangeList, ControlChangeList__Output as _loam_remote_v1_ControlChangeList__Output } from './loam/remote/v1/ControlChangeList.js';
@@ -209,6 +211,8 @@ export interface ProtoGrpcType {
         CommitWalBatchResult: MessageTypeDefinition<_loam_remote_v1_CommitWalBatchResult, _loam_remote_v1_CommitWalBatchResult__Output>
         CommitWalOutcome: MessageTypeDefinition<_loam_remote_v1_CommitWalOutcome, _loam_remote_v1_CommitWalOutcome__Output>
         CommitWalRequest: MessageTypeDefinition<_loam_remote_v1_CommitWalRequest, _loam_remote_v1_CommitWalRequest__Output>
+        CommitWalStreamRequest: MessageTypeDefinition<_loam_remote_v1_CommitWalStreamRequest, _loam_remote_v1_CommitWalStreamRequest__Output>
+        CommitWalStreamResult: MessageTypeDefinition<_loam_remote_v1_CommitWalStreamResult, _loam_remote_v1_CommitWalStreamResult__Output>
         ControlCapabilities: MessageTypeDefinition<_loam_remote_v1_ControlCapabilities, _loam_remote_v1_ControlCapabilities__Output>
         ControlChange: MessageTypeDefinition<_loam_remote_v1_ControlChange, _loam_remote_v1_ControlChange__Output>
         ControlChangeKind: EnumTypeDefinition

@@ -20,6 +20,8 @@ import type { CollectionPage as _loam_remote_v1_CollectionPage, CollectionPage__
 import type { CommitWalBatchRequest as _loam_remote_v1_CommitWalBatchRequest, CommitWalBatchRequest__Output as _loam_remote_v1_CommitWalBatchRequest__Output } from '../../../loam/remote/v1/CommitWalBatchRequest.js';
 import type { CommitWalBatchResult as _loam_remote_v1_CommitWalBatchResult, CommitWalBatchResult__Output as _loam_remote_v1_CommitWalBatchResult__Output } from '../../../loam/remote/v1/CommitWalBatchResult.js';
 import type { CommitWalRequest as _loam_remote_v1_CommitWalRequest, CommitWalRequest__Output as _loam_remote_v1_CommitWalRequest__Output } from '../../../loam/remote/v1/CommitWalRequest.js';
+import type { CommitWalStreamRequest as _loam_remote_v1_CommitWalStreamRequest, CommitWalStreamRequest__Output as _loam_remote_v1_CommitWalStreamRequest__Output } from '../../../loam/remote/v1/CommitWalStreamRequest.js';
+import type { CommitWalStreamResult as _loam_remote_v1_CommitWalStreamResult, CommitWalStreamResult__Output as _loam_remote_v1_CommitWalStreamResult__Output } from '../../../loam/remote/v1/CommitWalStreamResult.js';
 import type { CreateCollectionRequest as _loam_remote_v1_CreateCollectionRequest, CreateCollectionRequest__Output as _loam_remote_v1_CreateCollectionRequest__Output } from '../../../loam/remote/v1/CreateCollectionRequest.js';
 import type { CreateNamespaceRequest as _loam_remote_v1_CreateNamespaceRequest, CreateNamespaceRequest__Output as _loam_remote_v1_CreateNamespaceRequest__Output } from '../../../loam/remote/v1/CreateNamespaceRequest.js';
 import type { CreateStreamRequest as _loam_remote_v1_CreateStreamRequest, CreateStreamRequest__Output as _loam_remote_v1_CreateStreamRequest__Output } from '../../../loam/remote/v1/CreateStreamRequest.js';
@@ -171,6 +173,11 @@ export interface MetaStoreClient extends grpc.Client {
   commitWalBatch(argument: _loam_remote_v1_CommitWalBatchRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_CommitWalBatchResult__Output>): grpc.ClientUnaryCall;
   commitWalBatch(argument: _loam_remote_v1_CommitWalBatchRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_CommitWalBatchResult__Output>): grpc.ClientUnaryCall;
   commitWalBatch(argument: _loam_remote_v1_CommitWalBatchRequest, callback: grpc.requestCallback<_loam_remote_v1_CommitWalBatchResult__Output>): grpc.ClientUnaryCall;
+  
+  CommitWalStream(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_loam_remote_v1_CommitWalStreamRequest, _loam_remote_v1_CommitWalStreamResult__Output>;
+  CommitWalStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_loam_remote_v1_CommitWalStreamRequest, _loam_remote_v1_CommitWalStreamResult__Output>;
+  commitWalStream(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_loam_remote_v1_CommitWalStreamRequest, _loam_remote_v1_CommitWalStreamResult__Output>;
+  commitWalStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_loam_remote_v1_CommitWalStreamRequest, _loam_remote_v1_CommitWalStreamResult__Output>;
   
   CreateCollection(argument: _loam_remote_v1_CreateCollectionRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_loam_remote_v1_Collection__Output>): grpc.ClientUnaryCall;
   CreateCollection(argument: _loam_remote_v1_CreateCollectionRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_loam_remote_v1_Collection__Output>): grpc.ClientUnaryCall;
@@ -533,6 +540,8 @@ export interface MetaStoreHandlers extends grpc.UntypedServiceImplementation {
   
   CommitWalBatch: grpc.handleUnaryCall<_loam_remote_v1_CommitWalBatchRequest__Output, _loam_remote_v1_CommitWalBatchResult>;
   
+  CommitWalStream: grpc.handleBidiStreamingCall<_loam_remote_v1_CommitWalStreamRequest__Output, _loam_remote_v1_CommitWalStreamResult>;
+  
   CreateCollection: grpc.handleUnaryCall<_loam_remote_v1_CreateCollectionRequest__Output, _loam_remote_v1_Collection>;
   
   CreateNamespace: grpc.handleUnaryCall<_loam_remote_v1_CreateNamespaceRequest__Output, _loam_remote_v1_Namespace>;
@@ -622,6 +631,7 @@ export interface MetaStoreDefinition extends grpc.ServiceDefinition {
   CollectionHead: MethodDefinition<_loam_remote_v1_CollectionHeadRequest, _loam_remote_v1_CollectionHead, _loam_remote_v1_CollectionHeadRequest__Output, _loam_remote_v1_CollectionHead__Output>
   CommitWal: MethodDefinition<_loam_remote_v1_CommitWalRequest, _loam_remote_v1_WalCommitResult, _loam_remote_v1_CommitWalRequest__Output, _loam_remote_v1_WalCommitResult__Output>
   CommitWalBatch: MethodDefinition<_loam_remote_v1_CommitWalBatchRequest, _loam_remote_v1_CommitWalBatchResult, _loam_remote_v1_CommitWalBatchRequest__Output, _loam_remote_v1_CommitWalBatchResult__Output>
+  CommitWalStream: MethodDefinition<_loam_remote_v1_CommitWalStreamRequest, _loam_remote_v1_CommitWalStreamResult, _loam_remote_v1_CommitWalStreamRequest__Output, _loam_remote_v1_CommitWalStreamResult__Output>
   CreateCollection: MethodDefinition<_loam_remote_v1_CreateCollectionRequest, _loam_remote_v1_Collection, _loam_remote_v1_CreateCollectionRequest__Output, _loam_remote_v1_Collection__Output>
   CreateNamespace: MethodDefinition<_loam_remote_v1_CreateNamespaceRequest, _loam_remote_v1_Namespace, _loam_remote_v1_CreateNamespaceRequest__Output, _loam_remote_v1_Namespace__Output>
   CreateStream: MethodDefinition<_loam_remote_v1_CreateStreamRequest, _loam_remote_v1_Stream, _loam_remote_v1_CreateStreamRequest__Output, _loam_remote_v1_Stream__Output>
