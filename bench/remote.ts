@@ -1,14 +1,15 @@
-// `npm run bench -- remote [--synchronous FULL|NORMAL] [--seconds N]`
+// `npm run bench -- remote [--synchronous FULL|NORMAL] [--seconds N] [--wal-transport stream|rpc]`
 //
 // The remote metastore (spec §8) against the embedded backend in process, measured in the same
 // run: 8 concurrent writers' commitWal/s through the remote client to a server on loopback (a
 // process of its own) backed by the embedded backend, ÷ the same load on the embedded backend
 // in this process (`remote_commitWal_ratio`, target ≥ 0.7); the CPU time one commitWal costs
 // the client and the server process against the in-process call (what decides the ratio on a
-// machine without spare cores) and the calls each RPC carried (concurrent calls share a
-// CommitWalBatch); collectionHead's p50/p99 over the wire and in process; and the bytes one
-// commitWal puts on the wire (request and response, HTTP/2 framing included) from one caller
-// and from WRITERS concurrent ones, counted by a proxy in front of the server; and the calls
+// machine without spare cores) and the calls each batch carried (concurrent calls share a
+// batch: a message of one CommitWalStream, or with --wal-transport rpc a CommitWalBatch RPC
+// each); collectionHead's p50/p99 over the wire and in process; and the bytes one commitWal
+// puts on the wire (request and response, HTTP/2 framing included) from one caller and from
+// WRITERS concurrent ones, counted by a proxy in front of the server; and the calls
 // each group commit carried on both sides (the embedded backend's commitWal calls queued
 // together share one COMMIT, in process and on the server alike). Every line carries the
 // 1-minute load average at the start and the end of the run.
@@ -155,8 +156,11 @@ export async function main(argv: string[]): Promise<void> {
   const opts = new Command('bench remote')
     .option('--synchronous <mode>', 'the embedded backend on both sides: FULL (fsync per commit) or NORMAL', 'FULL')
     .option('--seconds <n>', 'time budget per round', '2')
+    .option('--wal-transport <t>', 'how commitWal batches travel: stream (one long-lived CommitWalStream, the default) or rpc (a CommitWalBatch RPC each)', 'stream')
     .parse(argv, { from: 'user' })
-    .opts<{ synchronous: string; seconds: string }>();
+    .opts<{ synchronous: string; seconds: string; walTransport: string }>();
+  if (!['stream', 'rpc'].includes(opts.walTransport)) throw new Error('--wal-transport must be stream or rpc');
+  const walStream = opts.walTransport === 'stream';
   if (!['FULL', 'NORMAL'].includes(opts.synchronous)) throw new Error('--synchronous must be FULL or NORMAL');
   const seconds = Number(opts.seconds);
   if (!(seconds > 0 && seconds <= 60)) throw new Error('--seconds must be in (0, 60]');
@@ -164,11 +168,11 @@ export async function main(argv: string[]): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'loam-bench-remote-'));
   const server = await startServer(join(dir, 'served.db'), sync);
   const local = openEmbedded({ path: join(dir, 'local.db'), synchronous: sync });
-  const remote = await openRemote({ target: `127.0.0.1:${server.port}` });
+  const remote = await openRemote({ target: `127.0.0.1:${server.port}`, walStream });
   try {
     const r = await fixture(remote);
     const l = await fixture(local);
-    const backend = `remote(embedded, synchronous=${sync}, loopback)`;
+    const backend = `remote(embedded, synchronous=${sync}, loopback, wal_transport=${opts.walTransport})`;
     const load0 = round(loadavg()[0]!);
     const out: Record<string, unknown>[] = [];
     const line = (metric: string, value: number, unit: string, baseline?: number, extra: Record<string, unknown> = {}) =>
@@ -184,8 +188,9 @@ export async function main(argv: string[]): Promise<void> {
       const sample = await timed(seconds, () => f.store.commitWal(f.commit(n++)), WRITERS);
       return { ...sample, ops: n - n0, clientUs: ownCpu() - c0, serverUs: remoteRound ? (await server.cpu()) - s0 : 0 };
     };
-    // The RPCs the remote rounds took: concurrent calls share a CommitWalBatch (docs/remote.md).
-    const rpcs = async () => (await remote.channel.metrics.calls.get()).values.filter((x) => x.labels.method === 'CommitWal' || x.labels.method === 'CommitWalBatch').reduce((a, x) => a + x.value, 0);
+    // The RPCs (or stream messages) the remote rounds took: concurrent calls share a batch (docs/remote.md).
+    const rpcs = async () =>
+      (await remote.channel.metrics.calls.get()).values.filter((x) => ['CommitWal', 'CommitWalBatch', 'CommitWalStream'].includes(String(x.labels.method))).reduce((a, x) => a + x.value, 0);
     const rpcs0 = await rpcs();
     const [sg0, lg0] = [await server.groups(), local.groupCommits()];
     for (let k = 0; k < ROUNDS; k++) {
@@ -227,16 +232,16 @@ export async function main(argv: string[]): Promise<void> {
 
     // Bytes per commitWal on the wire: a client through a counting proxy, its connection warmed first.
     const proxy = await countingProxy(server.port);
-    const counted = await openRemote({ target: `127.0.0.1:${proxy.port}` });
+    const counted = await openRemote({ target: `127.0.0.1:${proxy.port}`, walStream });
     try {
       await counted.commitWal(r.commit(n++));
       const before = proxy.bytes();
       for (let i = 0; i < BYTES_SAMPLE; i++) await counted.commitWal(r.commit(n++));
-      line('remote_commitWal_wire_bytes', (proxy.bytes() - before) / BYTES_SAMPLE, 'bytes', undefined, { chunks: PARTITIONS, note: 'one caller: each call its own RPC; request + response, HTTP/2 frames and headers included' });
+      line('remote_commitWal_wire_bytes', (proxy.bytes() - before) / BYTES_SAMPLE, 'bytes', undefined, { chunks: PARTITIONS, note: walStream ? 'one caller: each call its own message on the commitWal stream; request + response, HTTP/2 frames included' : 'one caller: each call its own RPC; request + response, HTTP/2 frames and headers included' });
       // The same from WRITERS concurrent callers, whose calls share batches.
       const batched = proxy.bytes();
       for (let i = 0; i < BYTES_SAMPLE / WRITERS; i++) await Promise.all(Array.from({ length: WRITERS }, () => counted.commitWal(r.commit(n++))));
-      line('remote_commitWal_wire_bytes_batched', (proxy.bytes() - batched) / BYTES_SAMPLE, 'bytes', undefined, { chunks: PARTITIONS, writers: WRITERS, note: 'concurrent callers: calls share CommitWalBatch RPCs' });
+      line('remote_commitWal_wire_bytes_batched', (proxy.bytes() - batched) / BYTES_SAMPLE, 'bytes', undefined, { chunks: PARTITIONS, writers: WRITERS, note: walStream ? 'concurrent callers: calls share batches on the commitWal stream' : 'concurrent callers: calls share CommitWalBatch RPCs' });
     } finally {
       await counted.close();
       await proxy.close();
