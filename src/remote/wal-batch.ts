@@ -137,6 +137,7 @@ async function serveStream(core: ServerCore, call: grpc.ServerDuplexStream<Commi
   let inFlight = 0;
   let halfClosed = false;
   let closed = false;
+  let draining = false;
   const close = (status: grpc.status) => {
     if (closed) return;
     closed = true;
@@ -175,8 +176,16 @@ async function serveStream(core: ServerCore, call: grpc.ServerDuplexStream<Commi
       .then((r) => {
         core.metrics.latency.observe({ method: STREAM }, Number(process.hrtime.bigint() - started) / 1e9);
         inFlight--;
-        if (!closed) call.write(r);
-        if (call.isPaused() && inFlight < MAX_WAL_STREAM_BATCHES_IN_FLIGHT) call.resume();
+        // A client that does not read its answers is not read either: the answers it has not taken stay bounded.
+        if (!closed && !call.write(r) && !draining) {
+          draining = true;
+          call.pause();
+          call.once('drain', () => {
+            draining = false;
+            if (inFlight < MAX_WAL_STREAM_BATCHES_IN_FLIGHT) call.resume();
+          });
+        }
+        if (call.isPaused() && !draining && inFlight < MAX_WAL_STREAM_BATCHES_IN_FLIGHT) call.resume();
         maybeEnd();
       });
   });
