@@ -13,6 +13,13 @@ import { isMetaError, type MetaStore, type WalCommit } from '../../src/meta/inde
 import { MAX_WAL_BATCH_CALLS } from '../../src/meta/backends/remote/wal-batch.js';
 import { metaErrorFromDetail } from '../../src/meta/backends/remote/wire-errors.js';
 import { WalStream } from '../../src/meta/backends/remote/wal-stream.js';
+import * as grpc from '@grpc/grpc-js';
+import { openRemote } from '../../src/meta/backends/remote/client.js';
+import { CHANNEL_OPTIONS, remoteProto } from '../../src/meta/backends/remote/proto.js';
+import { DEFAULT_CLUSTER, type ServerCore } from '../../src/remote/core.js';
+import { IdempotencyRecord } from '../../src/remote/idempotency.js';
+import { metaHandlers } from '../../src/remote/meta-service.js';
+import { RemoteServerMetrics } from '../../src/remote/metrics.js';
 import { metric, served, type Served } from './helpers.js';
 
 const SCHEMA = { primaryKey: 'id', fields: { id: 'string' as const } };
@@ -264,6 +271,29 @@ describe('remote: batched commitWal', () => {
           `call ${i} partition ${p}: answered with the range it was indexed at`,
         );
       }
+    }
+  });
+
+  test('against a server that predates the commitWal stream (UNIMPLEMENTED), the batches go as CommitWalBatch RPCs, each call applied once', async () => {
+    // The same service without the stream's handler: grpc-js answers it UNIMPLEMENTED, running nothing.
+    const core: ServerCore = { resolve: async () => ({ cluster: DEFAULT_CLUSTER, stores: { meta: s.inner } }), idempotency: new IdempotencyRecord(), metrics: new RemoteServerMetrics() };
+    const { CommitWalStream: _, ...older } = metaHandlers(core);
+    const srv = new grpc.Server(CHANNEL_OPTIONS);
+    srv.addService(remoteProto().loam.remote.v1.MetaStore.service, older);
+    const port = await new Promise<number>((resolve, reject) => srv.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    const client = await openRemote({ target: `127.0.0.1:${port}` });
+    try {
+      const f = await fixture(client, 'older');
+      for (const round of [0, 1]) {
+        const rs = await Promise.all(Array.from({ length: CALLS }, (_, i) => client.commitWal(f.commit(`wal/old${round}-${i}`))));
+        rs.forEach((r, i) => assert.equal(r.object, `wal/old${round}-${i}`));
+      }
+      const text = await core.metrics.registry.metrics();
+      assert.ok((await metric(text, 'loam_remote_server_calls_total', { method: 'CommitWalBatch', status: 'OK' })) >= 2, 'the batches went as CommitWalBatch RPCs');
+      for (let p = 0; p < PARTITIONS; p++) assert.equal((await s.inner.partitionIndex(f.ns, f.stream, p)).next, 2 * CALLS * 2, `partition ${p}: every call applied once`);
+    } finally {
+      await client.close();
+      srv.forceShutdown();
     }
   });
 });

@@ -126,7 +126,7 @@ export class WalBatcher {
 
   private async send(batch: Pending[]): Promise<void> {
     // Alone and over the batch size (it could not share a batch), or with no stream: the unary rpc, with the call's own deadline.
-    if (batch.length === 1 && (!this.stream || batch[0]!.bytes > MAX_WAL_BATCH_BYTES)) {
+    if (batch.length === 1 && (!this.stream || this.stream.unsupported || batch[0]!.bytes > MAX_WAL_BATCH_BYTES)) {
       const p = batch[0]!;
       await this.ch.callMeta('CommitWal', true, p.req, p.deadline).then(
         (r) => this.settle(p, () => p.resolve(r)),
@@ -142,15 +142,19 @@ export class WalBatcher {
       return batch.map((p) => ({ call: p.req, timeoutMs: Math.max(0, p.deadline - now) }));
     };
     try {
-      let outcomes: CommitWalOutcome__Output[];
-      if (this.stream) {
-        const r = await this.stream.send(calls, deadline);
-        // The whole batch refused (nothing of it applied): every call has that error.
-        if (r.error) throw metaErrorFromDetail(r.error);
-        outcomes = r.outcomes;
-      } else {
-        outcomes = (await this.ch.callMetaEach('CommitWalBatch', true, () => ({ calls: calls() }), deadline)).outcomes;
+      let outcomes: CommitWalOutcome__Output[] | null = null;
+      if (this.stream && !this.stream.unsupported) {
+        try {
+          const r = await this.stream.send(calls, deadline);
+          // The whole batch refused (nothing of it applied): every call has that error.
+          if (r.error) throw metaErrorFromDetail(r.error);
+          outcomes = r.outcomes;
+        } catch (e) {
+          // A server that predates the stream ran nothing of it: the batch goes as an RPC (below), and so do the next ones.
+          if (!this.stream.unsupported) throw e;
+        }
       }
+      outcomes ??= (await this.ch.callMetaEach('CommitWalBatch', true, () => ({ calls: calls() }), deadline)).outcomes;
       if (outcomes.length !== batch.length) {
         throw new MetaError('Unknown', `CommitWal batch: the server answered ${outcomes.length} outcomes for ${batch.length} calls; the writes may have applied`, { earlierUnknown: false });
       }

@@ -43,6 +43,11 @@ const cut = (code: grpc.status, details: string): Partial<grpc.ServiceError> => 
 export class WalStream {
   private cur: Open | null = null;
   private nextId = 1;
+  /**
+   * The server answered the stream UNIMPLEMENTED (it predates CommitWalStream): it ran nothing
+   * of it, so its batches can be sent as CommitWalBatch RPCs instead (./wal-batch.ts does).
+   */
+  unsupported = false;
 
   constructor(private readonly ch: RemoteChannel) {}
 
@@ -95,7 +100,10 @@ export class WalStream {
       w.resolve(r);
     });
     // A failed stream: every batch it carried fails with its status, as a cut unary call would.
-    call.on('error', (e: grpc.ServiceError) => this.fail(next, e, false));
+    call.on('error', (e: grpc.ServiceError) => {
+      if (e.code === grpc.status.UNIMPLEMENTED) this.unsupported = true;
+      this.fail(next, e, false);
+    });
     // Ended OK with batches unanswered (the server shut down): they fail as cut.
     call.on('status', (s: grpc.StatusObject) => {
       if (s.code === grpc.status.OK) this.fail(next, cut(grpc.status.UNAVAILABLE, 'the commitWal stream ended before it answered the batch; the batch may have applied'), false);
