@@ -12,6 +12,7 @@ import { linkPointerKey, type MetaStore } from '../../src/meta/index.js';
 import type { FaultHook } from '../../src/meta/faults.js';
 import { openPostgres, type PostgresMetaStore } from '../../src/meta/backends/postgres/index.js';
 import { MIN_REQUEST_TOKEN_TTL_MS, PRUNE_BATCH, PRUNE_EVERY_WRITES } from '../../src/meta/core/tokens.js';
+import { PRUNE_FEED_SCAN } from '../../src/meta/core/feed.js';
 import { backendName } from '../harness/backends.js';
 import { postgresFactory } from '../harness/postgres.js';
 
@@ -152,6 +153,29 @@ if (backendName() === 'postgres') {
       assert.equal(fresh.resync, undefined, 'a reader at the current version needs no resync');
       const w = await s.watch('catalog', 0, { timeoutMs: 1_000 });
       assert.deepEqual([w.changed, w.resync], [true, true], 'a watch from below the horizon wakes with resync');
+    });
+
+    test('a prune pass reads a bounded window of the feed: changes behind many kept ones are still pruned', async () => {
+      const base = await factory.open();
+      let offset = 0;
+      const s = handleOn(base, { clock: () => Date.now() + offset, feedRetention: { changes: 5, ms: 0 } });
+      // Quiet namespaces (their one change is kept for good) fill two windows before the busy one's changes.
+      const QUIET = 2 * PRUNE_FEED_SCAN;
+      for (let i = 0; i < QUIET; i++) await s.createNamespace({ org: 'pg', name: `q${i}` });
+      const busy = await s.createNamespace({ org: 'pg', name: 'busy' });
+      for (let i = 0; i < 40; i++) await s.createStream({ ns: busy.id, name: `s${i}`, partitions: 1 });
+      offset += 10 * 60_000; // past maxClockSkew: every change is old by the backend's clock
+      for (let pass = 0; pass < Math.ceil((QUIET + 41) / PRUNE_FEED_SCAN) + 1; pass++) await s.pruneNow();
+      const first = await s.changesSince(0);
+      assert.equal(first.resync, true, 'a reader from version 0 is below the horizon');
+      const changes = [...first.changes];
+      for (let page = first, pages = 0; page.more && pages < 10; pages++) {
+        page = await s.changesSince(page.version);
+        changes.push(...page.changes);
+      }
+      const busyLeft = changes.filter((c) => c.ns === busy.id).length;
+      assert.ok(busyLeft <= 5 + 1, `the busy namespace keeps ${busyLeft} of its 41 changes (the newest, and those within the last 5 versions)`);
+      assert.equal(new Set(changes.filter((c) => c.ns !== busy.id).map((c) => c.ns)).size, QUIET, 'every quiet namespace keeps its newest change');
     });
   });
 }

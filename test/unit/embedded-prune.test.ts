@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { openEmbedded, type EmbeddedOptions } from '../../src/meta/backends/embedded/index.js';
-import { PRUNE_FEED_SCAN, PRUNE_SQL } from '../../src/meta/backends/embedded/context.js';
+import { PRUNE_SQL } from '../../src/meta/backends/embedded/context.js';
+import { PRUNE_FEED_SCAN } from '../../src/meta/core/feed.js';
 import { MIN_REQUEST_TOKEN_TTL_MS, PRUNE_BATCH, PRUNE_EVERY_WRITES } from '../../src/meta/core/tokens.js';
 import { MAX_CLOCK_SKEW_MS, WAL_COMMIT_RECORD_TTL_MS, isMetaError } from '../../src/meta/index.js';
 

@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errors } from '../errors.js';
 import { MAX_CLOCK_SKEW_MS, MAX_PAGE_LIMIT } from '../limits.js';
 import type { CatalogChange, ChangesPage, WatchResult, WatchScope } from '../types.js';
+import { PRUNE_BATCH } from './tokens.js';
 
 /** Changes always kept behind the newest, whatever their age. */
 export const FEED_RETAIN_CHANGES = 10_000;
@@ -42,6 +43,40 @@ export function feedRetention(v: Partial<FeedRetention> | undefined): FeedRetent
 /** What one prune pass of the feed may remove: versions at or below `maxVersion` stamped before `before`, not the newest of their namespace. */
 export function feedPruneBounds(newest: number, backendNow: number, r: FeedRetention): { maxVersion: number; before: number } {
   return { maxVersion: newest - r.changes, before: backendNow - MAX_CLOCK_SKEW_MS - r.ms };
+}
+
+/**
+ * Catalog changes one prune pass looks at, at most, on from where the last pass stopped. The
+ * feed keeps the newest change of every namespace for good, so a search for prunable changes
+ * that filtered as it walked would read all of them — a million at a million namespaces, every
+ * PRUNE_EVERY_WRITES writes.
+ */
+export const PRUNE_FEED_SCAN = 4 * PRUNE_BATCH;
+
+/** A change of a prune pass's window: past retention by age (`old`), and not its namespace's newest (`superseded`). */
+export interface FeedWindowRow {
+  version: number;
+  old: boolean | number;
+  superseded: boolean | number;
+}
+
+/**
+ * One prune pass's choice from the window a dialect read (at most PRUNE_FEED_SCAN changes
+ * after `cursor`, oldest first, within feedPruneBounds): the versions to remove, at most
+ * PRUNE_BATCH, and the cursor of the next pass. A window read whole and short of
+ * PRUNE_FEED_SCAN reached the end of the prunable range, so the next pass starts from the
+ * oldest again (changes too young then may be old enough by then).
+ */
+export function feedPruneChoice(rows: readonly FeedWindowRow[]): { gone: number[]; cursor: number } {
+  const gone: number[] = [];
+  let read = 0;
+  for (const r of rows) {
+    if (gone.length >= PRUNE_BATCH) break;
+    if (r.old && r.superseded) gone.push(r.version);
+    read++;
+  }
+  const cursor = read === rows.length && rows.length < PRUNE_FEED_SCAN ? 0 : rows[read - 1]!.version;
+  return { gone, cursor };
 }
 
 /** The page limit of changesSince: absent means MAX_PAGE_LIMIT. */

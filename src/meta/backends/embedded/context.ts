@@ -19,7 +19,7 @@ import type { FaultHook } from '../../faults.js';
 import { checkFence } from '../../core/leases.js';
 import { checkReferenceable, type ClaimState } from '../../core/pointers.js';
 import { PRUNE_BATCH, PRUNE_EVERY_WRITES, checkOpenHandle, checkTokenOp, pruneCutoffs, tokenFor } from '../../core/tokens.js';
-import { feedPruneBounds, type FeedRetention } from '../../core/feed.js';
+import { PRUNE_FEED_SCAN, feedPruneBounds, feedPruneChoice, type FeedRetention } from '../../core/feed.js';
 import { checkWritable, namespaceOfPath, type FenceRow } from '../../core/moves.js';
 import type { ChangeKind, Collection, Fence, Namespace, PartitionHead, Stamp, Stream, WriteContext } from '../../types.js';
 import { scopeKey, toCollection, toHeads, toNamespace, toStream, type Row } from '../sql/rows.js';
@@ -57,14 +57,6 @@ export const PROMPT_POLL_MS = 1;
  * partition heads and recent index rows, far less than this; the rest is the OS page cache's.
  */
 export const SQLITE_CACHE_KIB = 8 * 1024;
-
-/**
- * Catalog changes one prune pass looks at, at most (from where the last pass stopped). The
- * feed keeps the newest change of every namespace for good, so a search for prunable changes
- * that filtered as it walked would read all of them — a million at a million namespaces,
- * every PRUNE_EVERY_WRITES writes, inside the write's transaction.
- */
-export const PRUNE_FEED_SCAN = 4 * PRUNE_BATCH;
 
 /**
  * The statements of one prune pass. Each reads through an index and reads or touches at most
@@ -353,16 +345,8 @@ export class SqliteContext {
     const b = feedPruneBounds(newest, now, this.feed);
     if (b.maxVersion < 1) return 0;
     const rows = this.all<{ version: number; old: number; superseded: number }>(PRUNE_SQL.feedWindow, b.before, this.feedCursor, b.maxVersion, PRUNE_FEED_SCAN);
-    const gone: number[] = [];
-    let read = 0;
-    for (const r of rows) {
-      if (gone.length >= PRUNE_BATCH) break;
-      if (r.old && r.superseded) gone.push(r.version);
-      read++;
-    }
-    // A window read whole and short of PRUNE_FEED_SCAN reached the end of the prunable range:
-    // the next pass starts from the oldest again (changes too young then may be old enough).
-    this.feedCursor = read === rows.length && rows.length < PRUNE_FEED_SCAN ? 0 : rows[read - 1]!.version;
+    const { gone, cursor } = feedPruneChoice(rows);
+    this.feedCursor = cursor;
     if (gone.length === 0) return 0;
     const top = gone[gone.length - 1]!;
     const n = this.run(PRUNE_SQL.feedDelete, JSON.stringify(gone)).changes;

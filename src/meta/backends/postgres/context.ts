@@ -14,7 +14,7 @@
 import pg from 'pg';
 import { errors } from '../../errors.js';
 import type { FaultHook } from '../../faults.js';
-import { feedPruneBounds, feedRetention, type FeedRetention } from '../../core/feed.js';
+import { PRUNE_FEED_SCAN, feedPruneBounds, feedPruneChoice, feedRetention, type FeedRetention } from '../../core/feed.js';
 import { PRUNE_BATCH, PRUNE_EVERY_WRITES, checkOpenHandle, checkTokenOp, pruneCutoffs, requestTokenTtl, tokenFor } from '../../core/tokens.js';
 import type { Capabilities, Fence, WriteContext } from '../../types.js';
 import type { Row } from '../sql/rows.js';
@@ -82,6 +82,8 @@ export class PgContext {
   private readonly feed: FeedRetention;
   private readyP: Promise<void> | undefined;
   private writes = 0;
+  /** The version the feed's next prune pass reads on from (pruneFeed). */
+  private feedCursor = 0;
   private pruning = false;
   closed = false;
   readonly closing = new AbortController();
@@ -318,27 +320,28 @@ export class PgContext {
   }
 
   /**
-   * Catalog changes past the feed's retention, oldest first, keeping the newest change of
-   * each namespace; the highest version removed becomes the horizon (catalog_counter.horizon),
-   * below which readers are told to resync (core/feed.ts).
+   * Catalog changes past the feed's retention, keeping the newest change of each namespace: a
+   * pass looks at the next PRUNE_FEED_SCAN changes after the last pass's (core/feed.ts decides
+   * what goes and where the next pass reads on) — not a search that would read every kept
+   * change. The highest version removed becomes the horizon (catalog_counter.horizon), below
+   * which readers are told to resync.
    */
   private async pruneFeed(client: pg.PoolClient, now: number): Promise<number> {
     const top = await client.query<{ version: number }>('SELECT version FROM catalog_counter');
     const b = feedPruneBounds(top.rows[0]?.version ?? 0, now, this.feed);
     if (b.maxVersion < 1) return 0;
-    const r = await client.query<{ n: number }>(
-      `WITH gone AS (
-         DELETE FROM catalog_changes WHERE version IN (
-           SELECT c.version FROM catalog_changes c WHERE c.version <= $1 AND c.stamp < $2
-             AND EXISTS (SELECT 1 FROM catalog_changes d WHERE d.ns = c.ns AND d.version > c.version)
-           ORDER BY c.version LIMIT $3)
-         RETURNING version),
-       h AS (UPDATE catalog_counter SET horizon = greatest(horizon, (SELECT max(version) FROM gone))
-             WHERE EXISTS (SELECT 1 FROM gone))
-       SELECT count(*)::int AS n FROM gone`,
-      [b.maxVersion, b.before, PRUNE_BATCH],
+    const window = await client.query<{ version: string; old: boolean; superseded: boolean }>(
+      `SELECT c.version, c.stamp < $1 AS old,
+         EXISTS (SELECT 1 FROM catalog_changes d WHERE d.ns = c.ns AND d.version > c.version) AS superseded
+       FROM catalog_changes c WHERE c.version > $2 AND c.version <= $3 ORDER BY c.version LIMIT $4`,
+      [b.before, this.feedCursor, b.maxVersion, PRUNE_FEED_SCAN],
     );
-    return r.rows[0]?.n ?? 0;
+    const { gone, cursor } = feedPruneChoice(window.rows.map((r) => ({ version: Number(r.version), old: r.old, superseded: r.superseded })));
+    this.feedCursor = cursor;
+    if (gone.length === 0) return 0;
+    const r = await client.query('DELETE FROM catalog_changes WHERE version = ANY($1::bigint[])', [gone]);
+    await client.query('UPDATE catalog_counter SET horizon = greatest(horizon, $1)', [gone[gone.length - 1]]);
+    return r.rowCount ?? 0;
   }
 
   /** Prunes now (operators, tests); returns the rows removed, or null if another node is pruning. */
