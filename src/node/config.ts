@@ -26,6 +26,7 @@ import { DEFAULT_ERASURE_INTERVAL_MS } from '../erasure/runner.js';
 import { DEFAULT_GC_GRACE_MS } from '../gc/gc.js';
 import { DEFAULT_GC_INTERVAL_MS, DEFAULT_MAINTENANCE_MS, DEFAULT_APPLY_POLL_MS, DEFAULT_APPLY_INTERVAL_MS } from '../workers/scheduler.js';
 import { DEFAULT_CHUNK_CACHE_BYTES } from '../log/reader.js';
+import { DEFAULT_WORKER_BUFFER_BYTES } from './buffer-bound.js';
 import { DEFAULT_WRITE_INFLIGHT_BYTES, DEFAULT_WRITE_QUEUE_TIMEOUT_MS } from '../gateway/write-budget.js';
 import { MIN_LEASE_TTL_MS, MAX_LEASE_TTL_MS } from '../meta/limits.js';
 import { parseShardedSetting, shardedUrl } from '../meta/backends/sharded/descriptor.js';
@@ -91,6 +92,11 @@ export interface NodeConfig {
    * Linux, per thread): maintenance yields the cores to acknowledgements under load.
    */
   worker_nice: number;
+  /**
+   * The worker thread's ArrayBuffers (its caches, its work and what it is done with), bytes:
+   * past it the thread runs a full collection (./buffer-bound.ts; docs/operations.md, sizing). 0: off.
+   */
+  worker_buffer_bytes: number;
   auth: (typeof AUTH_MODES)[number];
   /** The org `loam dev`/`serve` create on first start with auth api_keys (with one admin key). */
   bootstrap_org: string;
@@ -177,6 +183,7 @@ export const DEFAULTS: Omit<NodeConfig, 'metastore' | 'store'> = {
   write_inflight_bytes: DEFAULT_WRITE_INFLIGHT_BYTES,
   write_queue_timeout_ms: DEFAULT_WRITE_QUEUE_TIMEOUT_MS,
   worker_nice: DEFAULT_WORKER_NICE,
+  worker_buffer_bytes: DEFAULT_WORKER_BUFFER_BYTES,
   auth: 'none',
   bootstrap_org: 'default',
   authorizer: 'builtin',
@@ -232,6 +239,7 @@ const INTS: Partial<Record<keyof NodeConfig, IntRange>> = {
   write_inflight_bytes: [64 * 1024, 1024 ** 4],
   write_queue_timeout_ms: [0, 600_000],
   worker_nice: [0, 19],
+  worker_buffer_bytes: [0, 1024 ** 4],
   erasure_deadline_ms: [1_000, 365 * 86_400_000],
   erasure_purge_deadline_ms: [1_000, 365 * 86_400_000],
   erasure_interval_ms: [10, 3_600_000],

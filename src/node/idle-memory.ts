@@ -43,7 +43,7 @@ export const IDLE_TRIMS = 6;
 let collect: (() => void) | null | undefined;
 
 /** The engine's full collection, or null where it cannot be had. */
-function collector(): (() => void) | null {
+export function fullCollection(): (() => void) | null {
   if (collect !== undefined) return collect;
   try {
     // The documented flag, set at run time: it makes `gc` available to contexts created after it.
@@ -66,7 +66,7 @@ export interface IdleCollector {
 
 /** Starts watching this thread's event loop; its timers do not keep the process alive. */
 export function startIdleCollector(opts: { checkMs?: number; trimDelayMs?: number } = {}): IdleCollector {
-  const gc = collector();
+  const gc = fullCollection();
   const canTrim = mallocTrimAvailable();
   let last: EventLoopUtilization = performance.eventLoopUtilization();
   /** Loop time of this collector's own collections and trims since the last check. */

@@ -258,6 +258,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
         metastore: config.metastore,
         store: config.store,
         cacheBytes: cacheShare,
+        bufferBytes: config.worker_buffer_bytes,
         nice: config.worker_nice,
         logLevel: config.log_level,
         ...timings,

@@ -17,11 +17,14 @@ import { Workers } from '../workers/scheduler.js';
 import { PlacementOwnership } from './ownership.js';
 import type { FromThread, ThreadConfig, ToThread } from './worker-thread.js';
 import { startIdleCollector } from './idle-memory.js';
+import { startBufferBound } from './buffer-bound.js';
 
 const cfg = workerData as ThreadConfig;
 lowerPriority(cfg.nice);
 // Its own isolate: it returns its idle memory itself (./idle-memory.ts).
 const idle = startIdleCollector();
+// …and bounds what it keeps while busy (./buffer-bound.ts).
+const buffers = startBufferBound({ maxBytes: cfg.bufferBytes });
 const port = parentPort!;
 const send = (m: FromThread) => port.postMessage(m);
 
@@ -79,6 +82,7 @@ port.on('message', (m: ToThread) => {
   else if (m.kind === 'stop') {
     void (async () => {
       idle.stop();
+      buffers.stop();
       await workers.stop();
       await store.close();
       keyed?.ring.close();

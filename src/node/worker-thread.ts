@@ -26,6 +26,8 @@ export interface ThreadConfig {
   store: string;
   owner: string;
   cacheBytes: number;
+  /** The bound on the thread's ArrayBuffers (NodeConfig.worker_buffer_bytes; ./buffer-bound.ts). */
+  bufferBytes: number;
   /** A nice increment for the thread (Linux; see NodeConfig.worker_nice). */
   nice: number;
   leaseTtlMs: number;
