@@ -4,7 +4,11 @@
 // concurrent writers:
 //   baseline        the same SQL statements (src/meta/backends/postgres/sql.ts) in bare `pg`
 //                   transactions, without Loam's layer (validation, commit-token rows, token
-//                   lookups, group planning, fault points, typed errors); ratio = Loam ÷ baseline.
+//                   lookups, group planning, fault points, typed errors), one call per
+//                   transaction as a plain client would run them; ratio = Loam ÷ baseline.
+//                   Loam's commitWal group-commits concurrent calls (postgres/wal-batch.ts:
+//                   one transaction, one head lock and one COMMIT for the calls queued
+//                   together), which the baseline does not: at 8 writers the ratio measures it.
 //   update_baseline a pgbench-style single-row UPDATE transaction (autocommit, random rows of a
 //                   100,000-row table): the ceiling of one commit per round trip on this server.
 // And spec Q17, whether NOTIFY limits the commit rate: the commitWal statements of 8 writers
@@ -72,7 +76,7 @@ function rawCommitWal(pool: pg.Pool, ns: number, stream: (w: number) => number, 
       const object = `raw/wal/${i}-${Math.random().toString(36).slice(2, 8)}`;
       const s = stream(w);
       const stamp = Date.now();
-      await q(SQL.WAL_PRE, [object, 0, [ns], [s]]);
+      await q(SQL.WAL_PRE, [[object], [0], [ns], [s], [ns]]);
       await q(SQL.ADJUST_REFS, [[object], ['wal'], [PARTITIONS], [], [], stamp]);
       const heads = (await q(SQL.HEADS_LOCK, [parts.map(() => ns), parts.map(() => s), parts])).rows as Array<{ partition: number; next: number }>;
       const next = new Map(heads.map((h) => [h.partition, h.next]));
@@ -86,10 +90,11 @@ function rawCommitWal(pool: pg.Pool, ns: number, stream: (w: number) => number, 
         parts.map((p) => p * 100),
         parts.map((p) => p * 100 + 100),
         parts.map(() => 10),
-        object,
-        0,
-        JSON.stringify(ranges),
-        stamp,
+        parts.map(() => object),
+        [object],
+        [0],
+        [JSON.stringify(ranges)],
+        [stamp],
       ]);
       if (notify) await q('SELECT pg_notify($1, $2)', ['loam_bench', String(s)]);
     });

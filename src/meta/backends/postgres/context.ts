@@ -179,7 +179,7 @@ export class PgContext {
     op: string,
     w: (WriteContext & { fence?: Fence }) | undefined,
     fn: (tx: WriteTx) => Promise<T>,
-    opts: { resolveToken?: () => Promise<boolean> } = {},
+    opts: { resolveToken?: () => Promise<boolean>; weight?: number } = {},
   ): Promise<T> {
     this.checkOpen();
     const stamp = w?.stamp ?? this.clock();
@@ -242,7 +242,13 @@ export class PgContext {
       throw mapPgError(e, !sent);
     }
     client.release(broken ? true : undefined);
-    if (++this.writes % PRUNE_EVERY_WRITES === 0) void this.prune();
+    // Counted in rows a write can add (a commitWal batch adds one record per group), so pruning
+    // keeps up with insertion (core/tokens.ts).
+    this.writes += opts.weight ?? 1;
+    if (this.writes >= PRUNE_EVERY_WRITES) {
+      this.writes -= PRUNE_EVERY_WRITES;
+      void this.prune();
+    }
     if (this.faults) await this.faults('AfterCommit', op);
     return result;
   }

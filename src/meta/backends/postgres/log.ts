@@ -4,14 +4,14 @@
 // Tables heads (one row per partition, created lazily), index_entries (one row per WAL chunk
 // or segment, keyed by its start offset), wal_commits (one row per (object, group): the
 // idempotency record and commit token of a commitWal group) and object_refs (references).
-// commitWal is one transaction per partition group: the group's commit-record read, the WAL
-// object's reference, the heads FOR UPDATE in key order, then heads, entries and the commit
-// record in one statement (sql.ts). swapSegment and trimPartition lock their partition's head
+// commitWal commits each partition group in a batch transaction with the concurrent groups of
+// other calls (wal-batch.ts): the records and fence read, the WAL objects' references, the heads
+// FOR UPDATE in key order, then heads, entries and the records in one statement (sql.ts). swapSegment and trimPartition lock their partition's head
 // FOR UPDATE, which orders them with commits. Composite reads are one statement each: one
 // snapshot. The dirty set (core/due.ts) is two columns of heads: commitWal's statement marks
 // each head due in the transaction that assigns its offsets; dueHeads reads heads_due.
 import { errors } from '../../errors.js';
-import { checkCommitWindow, checkPartition, commitWalGroups, indexFloor, planSwap, planTrim, replayGroup, runProblem } from '../../core/log.js';
+import { checkPartition, commitWalGroups, indexFloor, planSwap, planTrim, runProblem } from '../../core/log.js';
 import { dueCursor, dueStart } from '../../core/due.js';
 import { pageArgs, paged } from '../../core/paging.js';
 import { MAX_INDEX_PAGE } from '../../limits.js';
@@ -37,10 +37,8 @@ import type { PgContext } from './context.js';
 import { namespacesOf } from '../../core/moves.js';
 import { adjustRefs, assert, checkFence, writable } from './shared.js';
 import { SQL } from './sql.js';
+import { checkChunks, commitGroupBatched } from './wal-batch.js';
 import type { WriteTx } from './tx.js';
-
-/** Restarts of one commit group that lost a race to the same (object, group) record. */
-const MAX_GROUP_RESTARTS = 3;
 
 /**
  * commitWal through the core's group loop (core/log.ts commitWalGroups: deterministic groups,
@@ -48,28 +46,13 @@ const MAX_GROUP_RESTARTS = 3;
  * group) record, which is also its commit token: the requestId is not used.
  */
 export function commitWal(ctx: PgContext, commit: WalCommit, w?: WriteContext): Promise<WalCommitResult> {
-  const wctx: WriteContext = w?.stamp === undefined ? {} : { stamp: w.stamp };
   return commitWalGroups(commit, ctx.caps, {
     // Stored-state input checks before the first group of a multi-group commit, so one that
     // can never succeed writes nothing (a stream dropped between groups fails only its own
     // and later groups, spec §3.1).
     precheck: async (c) => checkChunks(c.chunks, await livePartitions(ctx, c.chunks)),
-    commitGroup: async (c, g, idx) => {
-      const chunks = idx.map((i) => c.chunks[i]!);
-      for (let round = 1; ; round++) {
-        try {
-          return await ctx.write('commitWal', wctx, (tx) => commitGroup(tx, c, g, chunks), {
-            resolveToken: async () =>
-              (await ctx.writePool.query('SELECT 1 FROM wal_commits WHERE object = $1 AND grp = $2', [c.object, g])).rowCount === 1,
-          });
-        } catch (e) {
-          if (!(e instanceof RestartGroup)) throw e;
-          if (round >= MAX_GROUP_RESTARTS) {
-            throw errors.retryable('conflict', `WAL object ${c.object} group ${g}: concurrent commits of the same group`);
-          }
-        }
-      }
-    },
+    // Each group in the next batch transaction of this handle (wal-batch.ts).
+    commitGroup: (c, g, idx) => commitGroupBatched(ctx, c, g, idx.map((i) => c.chunks[i]!), w?.stamp),
   });
 }
 
@@ -82,69 +65,6 @@ async function livePartitions(ctx: PgContext, chunks: WalChunk[]): Promise<Map<s
     [keys.map((c) => c.ns), keys.map((c) => c.stream)],
   );
   return new Map(rows.map((r) => [`${r.ns}/${r.id}`, r.partitions]));
-}
-
-/** One group's transaction. Throws RestartGroup if another attempt of the same group committed first. */
-async function commitGroup(tx: WriteTx, commit: WalCommit, g: number, chunks: WalChunk[]): Promise<AssignedRange[]> {
-  const streamKeys = [...new Map(chunks.map((c) => [`${c.ns}/${c.stream}`, c])).values()];
-  type Pre = { rec: AssignedRange[] | null; claimed: boolean; streams: Array<[number, number, number]> | null };
-  const pre = (await tx.one<Pre>(SQL.WAL_PRE, [commit.object, g, streamKeys.map((c) => c.ns), streamKeys.map((c) => c.stream)]))!;
-  if (pre.rec) return replayGroup(commit.object, g, pre.rec, chunks);
-  // A replay writes nothing, so it is answered even while a namespace is fenced (spec §5.5).
-  await writable(tx, namespacesOf(chunks));
-  checkCommitWindow(commit, tx.stamp);
-  checkChunks(chunks, new Map((pre.streams ?? []).map(([ns, id, parts]) => [`${ns}/${id}`, parts])));
-  if (pre.claimed) throw errors.claimed(commit.object);
-  await tx.beforeWrite();
-  // The WAL object's reference first (Claimed if GC claimed it meanwhile): its row belongs
-  // to this object alone, so taking it before the heads keeps the hot head locks short.
-  // (No cycle with swapSegment/trimPartition, which lock a head and then the refs of objects
-  // already committed there: one object has one chunk per partition.)
-  await adjustRefs(tx, [{ path: commit.object, kind: 'wal', delta: chunks.length }]);
-  // Lock the group's partition heads in key order (spec §2.2); create missing ones first
-  // (heads are lazy) — ON CONFLICT DO NOTHING waits for a concurrent creator.
-  const order = chunks
-    .map((c, k) => ({ c, k }))
-    .sort((a, b) => a.c.ns - b.c.ns || a.c.stream - b.c.stream || a.c.partition - b.c.partition);
-  const keyNs = order.map((o) => o.c.ns);
-  const keyStream = order.map((o) => o.c.stream);
-  const keyPart = order.map((o) => o.c.partition);
-  let heads = await tx.q<{ ns: number; stream: number; partition: number; next: number }>(SQL.HEADS_LOCK, [keyNs, keyStream, keyPart]);
-  if (heads.length < chunks.length) {
-    await tx.q(SQL.HEADS_CREATE, [keyNs, keyStream, keyPart]);
-    heads = await tx.q(SQL.HEADS_LOCK, [keyNs, keyStream, keyPart]);
-  }
-  const nextOf = new Map(heads.map((h) => [`${h.ns}/${h.stream}/${h.partition}`, h.next]));
-  const ranges: AssignedRange[] = chunks.map((c) => {
-    const start = nextOf.get(`${c.ns}/${c.stream}/${c.partition}`)!;
-    return { ns: c.ns, stream: c.stream, partition: c.partition, start, end: start + c.records, group: g };
-  });
-  // Heads, index entries and the commit record in one statement; it returns the xid, which
-  // is recorded before COMMIT (the commit record is this transaction's commit token).
-  const rec = await tx.one<{ recorded: number; xid: string }>(
-    SQL.WAL_APPLY,
-    [
-      ranges.map((r) => r.ns),
-      ranges.map((r) => r.stream),
-      ranges.map((r) => r.partition),
-      ranges.map((r) => r.start),
-      ranges.map((r) => r.end),
-      chunks.map((c) => c.byteStart),
-      chunks.map((c) => c.byteEnd),
-      chunks.map((c) => c.records),
-      commit.object,
-      g,
-      JSON.stringify(ranges),
-      tx.stamp,
-    ],
-  );
-  if (!rec || rec.recorded !== 1) {
-    // Another attempt of this (object, group) committed while we waited for the heads:
-    // roll back and restart, which finds its record and returns its offsets.
-    throw new RestartGroup();
-  }
-  tx.xid = rec.xid;
-  return ranges;
 }
 
 export async function partitionIndex(ctx: PgContext, ns: number, stream: number, partition: number, opts?: { from?: number; limit?: number }): Promise<PartitionIndex> {
@@ -319,18 +239,3 @@ export function settleHead(ctx: PgContext, ns: number, stream: number, partition
   });
 }
 
-/** Thrown inside a commit group's transaction to roll it back and run it again. */
-class RestartGroup extends Error {
-  constructor() {
-    super('restart the commit group');
-  }
-}
-
-/** Every chunk's stream is live (NotFound) and its partition in range (InvalidArgument), in request order. */
-function checkChunks(chunks: WalChunk[], partitionsOf: Map<string, number>): void {
-  for (const c of chunks) {
-    const parts = partitionsOf.get(`${c.ns}/${c.stream}`);
-    if (parts === undefined) throw errors.notFound(`stream ${c.stream} in namespace ${c.ns}`);
-    checkPartition({ id: c.stream, partitions: parts }, c.partition);
-  }
-}

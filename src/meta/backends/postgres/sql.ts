@@ -5,11 +5,18 @@ import { DUE_NOW } from '../../core/due.js';
 import { NOTIFY_CHANNEL } from './listener.js';
 
 export const SQL = {
-  WAL_PRE: `SELECT (SELECT result FROM wal_commits WHERE object = $1 AND grp = $2) AS rec,
-    EXISTS (SELECT 1 FROM object_refs WHERE path = $1 AND (claim_owner IS NOT NULL OR deleted)) AS claimed,
+  // commitWal, for a batch of commit groups (wal-batch.ts; a batch of one is a plain commit):
+  // each group's commit record by its ordinal, the claimed objects, the live streams, and the
+  // namespaces' fence rows FOR KEY SHARE (shared.ts writable) — one round trip.
+  WAL_PRE: `SELECT
+    (SELECT json_agg(json_build_array(k.ord, w.result)) FROM unnest($1::text[], $2::int[]) WITH ORDINALITY AS k(object, grp, ord)
+       JOIN wal_commits w ON w.object = k.object AND w.grp = k.grp) AS recs,
+    (SELECT json_agg(o.path) FROM object_refs o WHERE o.path = ANY($1::text[]) AND (o.claim_owner IS NOT NULL OR o.deleted)) AS claimed,
     (SELECT json_agg(json_build_array(s.ns, s.id, s.partitions)) FROM streams s
        JOIN unnest($3::bigint[], $4::bigint[]) AS k(ns, id) ON s.ns = k.ns AND s.id = k.id
-      WHERE s.state = 'live') AS streams`,
+      WHERE s.state = 'live') AS streams,
+    (SELECT json_agg(json_build_array(f.id, f.state, f.move_state, f.move_epoch)) FROM (
+       SELECT id, state, move_state, move_epoch FROM namespaces WHERE id = ANY($5::bigint[]) ORDER BY id FOR KEY SHARE) f) AS fence`,
   HEADS_LOCK: `SELECT h.ns, h.stream, h.partition, h.next FROM heads h
     JOIN unnest($1::bigint[], $2::bigint[], $3::int[]) AS k(ns, stream, partition)
       ON h.ns = k.ns AND h.stream = k.stream AND h.partition = k.partition
@@ -17,15 +24,22 @@ export const SQL = {
   HEADS_CREATE: `INSERT INTO heads (ns, stream, partition, next, log_start, bytes)
     SELECT k.ns, k.stream, k.partition, 0, 0, 0 FROM unnest($1::bigint[], $2::bigint[], $3::int[]) WITH ORDINALITY AS k(ns, stream, partition, ord)
     ORDER BY k.ord ON CONFLICT DO NOTHING`,
+  // Every chunk of the batch ($1..$9, each with its object's path), the heads moved to their
+  // last chunk's end, and one commit record per group ($10..$13) — one statement. It returns
+  // how many records it wrote (fewer: another attempt of a group committed first) and the xid,
+  // recorded before COMMIT (the records are this transaction's commit token).
   WAL_APPLY: `WITH v AS (
-      SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
-        AS v(ns, stream, partition, start, "end", byte_start, byte_end, records)),
-    h AS (UPDATE heads SET next = v."end", bytes = heads.bytes + (v.byte_end - v.byte_start), mark = heads.mark + 1, due = ${DUE_NOW} FROM v
-          WHERE heads.ns = v.ns AND heads.stream = v.stream AND heads.partition = v.partition RETURNING 1),
+      SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::int[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::text[])
+        AS v(ns, stream, partition, start, "end", byte_start, byte_end, records, path)),
+    hv AS (SELECT ns, stream, partition, max("end") AS "end", sum(byte_end - byte_start)::bigint AS bytes FROM v GROUP BY ns, stream, partition),
+    h AS (UPDATE heads SET next = hv."end", bytes = heads.bytes + hv.bytes, mark = heads.mark + 1, due = ${DUE_NOW} FROM hv
+          WHERE heads.ns = hv.ns AND heads.stream = hv.stream AND heads.partition = hv.partition RETURNING 1),
     e AS (INSERT INTO index_entries (ns, stream, partition, start, "end", kind, path, byte_start, byte_end, records)
-          SELECT v.ns, v.stream, v.partition, v.start, v."end", 'wal', $9, v.byte_start, v.byte_end, v.records FROM v RETURNING 1),
-    w AS (INSERT INTO wal_commits (object, grp, result, stamp) VALUES ($9, $10, $11, $12) ON CONFLICT DO NOTHING RETURNING 1)
-    SELECT (SELECT count(*) FROM w) AS recorded, pg_current_xact_id()::text AS xid`,
+          SELECT v.ns, v.stream, v.partition, v.start, v."end", 'wal', v.path, v.byte_start, v.byte_end, v.records FROM v RETURNING 1),
+    w AS (INSERT INTO wal_commits (object, grp, result, stamp)
+          SELECT r.object, r.grp, r.result::json, r.stamp FROM unnest($10::text[], $11::int[], $12::text[], $13::bigint[]) AS r(object, grp, result, stamp)
+          ON CONFLICT DO NOTHING RETURNING 1)
+    SELECT (SELECT count(*) FROM w)::int AS recorded, pg_current_xact_id()::text AS xid`,
   // The dirty set's due scan (core/due.ts): one range of heads_due, strictly after the cursor's key.
   DUE_HEADS: `SELECT ns, stream, partition, mark, due FROM heads
     WHERE due IS NOT NULL AND due <= $1 AND (due, ns, stream, partition) > ($2, $3, $4, $5)
