@@ -158,6 +158,50 @@ describe('log', { skip: needs(multiItem, MULTI) }, () => {
       assert.equal((await fullIndex(store, ns.id, coll.streamId, 0)).entries.length, sizes.length);
     });
 
+    test('concurrent commits among refused ones: each refusal writes nothing, the rest tile densely, a duplicate gets the same offsets', async () => {
+      // Backends may commit concurrent calls together (group commit); a refusal is still its
+      // call's alone, decided before anything of it is written (spec §3.1).
+      const { store, ns, coll } = await world(2);
+      const gone = await stream(store, ns.id, 'gone', 1);
+      const replayed = wal([{ ns: ns.id, stream: coll.streamId, partition: 1, records: 2 }]);
+      const first = await store.commitWal(replayed);
+      await store.dropStream(ns.id, gone);
+      const good = Array.from({ length: 12 }, (_, i) => wal([{ ns: ns.id, stream: coll.streamId, partition: i % 2, records: 1 + (i % 3) }]));
+      const twice = good[3]!;
+      const refused: Array<[WalCommit, string]> = [
+        [wal([{ ns: ns.id, stream: coll.streamId, partition: 0, records: 4 }], { objectStamp: Date.now() - WAL_COMMIT_WINDOW_MS - 60_000 }), 'StaleCommit'],
+        [wal([{ ns: ns.id, stream: gone, partition: 0, records: 4 }]), 'NotFound'],
+        [wal([{ ns: ns.id, stream: coll.streamId, partition: 2, records: 4 }]), 'InvalidArgument'],
+        [{ ...replayed, chunks: [{ ...replayed.chunks[0]!, records: 3 }] }, 'InvalidArgument'],
+      ];
+      const calls = [...good.map((c) => store.commitWal(c)), store.commitWal(twice), ...refused.map(([c]) => store.commitWal(c))];
+      const settled = await Promise.allSettled(calls);
+      const ok = settled.slice(0, good.length + 1).map((r, i) => {
+        assert.equal(r.status, 'fulfilled', `good commit ${i}: ${r.status === 'rejected' ? (r.reason as Error).message : ''}`);
+        return (r as PromiseFulfilledResult<Awaited<ReturnType<MetaStore['commitWal']>>>).value;
+      });
+      assert.deepEqual(ok[good.length], ok[3], 'the same object committed twice at once gets one set of offsets');
+      settled.slice(good.length + 1).forEach((r, k) => {
+        assert.equal(r.status, 'rejected', `refused commit ${k} must fail`);
+        const e = (r as PromiseRejectedResult).reason as { code?: string; message?: string };
+        assert.equal(e.code, refused[k]![1], `refused commit ${k}: ${e.message}`);
+      });
+      for (const p of [0, 1]) {
+        const mine = ok.slice(0, good.length).map((r) => r.assigned[0]!).filter((a) => a.partition === p);
+        const ranges = mine.map((a) => [a.start, a.end] as const).sort((x, y) => x[0] - y[0]);
+        let at = p === 1 ? first.assigned[0]!.end : 0;
+        for (const [start, end] of ranges) {
+          assert.equal(start, at, `partition ${p}: no gap, no overlap`);
+          at = end;
+        }
+        const idx = await fullIndex(store, ns.id, coll.streamId, p);
+        assert.equal(idx.next, at, `partition ${p}: nothing of a refused commit is in the head`);
+        assert.equal(idx.entries.length, mine.length + (p === 1 ? 1 : 0), `partition ${p}: one entry per committed object`);
+        assert.ok(idx.entries.every((e) => !refused.slice(0, 3).some(([c]) => c.object === e.path)), 'no entry of a refused commit');
+      }
+      for (const [c] of refused.slice(0, 3)) assert.equal(await store.objectRef(c.object), null, `${c.object}: no reference taken`);
+    });
+
     test('partitions of different streams and namespaces count independently, also within one WAL object', async () => {
       const { store, ns, coll } = await world(1);
       const ns2 = await store.createNamespace({ org: 'org-b', name: 'ns-two' });

@@ -1,7 +1,8 @@
 // The PostgreSQL backend's own failure paths, produced by the real server, beside the shared
 // fault matrix (whose Postgres cells are made by test/harness/postgres-faults.ts): a COMMIT
 // whose reply is lost after the server applied it, and the LISTEN connection dropped by the
-// server while a watch waits; and the bookkeeping tables that must stay bounded (commit tokens
+// server while a watch waits; commitWal's group commit (wal-batch.ts) when GC claims an object
+// of a batch mid-way; and the bookkeeping tables that must stay bounded (commit tokens
 // under a steady write load, the change feed past its retention). This file registers its cases in the postgres stage only: they
 // test that backend's mapping, which the other backends do not have.
 import assert from 'node:assert/strict';
@@ -80,6 +81,45 @@ if (backendName() === 'postgres') {
       assert.equal(st.commitCuts, 1, 'the connection was cut after COMMIT was sent');
       assert.equal(st.resolvedCommitted, 1, 'the outcome was resolved (pg_xact_status: committed)');
       assert.equal((await base.pointer(ns.id, key))?.value, 'm/2', 'and it is there, once');
+    });
+
+    test('concurrent commitWal calls share batch transactions; an object GC claims while its batch runs is Claimed alone, the rest commit', async () => {
+      const base = await factory.open();
+      const ns = await base.createNamespace({ org: 'pg', name: 'batch' });
+      const c = await base.createCollection({ ns: ns.id, name: 'c', schema: SCHEMA, partitions: 1 });
+      const chunk = { ns: ns.id, stream: c.streamId, partition: 0, records: 2, byteStart: 0, byteEnd: 10 };
+      const commits = Array.from({ length: 16 }, (_, i) => ({ object: `wal/batch-${process.pid}-${i}`, objectStamp: Date.now(), chunks: [chunk] }));
+      const victim = commits[5]!.object;
+      let armed = true;
+      // At the Race point (after the batch read its records and claims, before it writes): GC
+      // claims one of its objects through another handle, so the reference upsert skips it.
+      const claim: FaultHook = async (point, op) => {
+        if (armed && point === 'BeforeWrite' && op === 'commitWal') {
+          armed = false;
+          assert.equal((await base.claimObject(victim, 'gc-test')).claimed, true);
+        }
+      };
+      const s = handleOn(base, { faults: claim });
+      const settled = await Promise.allSettled(commits.map((w) => s.commitWal(w)));
+      const st = s.stats();
+      assert.ok(st.walBatches < commits.length, `16 concurrent calls took ${st.walBatches} batch transactions`);
+      const ranges: Array<[number, number]> = [];
+      settled.forEach((r, i) => {
+        if (commits[i]!.object === victim) {
+          assert.equal(r.status, 'rejected');
+          assert.equal((r as PromiseRejectedResult).reason.code, 'Claimed');
+          return;
+        }
+        assert.equal(r.status, 'fulfilled', `commit ${i}: ${r.status === 'rejected' ? (r as PromiseRejectedResult).reason.message : ''}`);
+        const a = (r as PromiseFulfilledResult<Awaited<ReturnType<MetaStore['commitWal']>>>).value.assigned[0]!;
+        ranges.push([a.start, a.end]);
+      });
+      ranges.sort((x, y) => x[0] - y[0]);
+      ranges.forEach(([start, end], k) => assert.deepEqual([start, end], [2 * k, 2 * k + 2], 'dense, no gap for the claimed one'));
+      const idx = await base.partitionIndex(ns.id, c.streamId, 0);
+      assert.equal(idx.next, 2 * (commits.length - 1));
+      assert.ok(!idx.entries.some((e) => e.path === victim), 'the claimed object is not indexed');
+      assert.equal((await base.objectRef(victim))?.refs ?? 0, 0, 'and holds no reference');
     });
 
     test('the LISTEN connection terminated by the server reconnects while a watch waits, and the watch wakes on the next change', async () => {

@@ -76,10 +76,13 @@ export interface Stats {
   /** Prune passes that ran (they hold the prune advisory lock) and rows they removed. */
   prunes: number;
   pruned: number;
+  /** commitWal batch transactions committed (wal-batch.ts), and the commit groups they carried. */
+  walBatches: number;
+  walBatchGroups: number;
 }
 
 export function newStats(): Stats {
-  return { commitCuts: 0, resolvedCommitted: 0, resolvedAborted: 0, unresolved: 0, resolveInProgress: 0, prunes: 0, pruned: 0 };
+  return { commitCuts: 0, resolvedCommitted: 0, resolvedAborted: 0, unresolved: 0, resolveInProgress: 0, prunes: 0, pruned: 0, walBatches: 0, walBatchGroups: 0 };
 }
 
 /** One write transaction: statements, the Race point, and the xid recorded before COMMIT. */

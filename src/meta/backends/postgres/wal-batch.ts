@@ -149,6 +149,8 @@ async function runBatch(ctx: PgContext, groups: Group[]): Promise<void> {
         },
       );
       failure = undefined;
+      ctx.stats.walBatches++;
+      ctx.stats.walBatchGroups += open.length;
       break;
     } catch (e) {
       failure = e;
@@ -163,8 +165,8 @@ async function runBatch(ctx: PgContext, groups: Group[]): Promise<void> {
   groups.forEach((c, i) => {
     const a = answers[i];
     if (a && 'error' in a) c.reject(a.error);
-    // A replay read a committed record: its answer holds whatever became of this transaction.
-    else if (a && (!a.written || failure === undefined)) c.resolve(a.ranges);
+    // A replay too is answered only through its transaction, as a plain call's would be.
+    else if (a && failure === undefined) c.resolve(a.ranges);
     else c.reject(failure ?? new Error('postgres metastore invariant violated: a commitWal batch ended without an answer'));
   });
 }
