@@ -37,6 +37,11 @@ export const TOUCH_PARALLEL = 10;
 
 export type ControlProfile = 'dynamodb' | 'alternator';
 
+/** Runs `write` for every item, TOUCH_PARALLEL at a time (the single-item writes of one batch call). */
+export async function inParallel<T>(items: readonly T[], write: (item: T) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < items.length; i += TOUCH_PARALLEL) await Promise.all(items.slice(i, i + TOUCH_PARALLEL).map(write));
+}
+
 export function mapError(e: unknown): unknown {
   if (isMetaError(e)) return e;
   const name = (e as { name?: string }).name ?? '';

@@ -14,7 +14,7 @@ import { changesLimit, outboxLimit } from '../rules.js';
 import { MAX_CHANGES_PAGE, MAX_OUTBOX_PAGE, type ControlChange, type ControlChangeKind, type OutboxEntry } from '../types.js';
 import { checkBatch, checkJob, checkJobPosition } from '../validate.js';
 import { P16, enc } from './codec.js';
-import { TOUCH_PARALLEL, type ControlContext } from './context.js';
+import { inParallel, type ControlContext } from './context.js';
 
 export async function controlVersion(cx: ControlContext): Promise<number> {
   const it = await cx.get('ctl#ctr', 'ver');
@@ -33,9 +33,7 @@ export async function outbox(cx: ControlContext, limit = MAX_OUTBOX_PAGE): Promi
 
 export async function ackOutbox(cx: ControlContext, seqs: number[]): Promise<void> {
   checkBatch('MAX_OUTBOX_PAGE', seqs);
-  for (let i = 0; i < seqs.length; i += TOUCH_PARALLEL) {
-    await Promise.all(seqs.slice(i, i + TOUCH_PARALLEL).map((seq) => cx.one({ Delete: { TableName: cx.table, Key: enc({ pk: 'ctl#outbox', sk: P16(seq) }) } })));
-  }
+  await inParallel(seqs, (seq) => cx.one({ Delete: { TableName: cx.table, Key: enc({ pk: 'ctl#outbox', sk: P16(seq) }) } }));
 }
 
 export async function jobPosition(cx: ControlContext, job: string): Promise<string | null> {

@@ -17,7 +17,7 @@ import { bindingTuple, keyInfo, keyTuple, pageLimit, parseTarget, targetKey } fr
 import { type ApiKeyInfo, type ApiKeyRecord, type Org, type Page, type PageRequest, type RoleBinding, type RoleName } from '../types.js';
 import { checkBatch, checkBinding, checkKey, checkOrg } from '../validate.js';
 import { enc, num, type Obj } from './codec.js';
-import { TOUCH_PARALLEL, mapError, type ControlContext } from './context.js';
+import { inParallel, mapError, type ControlContext } from './context.js';
 
 // ---- orgs
 
@@ -115,25 +115,21 @@ export async function revokeKey(cx: ControlContext, org: string, keyId: string, 
 
 export async function touchKeys(cx: ControlContext, touches: { keyId: string; at: number }[]): Promise<void> {
   checkBatch('MAX_TOUCH_BATCH', touches);
-  for (let i = 0; i < touches.length; i += TOUCH_PARALLEL) {
-    await Promise.all(
-      touches.slice(i, i + TOUCH_PARALLEL).map((t) =>
-        cx.client
-          .send(
-            new UpdateItemCommand({
-              TableName: cx.table,
-              Key: enc({ pk: 'ctl#key', sk: t.keyId }),
-              UpdateExpression: 'SET lastUsed = :at',
-              ConditionExpression: 'attribute_exists(pk) AND (attribute_type(lastUsed, :null) OR lastUsed < :at)',
-              ExpressionAttributeValues: enc({ ':at': t.at, ':null': 'NULL' }),
-            }),
-          )
-          .catch((e: unknown) => {
-            if (!(e instanceof ConditionalCheckFailedException)) throw mapError(e);
-          }),
-      ),
-    );
-  }
+  await inParallel(touches, (t) =>
+    cx.client
+      .send(
+        new UpdateItemCommand({
+          TableName: cx.table,
+          Key: enc({ pk: 'ctl#key', sk: t.keyId }),
+          UpdateExpression: 'SET lastUsed = :at',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_type(lastUsed, :null) OR lastUsed < :at)',
+          ExpressionAttributeValues: enc({ ':at': t.at, ':null': 'NULL' }),
+        }),
+      )
+      .catch((e: unknown) => {
+        if (!(e instanceof ConditionalCheckFailedException)) throw mapError(e);
+      }),
+  );
 }
 
 // ---- role bindings

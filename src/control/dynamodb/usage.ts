@@ -13,7 +13,7 @@ import { usageLimit } from '../rules.js';
 import { type QuotaName, type QuotaOverride, type UsageDelta, type UsageRollup } from '../types.js';
 import { checkBatch, checkQuota, checkUsageDelta } from '../validate.js';
 import { P16, enc, num } from './codec.js';
-import { TOUCH_PARALLEL, type ControlContext } from './context.js';
+import { inParallel, type ControlContext } from './context.js';
 
 const usageSk = (u: { ns: number | null; metric: string; window: number }) => `${u.ns === null ? '-' : P16(u.ns)}#${u.metric}#${P16(u.window)}`;
 
@@ -32,39 +32,31 @@ export async function quotas(cx: ControlContext, org: string): Promise<QuotaOver
 
 export async function putUsage(cx: ControlContext, rows: Omit<UsageRollup, 'updated'>[], at = Date.now()): Promise<void> {
   checkBatch('MAX_USAGE_ROWS', rows);
-  for (let i = 0; i < rows.length; i += TOUCH_PARALLEL) {
-    await Promise.all(
-      rows.slice(i, i + TOUCH_PARALLEL).map((u) =>
-        cx.one({
-          Put: {
-            TableName: cx.table,
-            Item: enc({ pk: `ctl#usage#${u.org}`, sk: usageSk(u), ns: u.ns, metric: u.metric, win: u.window, value: u.value, updated: at }),
-          },
-        }),
-      ),
-    );
-  }
+  await inParallel(rows, (u) =>
+    cx.one({
+      Put: {
+        TableName: cx.table,
+        Item: enc({ pk: `ctl#usage#${u.org}`, sk: usageSk(u), ns: u.ns, metric: u.metric, win: u.window, value: u.value, updated: at }),
+      },
+    }),
+  );
 }
 
 export async function addUsage(cx: ControlContext, rows: UsageDelta[], at = Date.now()): Promise<void> {
   checkBatch('MAX_USAGE_ROWS', rows);
   for (const u of rows) checkUsageDelta(u);
-  for (let i = 0; i < rows.length; i += TOUCH_PARALLEL) {
-    await Promise.all(
-      rows.slice(i, i + TOUCH_PARALLEL).map((u) =>
-        // ADD is atomic on the item: gateways counting into one window never lose an increment.
-        cx.one({
-          Update: {
-            TableName: cx.table,
-            Key: enc({ pk: `ctl#usage#${u.org}`, sk: usageSk(u) }),
-            UpdateExpression: 'SET ns = :ns, metric = :m, win = :w, updated = :u ADD #v :d',
-            ExpressionAttributeNames: { '#v': 'value' },
-            ExpressionAttributeValues: enc({ ':ns': u.ns, ':m': u.metric, ':w': u.window, ':u': at, ':d': u.delta }),
-          },
-        }),
-      ),
-    );
-  }
+  await inParallel(rows, (u) =>
+    // ADD is atomic on the item: gateways counting into one window never lose an increment.
+    cx.one({
+      Update: {
+        TableName: cx.table,
+        Key: enc({ pk: `ctl#usage#${u.org}`, sk: usageSk(u) }),
+        UpdateExpression: 'SET ns = :ns, metric = :m, win = :w, updated = :u ADD #v :d',
+        ExpressionAttributeNames: { '#v': 'value' },
+        ExpressionAttributeValues: enc({ ':ns': u.ns, ':m': u.metric, ':w': u.window, ':u': at, ':d': u.delta }),
+      },
+    }),
+  );
 }
 
 export async function usage(cx: ControlContext, org: string, o: { metric?: string; since?: number; limit?: number } = {}): Promise<UsageRollup[]> {
