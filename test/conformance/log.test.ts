@@ -166,7 +166,7 @@ describe('log', { skip: needs(multiItem, MULTI) }, () => {
       const replayed = wal([{ ns: ns.id, stream: coll.streamId, partition: 1, records: 2 }]);
       const first = await store.commitWal(replayed);
       await store.dropStream(ns.id, gone);
-      const good = Array.from({ length: 12 }, (_, i) => wal([{ ns: ns.id, stream: coll.streamId, partition: i % 2, records: 1 + (i % 3) }]));
+      const good = Array.from({ length: 8 }, (_, i) => wal([{ ns: ns.id, stream: coll.streamId, partition: i % 2, records: 1 + (i % 3) }]));
       const twice = good[3]!;
       const refused: Array<[WalCommit, string]> = [
         [wal([{ ns: ns.id, stream: coll.streamId, partition: 0, records: 4 }], { objectStamp: Date.now() - WAL_COMMIT_WINDOW_MS - 60_000 }), 'StaleCommit'],
