@@ -112,6 +112,22 @@ export class NodeMetrics {
     } });
   }
 
+  /**
+   * The worker thread's own memory at each scrape (the process's figures are the main
+   * thread's and the process's), and the collections its buffer bound ran (./buffer-bound.ts).
+   */
+  watchThreadMemory(bound: { readonly collections: number }): void {
+    new Gauge({ name: 'loam_worker_thread_heap_bytes', help: "The worker thread's V8 heap in use", registers: [this.registry], collect() {
+      this.set(process.memoryUsage().heapUsed);
+    } });
+    new Gauge({ name: 'loam_worker_thread_array_buffers_bytes', help: "The worker thread's ArrayBuffers, live and not yet collected (bounded by worker_buffer_bytes)", registers: [this.registry], collect() {
+      this.set(process.memoryUsage().arrayBuffers);
+    } });
+    new Gauge({ name: 'loam_worker_buffer_collections', help: 'Full collections the worker thread ran at its worker_buffer_bytes bound since it started', registers: [this.registry], collect() {
+      this.set(bound.collections);
+    } });
+  }
+
   /** `process: false` in a worker thread: the node's main thread reports the process once. */
   constructor(o: { process?: boolean } = {}) {
     if (o.process !== false) collectDefaultMetrics({ register: this.registry, prefix: 'loam_' });

@@ -29,6 +29,7 @@ const port = parentPort!;
 const send = (m: FromThread) => port.postMessage(m);
 
 const metrics = new NodeMetrics({ process: false });
+metrics.watchThreadMemory(buffers);
 const { meta: raw, backend } = await openMetastore(cfg.metastore);
 const meta = meteredMeta(raw, backend, metrics);
 // Encryption: this thread's own key ring (the node's settings, its own ControlStore handle).

@@ -96,6 +96,13 @@ describe('metrics of a node whose workers run in their own thread', () => {
     const keys = samples(t, 'loam_meta_call_duration_seconds_count').map((s) => JSON.stringify(s.labels));
     assert.equal(new Set(keys).size, keys.length, 'no series twice');
     assert.equal(samples(t, 'loam_process_cpu_user_seconds_total').length, 1, 'the process is reported once');
+    // The worker thread's own memory, beside the process's (docs/operations.md, sizing).
+    for (const name of ['loam_worker_thread_heap_bytes', 'loam_worker_thread_array_buffers_bytes']) {
+      const s = samples(t, name);
+      assert.equal(s.length, 1, name);
+      assert.ok(s[0]!.value > 0, `${name} is ${s[0]!.value}`);
+    }
+    assert.equal(samples(t, 'loam_worker_buffer_collections').length, 1);
   });
 
   test('no label value is a namespace or collection name or id', async () => {
