@@ -13,6 +13,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { MetaStore } from '../meta/contract.js';
 import type { ControlStore } from '../control/types.js';
 import { CHANNEL_OPTIONS, remoteProto } from '../meta/backends/remote/proto.js';
+import { walStreamMethod } from '../meta/backends/remote/wal-wire.js';
 import { DEFAULT_CLUSTER, type Authenticate, type ClusterStores, type ServerCore } from './core.js';
 import { IdempotencyRecord } from './idempotency.js';
 import { metaHandlers } from './meta-service.js';
@@ -67,7 +68,8 @@ export class RemoteServer {
     };
     this.server = new grpc.Server(CHANNEL_OPTIONS);
     const proto = remoteProto().loam.remote.v1;
-    this.server.addService(proto.MetaStore.service, metaHandlers(this.core));
+    // CommitWalStream's messages are written and read by wal-wire.ts (the same bytes as proto-loader's).
+    this.server.addService({ ...proto.MetaStore.service, CommitWalStream: walStreamMethod() }, metaHandlers(this.core));
     this.server.addService(proto.ControlStore.service, controlHandlers(this.core));
     this.credentials = opts.credentials ?? grpc.ServerCredentials.createInsecure();
     const m = opts.metricsListener;
