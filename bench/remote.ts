@@ -29,6 +29,12 @@ import { median, pct, round, timed, type Sample } from './_stats.js';
 const WRITERS = 8;
 /** Alternating remote/in-process rounds; the median round is reported. */
 const ROUNDS = 3;
+/**
+ * One unmeasured round per side first, this long: the JIT still compiles the hot paths of a
+ * fresh process (on the server too) for its first seconds, which the in-process side pays
+ * once and the remote side twice; both sides warm the same way.
+ */
+const WARMUP_SECONDS = 1;
 const PARTITIONS = 4;
 /** commitWal calls whose bytes on the wire are counted. */
 const BYTES_SAMPLE = 200;
@@ -191,6 +197,8 @@ export async function main(argv: string[]): Promise<void> {
     // The RPCs (or stream messages) the remote rounds took: concurrent calls share a batch (docs/remote.md).
     const rpcs = async () =>
       (await remote.channel.metrics.calls.get()).values.filter((x) => ['CommitWal', 'CommitWalBatch', 'CommitWalStream'].includes(String(x.labels.method))).reduce((a, x) => a + x.value, 0);
+    await timed(WARMUP_SECONDS, () => r.store.commitWal(r.commit(n++)), WRITERS);
+    await timed(WARMUP_SECONDS, () => l.store.commitWal(l.commit(n++)), WRITERS);
     const rpcs0 = await rpcs();
     const [sg0, lg0] = [await server.groups(), local.groupCommits()];
     for (let k = 0; k < ROUNDS; k++) {
