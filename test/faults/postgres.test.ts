@@ -89,20 +89,28 @@ if (backendName() === 'postgres') {
       const c = await base.createCollection({ ns: ns.id, name: 'c', schema: SCHEMA, partitions: 1 });
       const chunk = { ns: ns.id, stream: c.streamId, partition: 0, records: 2, byteStart: 0, byteEnd: 10 };
       const commits = Array.from({ length: 16 }, (_, i) => ({ object: `wal/batch-${process.pid}-${i}`, objectStamp: Date.now(), chunks: [chunk] }));
-      const victim = commits[5]!.object;
-      let armed = true;
-      // At the Race point (after the batch read its records and claims, before it writes): GC
-      // claims one of its objects through another handle, so the reference upsert skips it.
-      const claim: FaultHook = async (point, op) => {
-        if (armed && point === 'BeforeWrite' && op === 'commitWal') {
-          armed = false;
+      const victim = commits[15]!.object;
+      // The first call starts alone (an idle handle does not wait) and is held at its Race
+      // point (after its reads, before its writes) while the other 15 queue and form the next
+      // batch; at that batch's Race point GC claims one of its objects through another handle,
+      // so the batch's reference upsert skips it. Then the first call goes on.
+      let races = 0;
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      const hook: FaultHook = async (point, op) => {
+        if (point !== 'BeforeWrite' || op !== 'commitWal') return;
+        if (++races === 1) await Promise.race([held, sleep(SESSION_WAIT_MS)]);
+        else if (races === 2) {
           assert.equal((await base.claimObject(victim, 'gc-test')).claimed, true);
+          release();
         }
       };
-      const s = handleOn(base, { faults: claim });
+      const s = handleOn(base, { faults: hook });
       const settled = await Promise.allSettled(commits.map((w) => s.commitWal(w)));
       const st = s.stats();
-      assert.ok(st.walBatches < commits.length, `16 concurrent calls took ${st.walBatches} batch transactions`);
+      assert.equal(races, 3, 'the first call alone, then the other 15, rolled back at the claim and run again without it');
+      assert.equal(st.walBatches, 2, `16 concurrent calls took ${st.walBatches} batch transactions`);
+      assert.equal(st.walBatchGroups, 15, 'carrying every call but the claimed one, once');
       const ranges: Array<[number, number]> = [];
       settled.forEach((r, i) => {
         if (commits[i]!.object === victim) {

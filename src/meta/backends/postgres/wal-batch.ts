@@ -4,6 +4,9 @@
 // transaction at a time. Here the commit groups queued in one turn of the event loop run in one
 // transaction instead: one head lock, one COMMIT and one flush for all of them.
 //
+// A call to an idle handle starts its transaction at once; calls made while one is in flight
+// queue, and the next batch takes them all (up to the bounds below).
+//
 // A batch runs the statements of one group over arrays (sql.ts): WAL_PRE (the groups' records,
 // claimed objects, live streams and the namespaces' fence rows FOR KEY SHARE), the WAL objects'
 // references, the heads FOR UPDATE in key order, and WAL_APPLY (entries, heads, records); a batch
@@ -75,7 +78,18 @@ class WalBatcher {
   add(commit: WalCommit, g: number, chunks: WalChunk[], stamp: Stamp | undefined): Promise<AssignedRange[]> {
     return new Promise<AssignedRange[]>((resolve, reject) => {
       this.queue.push({ commit, g, chunks, stamp, resolve, reject });
-      this.schedule();
+      // An idle handle has nothing to group with: the call starts at once (no wait at one writer).
+      if (this.inFlight === 0 && !this.scheduled) this.start();
+      else this.schedule();
+    });
+  }
+
+  private start(): void {
+    const batch = this.take();
+    this.inFlight++;
+    void runBatch(this.ctx, batch).finally(() => {
+      this.inFlight--;
+      if (this.queue.length > 0) this.schedule();
     });
   }
 
@@ -85,14 +99,7 @@ class WalBatcher {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      while (this.inFlight < MAX_WAL_BATCHES_IN_FLIGHT && this.queue.length > 0) {
-        const batch = this.take();
-        this.inFlight++;
-        void runBatch(this.ctx, batch).finally(() => {
-          this.inFlight--;
-          if (this.queue.length > 0) this.schedule();
-        });
-      }
+      while (this.inFlight < MAX_WAL_BATCHES_IN_FLIGHT && this.queue.length > 0) this.start();
     });
   }
 
