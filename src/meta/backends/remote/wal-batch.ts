@@ -40,7 +40,6 @@ interface Pending {
   deadline: number;
   sent: boolean;
   settled: boolean;
-  timer: NodeJS.Timeout;
   resolve(r: WalCommitResult__Output): void;
   reject(e: unknown): void;
 }
@@ -49,6 +48,14 @@ export class WalBatcher {
   private readonly queue: Pending[] = [];
   private inFlight = 0;
   private scheduled = false;
+  /** The calls not yet settled, queued or in flight: the deadline timer's to expire. */
+  private readonly live = new Set<Pending>();
+  /**
+   * One timer for all of them, at the earliest deadline (a timer per call cost a set and a
+   * clear per commit); it is cleared when none is left, so an idle client keeps no timer.
+   */
+  private timer: NodeJS.Timeout | null = null;
+  private timerAt = Infinity;
   /** The commitWal stream the batches travel on (./wal-stream.ts); null: one CommitWalBatch RPC each. */
   private readonly stream: WalStream | null;
 
@@ -68,9 +75,10 @@ export class WalBatcher {
   commit(req: CommitWalRequest): Promise<WalCommitResult__Output> {
     return new Promise((resolve, reject) => {
       const ms = this.ch.timeoutMs;
-      const p: Pending = { req, bytes: walCallBytesBound(req), deadline: Date.now() + ms, sent: false, settled: false, resolve, reject, timer: undefined as unknown as NodeJS.Timeout };
+      const p: Pending = { req, bytes: walCallBytesBound(req), deadline: Date.now() + ms, sent: false, settled: false, resolve, reject };
       // Its own deadline, whatever the batch's (the latest of its calls').
-      p.timer = setTimeout(() => this.expire(p), ms);
+      this.live.add(p);
+      this.arm(p.deadline);
       this.queue.push(p);
       this.schedule();
     });
@@ -89,8 +97,35 @@ export class WalBatcher {
   private settle(p: Pending, f: () => void): void {
     if (p.settled) return;
     p.settled = true;
-    clearTimeout(p.timer);
+    this.live.delete(p);
+    if (this.live.size === 0 && this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.timerAt = Infinity;
+    }
     f();
+  }
+
+  /** The deadline timer fires by `at` (or earlier, for an earlier deadline already armed). */
+  private arm(at: number): void {
+    if (this.timer && this.timerAt <= at) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => this.sweep(), Math.max(0, at - Date.now()));
+  }
+
+  /** Expires every call whose deadline passed, then arms the timer for the earliest left. */
+  private sweep(): void {
+    this.timer = null;
+    this.timerAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    // Bounded: a copy of the live calls (expiring one removes it from the set).
+    for (const p of [...this.live]) {
+      if (p.deadline <= now) this.expire(p);
+      else next = Math.min(next, p.deadline);
+    }
+    if (next < Infinity) this.arm(next);
   }
 
   private expire(p: Pending): void {
