@@ -26,6 +26,9 @@ const SCHEMA = { primaryKey: 'id', fields: { id: 'string' as const } };
 /** Concurrent callers of the batch cases: more than one batch's worth is not needed to see calls share RPCs. */
 const CALLS = 8;
 const PARTITIONS = 2;
+/** The client deadline of the held-call case, and how late past it its failure may come on a loaded machine. */
+const HELD_DEADLINE_MS = 400;
+const HELD_SLACK_MS = 1_500;
 
 // One server for the file (each case its own names and keys): its backend counts applied
 // commits and, when a case sets `cut`, cuts the connection after the `cutAfter`-th apply,
@@ -34,12 +37,15 @@ let s: Served;
 let applied = 0;
 let cutAfter = 0;
 let cut: (() => Promise<void>) | null = null;
+/** Set by a case: the backend's commitWal waits for it before applying. */
+let hold: Promise<void> | null = null;
 before(async () => {
   s = await served({
     server: { metricsListener: { port: 0 } },
     wrap: (m) =>
       Object.assign(Object.create(m) as MetaStore, {
         commitWal: async (...a: Parameters<MetaStore['commitWal']>) => {
+          if (hold) await hold;
           const r = await m.commitWal(...a);
           if (++applied === cutAfter && cut) {
             const go = cut;
@@ -237,6 +243,24 @@ describe('remote: batched commitWal', () => {
       ws.close();
     }
     assert.deepEqual((await s.inner.partitionIndex(f.ns, f.stream, 0)).entries.map((e) => e.path), ['wal/ok', 'wal/next'], 'nothing of the refused batch applied');
+  });
+
+  test('a call of a batch still in flight at its own deadline fails then (Unknown: it may have applied), and the next call after it goes through', async () => {
+    const client = await s.client({ callTimeoutMs: HELD_DEADLINE_MS });
+    const f = await fixture(client, 'held');
+    let release = () => {};
+    hold = new Promise((r) => (release = r));
+    const t0 = Date.now();
+    try {
+      await assert.rejects(client.commitWal(f.commit('wal/held')), (e: unknown) => isMetaError(e, 'Unknown'));
+      const took = Date.now() - t0;
+      assert.ok(took >= HELD_DEADLINE_MS - 5 && took < HELD_DEADLINE_MS + HELD_SLACK_MS, `failed after ${took} ms, its deadline ${HELD_DEADLINE_MS} ms`);
+    } finally {
+      hold = null;
+      release();
+    }
+    const r = await client.commitWal(f.commit('wal/after-held'));
+    assert.equal(r.object, 'wal/after-held');
   });
 
   test('a batch whose stream is cut after the server applied it is sent again on a new stream: each call applied once, answered with its own first outcome', async () => {
