@@ -87,9 +87,19 @@ class WalBatcher {
   private start(): void {
     const batch = this.take();
     this.inFlight++;
-    void runBatch(this.ctx, batch).finally(() => {
+    // Settled before the batch's callers are answered: a caller's next call, made from its
+    // answer, then finds the handle idle and starts at once.
+    let done = false;
+    const settled = () => {
+      if (done) return;
+      done = true;
       this.inFlight--;
       if (this.queue.length > 0) this.schedule();
+    };
+    runBatch(this.ctx, batch, settled).catch((e: unknown) => {
+      // A bug in the batch's own code: its callers get it (a settled promise ignores a second settlement).
+      settled();
+      for (const g of batch) g.reject(e);
     });
   }
 
@@ -130,7 +140,7 @@ class WalBatcher {
 }
 
 /** Runs one batch to its answers: every group is resolved or rejected exactly once. */
-async function runBatch(ctx: PgContext, groups: Group[]): Promise<void> {
+async function runBatch(ctx: PgContext, groups: Group[], settled: () => void): Promise<void> {
   const answers: Array<Answer | undefined> = new Array(groups.length);
   const given = groups.map((c) => c.stamp).filter((s): s is Stamp => s !== undefined);
   const stamp = given.length === groups.length ? Math.max(...given) : undefined;
@@ -169,6 +179,7 @@ async function runBatch(ctx: PgContext, groups: Group[]): Promise<void> {
     }
   }
   if (failure instanceof RerunBatch) failure = errors.retryable('conflict', 'commitWal: the batch kept changing under concurrent commits');
+  settled();
   groups.forEach((c, i) => {
     const a = answers[i];
     if (a && 'error' in a) c.reject(a.error);
