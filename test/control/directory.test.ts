@@ -63,6 +63,20 @@ describe(`directory on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () => {
     void dropped;
   });
 
+  test('a reservation keeps the requestId of the create that made it, through its changes, on every handle', { skip: !multi() }, async () => {
+    const { entry } = await d!.reserve('o', 'owned', 's0', 'small', 'req-1');
+    assert.equal(entry.reservedBy, 'req-1');
+    const held = await d2!.reserve('o', 'owned', 's1', 'small', 'req-2');
+    assert.deepEqual([held.created, held.entry.reservedBy], [false, 'req-1'], 'another create sees whose reservation holds the name');
+    const live = await d2!.updateEntry(entry.id, entry.version, { state: 'live' });
+    assert.equal(live.reservedBy, 'req-1');
+    assert.equal((await d!.entry(entry.id))?.reservedBy, 'req-1');
+    assert.equal((await d!.entryByName('o', 'owned'))?.reservedBy, 'req-1');
+    assert.equal((await d!.reserve('o', 'anon', 's0', 'small')).entry.reservedBy, undefined);
+    await assert.rejects(d!.reserve('o', 'long', 's0', 'small', 'x'.repeat(129)), (e: unknown) => isMetaError(e, 'InvalidArgument') && e.details.field === 'reservedBy');
+    assert.equal(await d!.entryByName('o', 'long'), null, 'refused: nothing reserved');
+  });
+
   test('updateEntry is a compare-and-swap on the entry version (how a move flips the shard)', { skip: !multi() }, async () => {
     const { entry } = await d!.reserve('o', 'cas', 's0', 'small');
     const moved = await d2!.updateEntry(entry.id, entry.version, { shard: 's1', state: 'moving' });

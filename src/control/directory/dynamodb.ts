@@ -53,7 +53,16 @@ export const DIRECTORY_TX_ATTEMPTS = 8;
 /** Query pages followed per call (every loop a bound). */
 export const MAX_DIRECTORY_QUERY_PAGES = 100;
 
-const entryItem = (e: DirectoryEntry): Obj => ({ id: e.id, org: e.org, name: e.name, shard: e.shard, state: e.state, sizeClass: e.sizeClass, version: e.version });
+const entryItem = (e: DirectoryEntry): Obj => ({
+  id: e.id,
+  org: e.org,
+  name: e.name,
+  shard: e.shard,
+  state: e.state,
+  sizeClass: e.sizeClass,
+  version: e.version,
+  ...(e.reservedBy !== undefined ? { reservedBy: e.reservedBy } : {}),
+});
 const toEntry = (o: Obj): DirectoryEntry => ({
   id: Number(o.id),
   org: String(o.org),
@@ -62,6 +71,7 @@ const toEntry = (o: Obj): DirectoryEntry => ({
   state: String(o.state) as PlacementState,
   sizeClass: String(o.sizeClass) as SizeClass,
   version: Number(o.version),
+  ...(typeof o.reservedBy === 'string' ? { reservedBy: o.reservedBy } : {}),
 });
 
 /** A write's items, or a result without writing. */
@@ -170,14 +180,14 @@ export class DynamoDirectoryStore implements DirectoryStore {
     return Number((await this.counter('ver')).v);
   }
 
-  async reserve(org: string, name: string, shard: string, sizeClass: SizeClass): Promise<{ entry: DirectoryEntry; created: boolean }> {
-    checkReserve(org, name, shard, sizeClass);
+  async reserve(org: string, name: string, shard: string, sizeClass: SizeClass, reservedBy?: string): Promise<{ entry: DirectoryEntry; created: boolean }> {
+    checkReserve(org, name, shard, sizeClass, reservedBy);
     return this.write<{ entry: DirectoryEntry; created: boolean }>(async (ver) => {
       const held = await this.get(`dir#name#${org}`, name);
       if (held) return { items: [], result: { entry: toEntry(held), created: false } };
       if (!(await this.get('dir#shard', shard))) throw errors.invalid('shard', `no shard named ${shard} is in the directory`);
       const id = Number((await this.counter('nsid')).v) + 1;
-      const entry: DirectoryEntry = { id, org, name, shard, state: 'creating', sizeClass, version: ver + 1 };
+      const entry: DirectoryEntry = { id, org, name, shard, state: 'creating', sizeClass, version: ver + 1, ...(reservedBy !== undefined ? { reservedBy } : {}) };
       return {
         items: [
           this.put('dir#ns', P16(id), entryItem(entry)),

@@ -66,6 +66,7 @@ function entryRow(r: Row): DirectoryEntry {
     state: String(r.state) as PlacementState,
     sizeClass: String(r.size_class) as SizeClass,
     version: n(r.version),
+    ...(typeof r.reserved_by === 'string' ? { reservedBy: r.reserved_by } : {}),
   };
 }
 
@@ -111,7 +112,18 @@ export class SqlDirectoryStore implements DirectoryStore {
     await this.d.tx(async (q) => {
       if (this.d.dialect === 'postgres') await q(`SELECT pg_advisory_xact_lock(hashtext('loam.directory.init'))`);
       for (const s of DIRECTORY_DDL) await q(s);
+      await this.addReservedBy(q);
     });
+  }
+
+  /** dir_entries.reserved_by, added to a directory made before it (SQLite has no ADD COLUMN IF NOT EXISTS). */
+  private async addReservedBy(q: Query): Promise<void> {
+    if (this.d.dialect === 'postgres') {
+      await q(`ALTER TABLE dir_entries ADD COLUMN IF NOT EXISTS reserved_by TEXT`);
+      return;
+    }
+    const has = await q(`SELECT 1 AS x FROM pragma_table_info('dir_entries') WHERE name = 'reserved_by'`);
+    if (has.length === 0) await q(`ALTER TABLE dir_entries ADD COLUMN reserved_by TEXT`);
   }
 
   async close(): Promise<void> {
@@ -124,14 +136,14 @@ export class SqlDirectoryStore implements DirectoryStore {
     return n(r!.v);
   }
 
-  async reserve(org: string, name: string, shard: string, sizeClass: SizeClass): Promise<{ entry: DirectoryEntry; created: boolean }> {
-    checkReserve(org, name, shard, sizeClass);
+  async reserve(org: string, name: string, shard: string, sizeClass: SizeClass, reservedBy?: string): Promise<{ entry: DirectoryEntry; created: boolean }> {
+    checkReserve(org, name, shard, sizeClass, reservedBy);
     return this.d.tx(async (q) => {
       await this.lockVersion(q);
       const [held] = await q(`SELECT * FROM dir_entries WHERE org = $1 AND name = $2 AND state <> 'dropped'`, [org, name]);
       if (held) return { entry: entryRow(held), created: false };
       await this.checkShards(q, [shard]);
-      const [entry] = await this.insertEntries(q, [{ org, name, shard, sizeClass }]);
+      const [entry] = await this.insertEntries(q, [{ org, name, shard, sizeClass }], reservedBy);
       return { entry: entry!, created: true };
     });
   }
@@ -162,12 +174,22 @@ export class SqlDirectoryStore implements DirectoryStore {
    * shards checked): the counters move once for the batch, so ids and versions are dense and
    * in the items' order, as one reserve per item would leave them.
    */
-  private async insertEntries(q: Query, items: readonly Reservation[]): Promise<DirectoryEntry[]> {
+  private async insertEntries(q: Query, items: readonly Reservation[], reservedBy?: string): Promise<DirectoryEntry[]> {
     const id0 = (await this.bump(q, NAMESPACE_ID, items.length)) - items.length;
     const v0 = (await this.bump(q, VERSION, items.length)) - items.length;
-    const out = items.map((r, i): DirectoryEntry => ({ id: id0 + i + 1, org: r.org, name: r.name, shard: r.shard, state: 'creating', sizeClass: r.sizeClass, version: v0 + i + 1 }));
+    const by = reservedBy !== undefined ? { reservedBy } : {};
+    const out = items.map((r, i): DirectoryEntry => ({ id: id0 + i + 1, org: r.org, name: r.name, shard: r.shard, state: 'creating', sizeClass: r.sizeClass, version: v0 + i + 1, ...by }));
     for (const e of out) {
-      await q(`INSERT INTO dir_entries (id, org, name, shard, state, size_class, version) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [e.id, e.org, e.name, e.shard, e.state, e.sizeClass, e.version]);
+      await q(`INSERT INTO dir_entries (id, org, name, shard, state, size_class, version, reserved_by) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
+        e.id,
+        e.org,
+        e.name,
+        e.shard,
+        e.state,
+        e.sizeClass,
+        e.version,
+        reservedBy ?? null,
+      ]);
     }
     return out;
   }

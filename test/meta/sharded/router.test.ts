@@ -133,6 +133,62 @@ describe('sharded metastore', () => {
     assert.equal(units.size, res.groups);
   });
 
+  test('a create that reserved its name and lost its shard call: the next create finishes it and is told AlreadyExists with the first id, the first create\'s retry answers it, and ids answered ok follow real time', async () => {
+    let lose = false;
+    // The shard call's outcome is lost before it ran (as a cut connection leaves it).
+    const hook: FaultHook = (p, op) => {
+      if (lose && op === 'createNamespace' && p === 'BeforeBegin') throw errors.unknown('injected: outcome lost');
+    };
+    const { store } = await build(3, [hook, hook, hook]);
+    lose = true;
+    await assert.rejects(store.createNamespace({ org: 'o', name: 'a' }, { requestId: 'first' }), (e: unknown) => isMetaError(e, 'Unknown'));
+    lose = false;
+    const held = await store.router.directory.entryByName('o', 'a');
+    assert.equal(held?.state, 'creating', 'the reservation holds the name');
+    assert.equal(held?.reservedBy, 'first');
+    const b = await store.createNamespace({ org: 'o', name: 'b' }, { requestId: 'second' });
+    assert.ok(b.id > held!.id);
+    // A create that starts after b was answered cannot be answered a smaller id as its own.
+    await assert.rejects(
+      store.createNamespace({ org: 'o', name: 'a' }, { requestId: 'third' }),
+      (e: unknown) => isMetaError(e, 'AlreadyExists') && e.details.existingId === held!.id,
+    );
+    assert.equal((await store.namespaceByName('o', 'a')).id, held!.id, 'the name is readable once finished');
+    assert.equal((await store.router.directory.entry(held!.id))?.state, 'live');
+    const retried = await store.createNamespace({ org: 'o', name: 'a' }, { requestId: 'first' });
+    assert.equal(retried.id, held!.id, "the first create's retry is answered its namespace");
+  });
+
+  test('a create its shard refuses holds no name: the entry is freed and the next create gets a new id', async () => {
+    let refuse = false;
+    const hook: FaultHook = (p, op) => {
+      if (refuse && op === 'createNamespace' && p === 'BeforeBegin') throw errors.retryable('connect', 'injected: refused before BEGIN', true);
+    };
+    const { store } = await build(3, [hook, hook, hook]);
+    refuse = true;
+    await assert.rejects(store.createNamespace({ org: 'o', name: 'c' }, { requestId: 'r1' }), (e: unknown) => isMetaError(e, 'Retryable'));
+    refuse = false;
+    assert.equal(await store.router.directory.entryByName('o', 'c'), null, 'a refused create holds no name');
+    await assert.rejects(store.namespaceByName('o', 'c'), (e: unknown) => isMetaError(e, 'NotFound'));
+    const c = await store.createNamespace({ org: 'o', name: 'c' }, { requestId: 'r2' });
+    assert.equal((await store.namespaceByName('o', 'c')).id, c.id);
+  });
+
+  test('a directory made before reservations kept their requestId gains the column at open, its entries unchanged', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'loam-dir-old-'));
+    dirs.push(d);
+    const meta = openEmbedded({ path: join(d, 'directory.db'), synchronous: 'NORMAL' });
+    closers.push(() => meta.close());
+    meta.db.exec(`CREATE TABLE dir_entries (id BIGINT PRIMARY KEY, org TEXT NOT NULL, name TEXT NOT NULL, shard TEXT NOT NULL,
+      state TEXT NOT NULL, size_class TEXT NOT NULL, version BIGINT NOT NULL)`);
+    meta.db.exec(`INSERT INTO dir_entries VALUES (7, 'o', 'old', 's0', 'live', 'small', 3)`);
+    const dir = await directoryOn({ kind: 'sqlite', db: meta.db });
+    closers.push(() => dir.close());
+    assert.deepEqual(await dir.entry(7), { id: 7, org: 'o', name: 'old', shard: 's0', state: 'live', sizeClass: 'small', version: 3 });
+    await dir.addShard('s0', 'sqlite:/x/s0.db');
+    assert.equal((await dir.reserve('o', 'new', 's0', 'small', 'req')).entry.reservedBy, 'req');
+  });
+
   test('a cluster lease fences calls on every shard: a fenced claim of a WAL object works under the lease and is refused after a takeover', async () => {
     const { store } = await build(3);
     // Shard s1's copy is one epoch ahead (an earlier holder's copy that expired there): the

@@ -54,6 +54,11 @@ export interface DirectoryEntry {
   sizeClass: SizeClass;
   /** The directory version of this entry's last change: the compare-and-swap version. */
   version: number;
+  /**
+   * The requestId of the create whose reservation made the entry, where it had one: that
+   * create's retries are its own, any other create of the name finds the name held.
+   */
+  reservedBy?: string;
 }
 
 export interface ShardRecord {
@@ -123,8 +128,9 @@ export interface DirectoryStore {
    * Reserves (org, name) in one transaction: if no entry other than a dropped one holds the
    * name, allocates the next namespace id and records {id, shard, state: 'creating'} at the
    * next version (created: true); else returns the entry that holds it (created: false).
+   * `reservedBy`: the create's requestId, kept in the entry (at most MAX_TOKEN_STRING_LENGTH).
    */
-  reserve(org: string, name: string, shard: string, sizeClass: SizeClass): Promise<{ entry: DirectoryEntry; created: boolean }>;
+  reserve(org: string, name: string, shard: string, sizeClass: SizeClass, reservedBy?: string): Promise<{ entry: DirectoryEntry; created: boolean }>;
 
   /**
    * Optional, for the bulk create (the sharded createNamespaces): reserves every name of

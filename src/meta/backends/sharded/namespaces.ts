@@ -1,11 +1,13 @@
 // Namespace lifecycle across the directory and the shards (spec §5.2, §10).
 //
 // create: reserve (org, name) in the directory, which allocates the id (dense, once for the
-// cluster) and records the entry as 'creating' on the shard placement chose; create the
-// namespace with that id on the shard; mark the entry 'live'. The shard is the arbiter of a
-// create: a retry with the same requestId replays there (its commit-token row), any other
-// create of a held name is AlreadyExists with the first id. A crash between the steps leaves
-// an entry 'creating' that the next create of the name finishes.
+// cluster) and records the entry as 'creating' on the shard placement chose, with the
+// create's requestId; create the namespace with that id on the shard; mark the entry 'live'.
+// The reservation decides who created the name: its retries (the same requestId) answer the
+// namespace, any other create of a held name is AlreadyExists with the first id. A crash
+// between the steps leaves an entry 'creating' that the next create of the name finishes
+// (and answers AlreadyExists: it is the first create's namespace, with the first create's id).
+// A create its shard refuses frees its reservation, so a refusal holds no name.
 //
 // drop: drop on the shard (which frees the name there), then mark the entry 'dropped' (which
 // frees it in the directory). A crash between leaves the entry held by a namespace its shard
@@ -34,15 +36,23 @@ export class Namespaces {
   async create(req: CreateNamespace, w?: WriteContext): Promise<Namespace> {
     if (req.id !== undefined) throw errors.invalid('id', 'a sharded metastore allocates namespace ids in its directory');
     const names = this.r.shards.map((s) => s.name);
+    const rid = w?.requestId;
     for (let round = 0; ; round++) {
-      const { entry } = await this.r.directory.reserve(req.org, req.name, chooseShard(req.org, req.name, names), 'small');
+      const { entry, created } = await this.r.directory.reserve(req.org, req.name, chooseShard(req.org, req.name, names), 'small', rid);
       this.r.remember(entry);
+      // The create whose reservation made the entry owns the name (across its retries): its id
+      // was allocated inside its own call, so ids answered ok follow real time (spec §10). Any
+      // other create that meets an entry still 'creating' finishes it, and is told the name is held.
+      const own = created || (rid !== undefined && entry.reservedBy === rid);
       const shard = this.r.shard(entry.shard);
       let ns: Namespace;
       try {
         ns = await shard.store.createNamespace({ org: req.org, name: req.name, id: entry.id }, w);
       } catch (e) {
-        if (!isMetaError(e, 'AlreadyExists')) throw e;
+        if (!isMetaError(e, 'AlreadyExists')) {
+          if (own && entry.state === 'creating' && isMetaError(e) && e.code !== 'Unknown') return this.undoReservation(entry, e);
+          throw e;
+        }
         if (e.details.existingId !== entry.id) {
           throw new Error(
             `shard ${shard.name} holds namespace ${req.org}/${req.name} as id ${String(e.details.existingId)}, the directory as id ${entry.id}: ` +
@@ -56,12 +66,57 @@ export class Namespaces {
           continue;
         }
         if (there && entry.state === 'creating') await this.mark(entry.id, 'live');
+        // Our own create, made on the shard by an earlier attempt or by another create that finished it.
+        if (there && own) return there;
+        throw errors.alreadyExists(`namespace ${req.org}/${req.name}`, entry.id);
+      }
+      if (entry.state === 'creating' && !own) {
+        // Another create's reservation, finished here: unless its owner undid it meanwhile.
+        if ((await this.finish(entry.id)) === 'dropped') {
+          await shard.store.dropNamespace(entry.id, w).catch((e: unknown) => {
+            if (!isMetaError(e, 'NotFound')) throw e;
+          });
+          if (round < MAX_CREATE_ROUNDS) continue;
+          throw errors.retryable('conflict', `namespace ${req.org}/${req.name} kept being reserved and undone while it was created`);
+        }
+        await this.changed(shard.name);
         throw errors.alreadyExists(`namespace ${req.org}/${req.name}`, entry.id);
       }
       if (entry.state === 'creating') await this.mark(entry.id, 'live');
       await this.changed(shard.name);
       return ns;
     }
+  }
+
+  /**
+   * A create its shard refused (nothing written there): free the name it reserved, so the
+   * refused call wrote nothing that holds a name. If another create finished the entry first
+   * (its version moved), the namespace exists and is this call's: answer it.
+   */
+  private async undoReservation(entry: DirectoryEntry, refusal: unknown): Promise<Namespace> {
+    try {
+      this.r.remember(await this.r.directory.updateEntry(entry.id, entry.version, { state: 'dropped' }));
+    } catch (e) {
+      if (isMetaError(e, 'VersionMismatch')) return this.r.onNamespace(entry.id, (s) => s.namespace(entry.id));
+      throw errors.unknown(`namespace ${entry.org}/${entry.name}: its shard refused the create and freeing its reservation failed (${(e as Error).message})`);
+    }
+    throw refusal;
+  }
+
+  /** Moves a 'creating' entry to live, unless it left 'creating' first: the state it ends in. */
+  private async finish(ns: NamespaceId): Promise<'live' | 'dropped'> {
+    for (let round = 0; round < MAX_MARK_ROUNDS; round++) {
+      const e = await this.r.reload(ns);
+      if (e.state === 'dropped') return 'dropped';
+      if (e.state !== 'creating') return 'live';
+      try {
+        this.r.remember(await this.r.directory.updateEntry(ns, e.version, { state: 'live' }));
+        return 'live';
+      } catch (err) {
+        if (!isMetaError(err, 'VersionMismatch')) throw err;
+      }
+    }
+    throw errors.retryable('conflict', `the directory entry of namespace ${ns} kept changing while it was marked live`);
   }
 
   /**
