@@ -77,6 +77,20 @@ describe('bulk create', { skip: needs(offered && multiItem, 'createNamespaces (t
     assert.equal((await store.createNamespaces!(rest)).length, rest.length);
   });
 
+  test('a retry with the same requestId answers the first result and creates each namespace once', async () => {
+    const store = await fresh();
+    const reqs = batch(4);
+    const first = await store.createNamespaces!(reqs, { requestId: uniq('bulk-req') });
+    const requestId = uniq('bulk-req');
+    const made = await store.createNamespaces!(batch(3), { requestId });
+    const again = await store.createNamespaces!(batch(3).map((r, i) => ({ ...r, name: made[i]!.namespace.name })), { requestId });
+    assert.deepEqual(again.map((m) => m.namespace.id), made.map((m) => m.namespace.id));
+    assert.deepEqual(again.map((m) => m.collections.map((c) => c.id)), made.map((m) => m.collections.map((c) => c.id)));
+    // Created once: the next namespace's id follows the retried batch's.
+    const next = await store.createNamespace({ org: 'default', name: uniq('after') });
+    assert.ok(next.id > Math.max(...made.map((m) => m.namespace.id)) && first.length === 4);
+  });
+
   test('a name twice in one call, an empty call and one over MAX_BULK_NAMESPACES are InvalidArgument naming the field', async () => {
     const store = await fresh();
     const reqs = batch(2);
@@ -100,5 +114,20 @@ describe('bulk create fallback (core/bulk.ts)', () => {
     // A single-item backend creates namespaces only (a collection is a multi-item write).
     const reqs = batch(3, multiItem ? 2 : 0);
     await check(store, reqs, await createNamespacesWith(plain, reqs), from);
+  });
+
+  test('with a requestId, each single call gets its own, and a retry of the whole answers the first result, creating nothing twice', async () => {
+    const store = await fresh();
+    const plain = Object.create(store) as MetaStore;
+    Object.defineProperty(plain, 'createNamespaces', { value: undefined });
+    const reqs = batch(3, multiItem ? 2 : 0);
+    const w = { requestId: uniq('bulk-fallback') };
+    const made = await createNamespacesWith(plain, reqs, w);
+    const again = await createNamespacesWith(plain, reqs, w);
+    assert.deepEqual(again.map((m) => [m.namespace.id, ...m.collections.map((c) => c.id)]), made.map((m) => [m.namespace.id, ...m.collections.map((c) => c.id)]));
+    // A requestId at the length limit still leaves room for the steps' own.
+    const long = { requestId: 'r'.repeat(128) };
+    const more = batch(2, 0);
+    assert.equal((await createNamespacesWith(plain, more, long)).length, 2);
   });
 });

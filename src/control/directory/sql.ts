@@ -148,11 +148,11 @@ export class SqlDirectoryStore implements DirectoryStore {
     });
   }
 
-  async reserveMany(items: Reservation[]): Promise<DirectoryEntry[]> {
+  async reserveMany(items: Reservation[], reservedBy?: string): Promise<DirectoryEntry[]> {
     checkBulk('items', items);
     const names = new Set<string>();
     for (const r of items) {
-      checkReserve(r.org, r.name, r.shard, r.sizeClass);
+      checkReserve(r.org, r.name, r.shard, r.sizeClass, reservedBy);
       const key = `${r.org}\u0000${r.name}`;
       if (names.has(key)) throw errors.invalid('items', `namespace ${r.org}/${r.name} is given twice`);
       names.add(key);
@@ -160,12 +160,19 @@ export class SqlDirectoryStore implements DirectoryStore {
     return this.d.tx(async (q) => {
       await this.lockVersion(q);
       await this.checkShards(q, [...new Set(items.map((r) => r.shard))]);
+      const ours: DirectoryEntry[] = [];
       for (const r of items) {
-        const [held] = await q(`SELECT id FROM dir_entries WHERE org = $1 AND name = $2 AND state <> 'dropped'`, [r.org, r.name]);
+        const [held] = await q(`SELECT * FROM dir_entries WHERE org = $1 AND name = $2 AND state <> 'dropped'`, [r.org, r.name]);
+        if (!held) continue;
+        const e = entryRow(held);
+        // Held by this call's own earlier attempt (all or none were reserved by it): resume it.
+        if (reservedBy !== undefined && e.reservedBy === reservedBy) ours.push(e);
         // Thrown inside the transaction: it rolls back, so a refused call reserved nothing.
-        if (held) throw errors.alreadyExists(`namespace ${r.org}/${r.name}`, n(held.id));
+        else throw errors.alreadyExists(`namespace ${r.org}/${r.name}`, e.id);
       }
-      return this.insertEntries(q, items);
+      if (ours.length === items.length) return ours;
+      if (ours.length > 0) throw errors.alreadyExists(`namespace ${ours[0]!.org}/${ours[0]!.name}`, ours[0]!.id);
+      return this.insertEntries(q, items, reservedBy);
     });
   }
 

@@ -136,10 +136,12 @@ export interface DirectoryStore {
    * Optional, for the bulk create (the sharded createNamespaces): reserves every name of
    * `items` in one transaction, all or none, as `reserve` would one by one (ids and versions
    * in order, each entry 'creating'). A name an entry that is not dropped holds refuses the
-   * whole call: AlreadyExists carrying that entry's id. At most MAX_BULK_NAMESPACES items.
-   * Without it the sharded store calls `reserve` per name.
+   * whole call: AlreadyExists carrying that entry's id — unless every name is held by entries
+   * reserved with this `reservedBy` (the call's own earlier attempt): those entries are
+   * returned as they are. At most MAX_BULK_NAMESPACES items. Without it the sharded store
+   * calls `reserve` per name.
    */
-  reserveMany?(items: Reservation[]): Promise<DirectoryEntry[]>;
+  reserveMany?(items: Reservation[], reservedBy?: string): Promise<DirectoryEntry[]>;
 
   entry(ns: NamespaceId): Promise<DirectoryEntry | null>;
   /** The entry holding (org, name): any state but dropped. */

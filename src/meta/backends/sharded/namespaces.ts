@@ -134,7 +134,7 @@ export class Namespaces {
     });
     const names = this.r.shards.map((s) => s.name);
     const items: Reservation[] = reqs.map((r) => ({ org: r.org, name: r.name, shard: chooseShard(r.org, r.name, names), sizeClass: sizeClassFor(r.collections?.length ?? 0) }));
-    const entries = await this.reserveAll(items);
+    const entries = await this.reserveAll(items, w?.requestId);
     for (const e of entries) this.r.remember(e);
     const out = new Array<CreatedNamespace>(reqs.length);
     const byShard = new Map<string, number[]>();
@@ -147,20 +147,25 @@ export class Namespaces {
       const made = await createNamespacesWith(this.r.shard(shard).store, idx.map((i) => ({ ...reqs[i]!, id: entries[i]!.id })), w);
       idx.forEach((i, k) => (out[i] = made[k]!));
     }
-    const live = entries.map((e) => ({ ns: e.id, expectedVersion: e.version, change: { state: 'live' as const } }));
-    if (this.r.directory.updateEntries) for (const e of await this.r.directory.updateEntries(live)) this.r.remember(e);
-    else for (const e of entries) await this.mark(e.id, 'live');
+    // A retry finds what its earlier attempt already marked live as it left it.
+    const creating = entries.filter((e) => e.state === 'creating');
+    const live = creating.map((e) => ({ ns: e.id, expectedVersion: e.version, change: { state: 'live' as const } }));
+    if (live.length > 0 && this.r.directory.updateEntries) for (const e of await this.r.directory.updateEntries(live)) this.r.remember(e);
+    else for (const e of creating) await this.mark(e.id, 'live');
     for (const shard of byShard.keys()) await this.changed(shard);
     return out;
   }
 
-  /** reserveMany where the directory has it; else one reserve per name, undone at the first held one. */
-  private async reserveAll(items: Reservation[]): Promise<DirectoryEntry[]> {
-    if (this.r.directory.reserveMany) return this.r.directory.reserveMany(items);
+  /**
+   * reserveMany where the directory has it; else one reserve per name, undone at the first
+   * held one. Names held by this call's own earlier attempt (`rid`) are its own.
+   */
+  private async reserveAll(items: Reservation[], rid: string | undefined): Promise<DirectoryEntry[]> {
+    if (this.r.directory.reserveMany) return this.r.directory.reserveMany(items, rid);
     const out: DirectoryEntry[] = [];
     for (const it of items) {
-      const { entry, created } = await this.r.directory.reserve(it.org, it.name, it.shard, it.sizeClass);
-      if (!created) {
+      const { entry, created } = await this.r.directory.reserve(it.org, it.name, it.shard, it.sizeClass, rid);
+      if (!created && !(rid !== undefined && entry.reservedBy === rid)) {
         // Refused: free the names this call reserved (their entries dropped), so it wrote nothing that holds a name.
         for (const e of out) await this.r.directory.updateEntry(e.id, e.version, { state: 'dropped' }).catch(() => undefined);
         throw errors.alreadyExists(`namespace ${it.org}/${it.name}`, entry.id);
