@@ -26,6 +26,11 @@ export const MAX_CREATE_ROUNDS = 3;
 /** Rounds of the directory's version check when marking an entry (a bound). */
 export const MAX_MARK_ROUNDS = 5;
 
+/** Whether `entry` was reserved by the call with requestId `rid` (an earlier attempt of this one). */
+function reservedBy(entry: DirectoryEntry, rid: string | undefined): boolean {
+  return rid !== undefined && entry.reservedBy === rid;
+}
+
 export class Namespaces {
   constructor(
     private readonly r: Router,
@@ -43,7 +48,7 @@ export class Namespaces {
       // The create whose reservation made the entry owns the name (across its retries): its id
       // was allocated inside its own call, so ids answered ok follow real time (spec §10). Any
       // other create that meets an entry still 'creating' finishes it, and is told the name is held.
-      const own = created || (rid !== undefined && entry.reservedBy === rid);
+      const own = created || reservedBy(entry, rid);
       const shard = this.r.shard(entry.shard);
       let ns: Namespace;
       try {
@@ -72,7 +77,7 @@ export class Namespaces {
       }
       if (entry.state === 'creating' && !own) {
         // Another create's reservation, finished here: unless its owner undid it meanwhile.
-        if ((await this.finish(entry.id)) === 'dropped') {
+        if ((await this.mark(entry.id, 'live')) === 'dropped') {
           await shard.store.dropNamespace(entry.id, w).catch((e: unknown) => {
             if (!isMetaError(e, 'NotFound')) throw e;
           });
@@ -101,22 +106,6 @@ export class Namespaces {
       throw errors.unknown(`namespace ${entry.org}/${entry.name}: its shard refused the create and freeing its reservation failed (${(e as Error).message})`);
     }
     throw refusal;
-  }
-
-  /** Moves a 'creating' entry to live, unless it left 'creating' first: the state it ends in. */
-  private async finish(ns: NamespaceId): Promise<'live' | 'dropped'> {
-    for (let round = 0; round < MAX_MARK_ROUNDS; round++) {
-      const e = await this.r.reload(ns);
-      if (e.state === 'dropped') return 'dropped';
-      if (e.state !== 'creating') return 'live';
-      try {
-        this.r.remember(await this.r.directory.updateEntry(ns, e.version, { state: 'live' }));
-        return 'live';
-      } catch (err) {
-        if (!isMetaError(err, 'VersionMismatch')) throw err;
-      }
-    }
-    throw errors.retryable('conflict', `the directory entry of namespace ${ns} kept changing while it was marked live`);
   }
 
   /**
@@ -165,7 +154,7 @@ export class Namespaces {
     const out: DirectoryEntry[] = [];
     for (const it of items) {
       const { entry, created } = await this.r.directory.reserve(it.org, it.name, it.shard, it.sizeClass, rid);
-      if (!created && !(rid !== undefined && entry.reservedBy === rid)) {
+      if (!created && !reservedBy(entry, rid)) {
         // Refused: free the names this call reserved (their entries dropped), so it wrote nothing that holds a name.
         for (const e of out) await this.r.directory.updateEntry(e.id, e.version, { state: 'dropped' }).catch(() => undefined);
         throw errors.alreadyExists(`namespace ${it.org}/${it.name}`, entry.id);
@@ -217,14 +206,17 @@ export class Namespaces {
     return mergedList(this.r.shards.map((s) => (p: PageRequest) => s.store.listNamespaces(org, p)), page, (n) => n.name);
   }
 
-  /** Moves the entry to `state` (a compare-and-swap on its version, re-read on a lost race). */
-  private async mark(ns: NamespaceId, state: DirectoryEntry['state']): Promise<void> {
+  /**
+   * Moves the entry to `state` (a compare-and-swap on its version, re-read on a lost race):
+   * the state it ends in ('dropped' when marking live an entry dropped meanwhile).
+   */
+  private async mark(ns: NamespaceId, state: DirectoryEntry['state']): Promise<DirectoryEntry['state']> {
     for (let round = 0; round < MAX_MARK_ROUNDS; round++) {
       const e = await this.r.reload(ns);
-      if (e.state === state || (e.state === 'dropped' && state === 'live')) return;
+      if (e.state === state || (e.state === 'dropped' && state === 'live')) return e.state;
       try {
         this.r.remember(await this.r.directory.updateEntry(ns, e.version, { state }));
-        return;
+        return state;
       } catch (err) {
         if (!isMetaError(err, 'VersionMismatch')) throw err;
       }
