@@ -108,22 +108,31 @@ export class SqlDirectoryStore implements DirectoryStore {
     return n(r!.v);
   }
 
+  /**
+   * Creates the tables, or brings a directory made by an older version up to date. Every node
+   * runs it when it opens, so a directory that is already current is left untouched: on
+   * Postgres even an `IF NOT EXISTS` statement locks its table (ADD COLUMN an exclusive lock),
+   * and an open beside routing writes deadlocked with them.
+   */
   async init(): Promise<void> {
+    if (await this.hasReservedBy(this.d.query)) return;
     await this.d.tx(async (q) => {
       if (this.d.dialect === 'postgres') await q(`SELECT pg_advisory_xact_lock(hashtext('loam.directory.init'))`);
+      // Under the lock: another node may have made the schema meanwhile.
+      if (await this.hasReservedBy(q)) return;
       for (const s of DIRECTORY_DDL) await q(s);
-      await this.addReservedBy(q);
+      // dir_entries.reserved_by, added to a directory made before it.
+      await q(`ALTER TABLE dir_entries ADD COLUMN reserved_by TEXT`);
     });
   }
 
-  /** dir_entries.reserved_by, added to a directory made before it (SQLite has no ADD COLUMN IF NOT EXISTS). */
-  private async addReservedBy(q: Query): Promise<void> {
-    if (this.d.dialect === 'postgres') {
-      await q(`ALTER TABLE dir_entries ADD COLUMN IF NOT EXISTS reserved_by TEXT`);
-      return;
-    }
-    const has = await q(`SELECT 1 AS x FROM pragma_table_info('dir_entries') WHERE name = 'reserved_by'`);
-    if (has.length === 0) await q(`ALTER TABLE dir_entries ADD COLUMN reserved_by TEXT`);
+  /** Whether dir_entries has its newest column (so every table and index of DIRECTORY_DDL is there). */
+  private async hasReservedBy(q: Query): Promise<boolean> {
+    const rows =
+      this.d.dialect === 'postgres'
+        ? await q(`SELECT 1 AS x FROM pg_attribute WHERE attrelid = to_regclass('dir_entries') AND attname = 'reserved_by' AND NOT attisdropped`)
+        : await q(`SELECT 1 AS x FROM pragma_table_info('dir_entries') WHERE name = 'reserved_by'`);
+    return rows.length > 0;
   }
 
   async close(): Promise<void> {
