@@ -81,7 +81,9 @@ describe(`directory on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () => {
     // Every node runs init() when it opens; on Postgres its schema statements took locks
     // on the directory's tables (ADD COLUMN IF NOT EXISTS an exclusive one) and deadlocked
     // with routing writes, failing the open or a write with 'a control transaction kept conflicting'.
-    const WRITERS = 4;
+    // One writer: on DynamoDB concurrent writers race for the directory's version item by
+    // design, which is not what this case is about; one is enough to deadlock the old init.
+    const WRITERS = 1;
     const ROUNDS = 15;
     const OPENS = 12;
     const write = async (w: number) => {
