@@ -55,6 +55,9 @@ export function registerBodyParser(app: FastifyInstance, bodyLimit: number): voi
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, (req, raw, done) => {
     const buf = raw as Buffer;
+    // No bytes is no body, as without a Content-Type (clients send the header on a DELETE too):
+    // a route without a body goes on, and the unknown route or method is still 404 or 405.
+    if (buf.length === 0) return done(null, undefined);
     if (!isUtf8(buf)) return done(new ProtocolError(400, 'invalid_encoding', 'the body is not valid UTF-8; send JSON text encoded as UTF-8'), undefined);
     parseJson(req, buf.toString('utf8'), (err, body) => {
       if (err) return done(err, undefined);

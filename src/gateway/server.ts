@@ -170,7 +170,6 @@ function toHttp(e: unknown): HttpError {
   if (fe && typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new HttpError(413, 'too_large', `the request body is over ${BODY_LIMIT_BYTES} bytes; split the batch`);
     if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new HttpError(415, 'unsupported_media_type', 'send JSON with Content-Type: application/json');
-    if (fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new HttpError(400, 'invalid_json', 'the body is empty; send a JSON object');
     if (fe.code && !fe.code.startsWith('FST_')) return new HttpError(fe.statusCode, fe.code, fe.message ?? 'bad request');
     if (fe.code?.startsWith('FST_ERR_CTP') || /JSON/.test(fe.message ?? '')) return new HttpError(400, 'invalid_json', `the body is not valid JSON: ${fe.message}`);
     return new HttpError(fe.statusCode, fe.validation ? 'invalid_argument' : 'bad_request', fe.message ?? 'bad request');
@@ -250,6 +249,10 @@ function collJson(c: Collection, nsName: string, retention?: Retention) {
 /** Ajv errors → one message naming the field to fix. */
 function formatValidation(errors: { instancePath: string; message?: string; params?: Record<string, unknown> }[], dataVar: string): Error {
   const e = errors[0]!;
+  // A route that takes a JSON object was sent no body (or an array, a string, null).
+  if (dataVar === 'body' && e.instancePath === '' && (e as { keyword?: string }).keyword === 'type' && e.params?.type === 'object') {
+    return new HttpError(400, 'invalid_json', 'the body is empty or not an object; send a JSON object with Content-Type: application/json');
+  }
   const path = `${dataVar}${e.instancePath.replace(/\//g, '.').replace(/\.(\d+)(?=\.|$)/g, '[$1]')}`;
   let msg = `${path} ${e.message ?? 'is invalid'}`;
   if (Array.isArray(e.params?.type)) msg = `${path} must be ${(e.params.type as string[]).join(' or ')}`;

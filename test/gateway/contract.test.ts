@@ -130,6 +130,20 @@ describe('routes', () => {
     isError(await raw('PUT', '/v1/namespaces', { headers: { authorization: '' } }), 401, 'unauthenticated');
   });
 
+  test('a Content-Type: application/json with no body is no body: a DELETE or GET goes on, 404 and 405 stay, a route that takes a body says it is missing', async () => {
+    const empty = { body: '', headers: { 'content-type': 'application/json' } };
+    assert.equal((await json('POST', '/v1/namespaces', { name: 'emptybody' })).status, 201);
+    assert.equal((await raw('GET', '/v1/namespaces/emptybody', empty)).status, 200);
+    assert.equal((await raw('DELETE', '/v1/namespaces/emptybody', empty)).status, 204, 'curl -X DELETE -H content-type:… deletes');
+    isError(await raw('GET', '/v1/namespaces/emptybody', empty), 404, 'not_found');
+    isError(await raw('PATCH', '/v1/namespaces', empty), 405, 'method_not_allowed');
+    isError(await raw('GET', '/v1/nothing', empty), 404, 'not_found');
+    for (const r of [await raw('POST', '/v1/namespaces', empty), await raw('POST', '/v1/namespaces'), await json('POST', '/v1/namespaces', '[]')]) {
+      isError(r, 400, 'invalid_json');
+      assert.match(r.body.error.message, /send a JSON object/);
+    }
+  });
+
   test("fastify's and Node's own errors answer in the API's shape: bad escapes, long URLs and headers", async () => {
     isError(await raw('GET', '/v1/namespaces/%FF'), 400, 'invalid_url');
     isError(await raw('GET', `${C}/s/documents/%E0%A4%A`), 400, 'invalid_url');
