@@ -7,24 +7,20 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { MetaStore } from '../meta/contract.js';
-import { isMetaError, isNamespaceFenced, type MetaError } from '../meta/errors.js';
-import { isHoldRefusal, MOVE_HOLD_RETRY_AFTER_S, type MoveHold } from './move-buffer.js';
+import { isMetaError } from '../meta/errors.js';
+import { isHoldRefusal, type MoveHold } from './move-buffer.js';
 import type { Collection, Namespace, Retention } from '../meta/types.js';
 import { collectionLogRetentionOrDefault } from '../meta/core/catalog.js';
-import { isStoreError } from '../store/index.js';
-import { DataError, isDataError, keyError } from '../log/errors.js';
-import { DecryptFailed } from '../crypto/envelope.js';
-import { KeyDestroyedError, KeyUnavailableError } from '../crypto/provider.js';
+import { DataError } from '../log/errors.js';
 import { canonicalKey } from '../log/keys.js';
 import type { Catalog } from '../collection/catalog.js';
 import { DEFAULT_ORG } from '../collection/catalog.js';
 import type { CollectionReader, Consistency } from '../collection/reader.js';
-import { MAX_BATCH_BYTES, type CollectionWriter } from '../collection/writer.js';
+import type { CollectionWriter } from '../collection/writer.js';
 import { openApiDocument, ROUTES, type RouteDef } from './schemas.js';
 import { bodyText, clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES, notFound, registerBodyParser, registerValidators, RouteTable } from './protocol.js';
 import { MAX_KEY_BYTES } from '../log/keys.js';
 import type { Authorizer } from '../authz/authorizer.js';
-import { isAuthzError } from '../authz/errors.js';
 import type { ErasureService } from '../erasure/service.js';
 import { erasureJson, verifyKey } from '../erasure/view.js';
 import { FORWARDED_BY_HEADER, ForwardFailed, SERVED_BY_HEADER, type RequestRouter, type RouteKind } from '../router/requests.js';
@@ -32,10 +28,11 @@ import { placementKey } from '../router/placement.js';
 import type { SizeClass } from '../meta/backends/sharded/directory.js';
 import type { NamespaceKeyRecord } from '../crypto/types.js';
 import { namespaceKeyView } from '../crypto/view.js';
-import { WriteBudgetRefusal, type WriteBudget } from './write-budget.js';
+import type { WriteBudget } from './write-budget.js';
+import { BODY_LIMIT_BYTES, formatValidation, HttpError, toHttp, UNAVAILABLE_RETRY_AFTER_S } from './http-errors.js';
 
-/** HTTP body limit: the batch byte limit plus room for JSON syntax. */
-export const BODY_LIMIT_BYTES = MAX_BATCH_BYTES + 4 * 1024 * 1024;
+export { BODY_LIMIT_BYTES, HttpError, UNAVAILABLE_RETRY_AFTER_S };
+
 /**
  * Longest path parameter the router matches: a primary key of MAX_KEY_BYTES with every byte
  * percent-encoded. Longer ones would match no route at all.
@@ -43,8 +40,6 @@ export const BODY_LIMIT_BYTES = MAX_BATCH_BYTES + 4 * 1024 * 1024;
 export const MAX_PARAM_LENGTH = 3 * MAX_KEY_BYTES;
 /** A request that has not finished within this is cut off (every wait has a deadline). */
 export const REQUEST_DEADLINE_MS = 120_000;
-/** Retry-After (seconds) on 503s. */
-export const UNAVAILABLE_RETRY_AFTER_S = 1;
 
 /** Who is calling; set by the admission hook. */
 export interface Principal {
@@ -140,94 +135,6 @@ const ROUTED: Record<string, RouteKind> = {
   [ROUTES.writeDocuments.url]: 'write',
 };
 
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly retryAfterS?: number,
-    /** For refusals (401, 403, 429): why, as a metric label (the quota's name, the action, …). */
-    readonly reason?: string,
-  ) {
-    super(message);
-  }
-}
-
-function toHttp(e: unknown): HttpError {
-  if (e instanceof HttpError) return e;
-  if (e instanceof WriteBudgetRefusal) return new HttpError(503, 'overloaded', e.message, e.retryAfterS);
-  if (isAuthzError(e)) return new HttpError(e.status, e.code, e.message, e.details.retryAfterS, e.details.reason);
-  if (isDataError(e)) return fromData(e);
-  if (isMetaError(e)) return fromMeta(e);
-  if (e instanceof KeyDestroyedError || e instanceof KeyUnavailableError || e instanceof DecryptFailed) {
-    return fromData(keyError(e, e instanceof KeyDestroyedError ? e.ns : -1, 'the data') as DataError);
-  }
-  if (isStoreError(e)) {
-    if (e.code === 'Retryable') return new HttpError(503, 'unavailable', `the object store is unavailable: ${e.message}`, UNAVAILABLE_RETRY_AFTER_S);
-    return new HttpError(500, 'internal', 'object store error');
-  }
-  const fe = e as { statusCode?: number; code?: string; message?: string; validation?: unknown };
-  if (fe && typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new HttpError(413, 'too_large', `the request body is over ${BODY_LIMIT_BYTES} bytes; split the batch`);
-    if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new HttpError(415, 'unsupported_media_type', 'send JSON with Content-Type: application/json');
-    if (fe.code && !fe.code.startsWith('FST_')) return new HttpError(fe.statusCode, fe.code, fe.message ?? 'bad request');
-    if (fe.code?.startsWith('FST_ERR_CTP') || /JSON/.test(fe.message ?? '')) return new HttpError(400, 'invalid_json', `the body is not valid JSON: ${fe.message}`);
-    return new HttpError(fe.statusCode, fe.validation ? 'invalid_argument' : 'bad_request', fe.message ?? 'bad request');
-  }
-  return new HttpError(500, 'internal', 'internal error');
-}
-
-function fromData(e: DataError): HttpError {
-  const retry = e.details.retryAfterMs === undefined ? undefined : Math.max(1, Math.ceil(e.details.retryAfterMs / 1000));
-  switch (e.code) {
-    case 'InvalidArgument':
-      return new HttpError(400, 'invalid_argument', e.message);
-    case 'NotFound':
-      return new HttpError(404, 'not_found', e.message);
-    case 'Conflict':
-      return new HttpError(409, 'conflict', e.message);
-    case 'TooLarge':
-      return new HttpError(413, 'too_large', e.message);
-    case 'KeyDestroyed':
-      return new HttpError(410, 'key_destroyed', e.message);
-    case 'Backpressure':
-      return new HttpError(429, 'backpressure', e.message, retry ?? 1);
-    case 'QuotaExceeded':
-      return new HttpError(429, 'quota_exceeded', e.message, retry ?? 1, e.details.quota);
-    case 'Unavailable':
-      return new HttpError(503, 'unavailable', e.message, retry ?? UNAVAILABLE_RETRY_AFTER_S);
-    case 'Timeout':
-      return new HttpError(503, 'timeout', e.message, retry ?? UNAVAILABLE_RETRY_AFTER_S);
-  }
-}
-
-function fromMeta(e: MetaError): HttpError {
-  switch (e.code) {
-    case 'NotFound':
-      return new HttpError(404, 'not_found', e.message);
-    case 'AlreadyExists':
-      return new HttpError(409, 'already_exists', e.message);
-    case 'VersionMismatch':
-    case 'FenceMismatch':
-    case 'LeaseHeld':
-      return new HttpError(409, 'conflict', e.message);
-    case 'InvalidArgument':
-      return new HttpError(400, 'invalid_argument', e.message);
-    case 'LimitExceeded':
-      return new HttpError(400, 'limit_exceeded', e.message);
-    case 'Retryable':
-      if (isNamespaceFenced(e)) {
-        return new HttpError(503, 'namespace_moving', `namespace ${String(e.details.ns)} is moving to another metastore shard; nothing was written, retry shortly`, MOVE_HOLD_RETRY_AFTER_S);
-      }
-      return new HttpError(503, 'unavailable', `the metastore could not complete the call: ${e.message}`, UNAVAILABLE_RETRY_AFTER_S);
-    case 'Unknown':
-    case 'Claimed':
-    case 'StaleCommit':
-    case 'NamespaceMoved':
-      return new HttpError(503, 'unavailable', `the metastore could not complete the call: ${e.message}`, UNAVAILABLE_RETRY_AFTER_S);
-  }
-}
-
 function nsJson(n: Namespace) {
   return { id: n.id, name: n.name, created: n.created };
 }
@@ -244,24 +151,6 @@ function collJson(c: Collection, nsName: string, retention?: Retention) {
     created: c.created,
     ...(retention ? { retention: { ms: retention.ms, bytes: retention.bytes } } : {}),
   };
-}
-
-/** Ajv errors → one message naming the field to fix. */
-function formatValidation(errors: { instancePath: string; message?: string; params?: Record<string, unknown> }[], dataVar: string): Error {
-  const e = errors[0]!;
-  // A route that takes a JSON object was sent no body (or an array, a string, null).
-  if (dataVar === 'body' && e.instancePath === '' && (e as { keyword?: string }).keyword === 'type' && e.params?.type === 'object') {
-    return new HttpError(400, 'invalid_json', 'the body is empty or not an object; send a JSON object with Content-Type: application/json');
-  }
-  const path = `${dataVar}${e.instancePath.replace(/\//g, '.').replace(/\.(\d+)(?=\.|$)/g, '[$1]')}`;
-  let msg = `${path} ${e.message ?? 'is invalid'}`;
-  if (Array.isArray(e.params?.type)) msg = `${path} must be ${(e.params.type as string[]).join(' or ')}`;
-  if (e.params?.additionalProperty) msg = `${path}.${String(e.params.additionalProperty)} is not a known field`;
-  if (e.params?.missingProperty) msg = `${path}.${String(e.params.missingProperty)} is required`;
-  if (e.params?.allowedValues) msg += ` (${(e.params.allowedValues as unknown[]).join(', ')})`;
-  // A batch over its item limit is too large (413), like one over its byte limit.
-  if ((e as { keyword?: string }).keyword === 'maxItems' && dataVar === 'body' && /^\/(upserts|deletes)$/.test(e.instancePath)) return new HttpError(413, 'too_large', msg);
-  return new HttpError(400, 'invalid_argument', msg);
 }
 
 /** A write's place in the write budget: its release once admitted; aborted when its client goes away. */
