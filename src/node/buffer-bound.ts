@@ -13,11 +13,18 @@
 // is not repeated until the buffers grew by half the bound again: the bound then costs one
 // collection per half-bound allocated, never a loop. The pause (tens of ms on the worker's
 // heap) falls on the worker thread, whose work is off the request path.
+//
+// What a collection left live is the least of the SETTLE_CHECKS readings after it, not the
+// first: V8 frees collected backing stores on a background thread, so the first reading still
+// counts much of what was collected. Taken as live, it raised the next collection's threshold
+// by what each collection freed, and the bound stopped bounding.
 import { fullCollection, TRIM_DELAY_MS } from './idle-memory.js';
 import { mallocTrim, mallocTrimAvailable } from './malloc-trim.js';
 
 /** How often the thread looks at its ArrayBuffers (one process.memoryUsage(), microseconds). */
 export const BUFFER_CHECK_MS = 100;
+/** The checks after a collection over which what it left live is measured (their least reading). */
+export const SETTLE_CHECKS = 5;
 /**
  * The worker thread's default bound on its ArrayBuffers, live and dead: its live share is its
  * caches (half of cache_bytes, decoded) plus one apply round, segment or merge at a time
@@ -48,22 +55,25 @@ export function startBufferBound(o: BufferBoundOptions): BufferBound {
   if (o.maxBytes <= 0 || !collect) return { get collections() { return state.collections; }, stop: () => undefined };
   const read = o.arrayBuffers ?? (() => process.memoryUsage().arrayBuffers);
   const trim = o.trim === undefined ? (mallocTrimAvailable() ? mallocTrim : null) : o.trim;
-  /** What the last collection left (measured at the next check, once V8 freed what it could). */
+  /** What the last collection left (the least reading of the SETTLE_CHECKS after it). */
   let live = 0;
-  let measure = false;
+  /** Checks left in measuring the last collection, and their least reading so far. */
+  let settling = 0;
+  let least = Infinity;
   let pendingTrim: NodeJS.Timeout | undefined;
   const check = () => {
     const bytes = read();
-    if (measure) {
-      measure = false;
-      live = bytes;
+    if (settling > 0) {
+      least = Math.min(least, bytes);
+      if (--settling === 0) live = least;
       return;
     }
     if (bytes < o.maxBytes) live = 0; // V8 collected on its own: the bound is the bound again
     if (bytes <= Math.max(o.maxBytes, live + o.maxBytes / 2)) return;
     collect();
     state.collections++;
-    measure = true;
+    settling = SETTLE_CHECKS;
+    least = Infinity;
     if (trim && !pendingTrim) {
       pendingTrim = setTimeout(() => {
         pendingTrim = undefined;
