@@ -18,6 +18,19 @@ export const WORKER_LAG_STALE_MS = 60_000;
 /** Collections whose lag is tracked, at most (every map a bound): past it the oldest are forgotten. */
 export const MAX_LAG_ENTRIES = 100_000;
 
+/**
+ * How often the event-loop lag metrics (prom-client's, from perf_hooks' monitorEventLoopDelay)
+ * sample the main thread's loop, ms. prom-client's default, 10 ms, is a native timer that
+ * woke the loop 100 times a second on a node doing nothing (traced: about 200 epoll waits a
+ * second at rest; 30 with 100 ms). Each wakeup counts as loop activity, the more so on a busy
+ * machine where it waits for a core: after a 60 s load at a load average of 8, the main
+ * thread's loop utilization stayed at 0.6 while its CPU profile was 1% busy, above the idle
+ * collector's quiet threshold (./idle-memory.ts), so the idle node kept its memory (issue 14
+ * item 9). A stall delays the next sample whatever the resolution, so the lag figures still
+ * show it.
+ */
+export const EVENT_LOOP_LAG_RESOLUTION_MS = 100;
+
 /** A registry's metrics as plain data (what a worker thread posts to the node). */
 export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 
@@ -130,7 +143,7 @@ export class NodeMetrics {
 
   /** `process: false` in a worker thread: the node's main thread reports the process once. */
   constructor(o: { process?: boolean } = {}) {
-    if (o.process !== false) collectDefaultMetrics({ register: this.registry, prefix: 'loam_' });
+    if (o.process !== false) collectDefaultMetrics({ register: this.registry, prefix: 'loam_', eventLoopMonitoringPrecision: EVENT_LOOP_LAG_RESOLUTION_MS });
   }
 }
 
