@@ -4,7 +4,8 @@
 //
 // The first two tests drive the collector with a clock: the timers are mocked and the event
 // loop's utilization is scripted check by check, so "busy" and "quiet" mean exactly what the
-// test says on any machine. The collections and trims they cause are the real ones.
+// test says on any machine (the thread's CPU clock is left out: `cpuMs: null`, or scripted
+// too). The collections and trims they cause are the real ones.
 import { mock, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -22,9 +23,10 @@ const QUIET = 0.005;
 const STEP_MS = 500;
 
 /** Mocked timers and a scripted event loop: `run(ms, u)` lets `ms` pass at utilization `u`. */
-function scriptedLoop(): { run(ms: number, u: number): void; done(): void } {
+function scriptedLoop(): { run(ms: number, u: number, cpu?: number): void; cpuMs(): number; done(): void } {
   let active = 0;
   let idle = 0;
+  let cpuMs = 0;
   const elu = (a?: EventLoopUtilization, b?: EventLoopUtilization): EventLoopUtilization => {
     const x = a ?? { active, idle, utilization: 0 };
     const y = b ?? { active: 0, idle: 0, utilization: 0 };
@@ -34,13 +36,15 @@ function scriptedLoop(): { run(ms: number, u: number): void; done(): void } {
   mock.timers.enable({ apis: ['setInterval', 'setTimeout'] });
   const m = mock.method(performance, 'eventLoopUtilization', elu);
   return {
-    run(ms, u) {
+    run(ms, u, cpu = u) {
       for (let t = 0; t < ms; t += STEP_MS) {
         active += STEP_MS * u;
+        cpuMs += STEP_MS * cpu;
         idle += STEP_MS * (1 - u);
         mock.timers.tick(STEP_MS);
       }
     },
+    cpuMs: () => cpuMs,
     done() {
       m.mock.restore();
       mock.timers.reset();
@@ -55,7 +59,7 @@ test("memory comes back one check after the thread's last busy one, also when wo
   const grown = v8.getHeapStatistics().total_heap_size;
   junk = null;
   const loop = scriptedLoop();
-  const idle = startIdleCollector();
+  const idle = startIdleCollector({ cpuMs: null });
   try {
     loop.run(IDLE_CHECK_MS * 3, BUSY);
     assert.equal(idle.collections, 0, 'no collection while the thread is busy');
@@ -82,7 +86,7 @@ test("memory comes back one check after the thread's last busy one, also when wo
 
 test('a quiet thread collects twice and trims a bounded number of times, then waits until it has been busy', async () => {
   const loop = scriptedLoop();
-  const idle = startIdleCollector();
+  const idle = startIdleCollector({ cpuMs: null });
   try {
     loop.run(IDLE_CHECK_MS, BUSY);
     loop.run(IDLE_CHECK_MS, QUIET);
@@ -107,6 +111,27 @@ test('a quiet thread collects twice and trims a bounded number of times, then wa
     loop.run(IDLE_CHECK_MS, BUSY);
     loop.run(IDLE_CHECK_MS, QUIET);
     assert.equal(idle.collections, 3, 'collected again after being busy');
+  } finally {
+    idle.stop();
+    loop.done();
+  }
+});
+
+test("where the thread's CPU time is known, a thread that used little CPU is quiet though its loop looks busy (a busy machine)", () => {
+  // On a machine whose cores are taken, each of an idle thread's wakeups waits for a core and
+  // counts as loop activity: traced, 0.6 utilization at 1% of a core.
+  const loop = scriptedLoop();
+  const idle = startIdleCollector({ cpuMs: loop.cpuMs });
+  try {
+    loop.run(IDLE_CHECK_MS, BUSY, BUSY);
+    assert.equal(idle.collections, 0, 'no collection while the thread used CPU');
+    loop.run(IDLE_CHECK_MS, 0.6, 0.01);
+    assert.equal(idle.collections, 1, 'collected at the first check in which the thread used 1% of a core');
+    // The other way round: a thread computing (half a core) is busy whatever its loop says.
+    loop.run(IDLE_CHECK_MS * 2, QUIET, BUSY);
+    const collections = idle.collections;
+    loop.run(IDLE_CHECK_MS * 3, QUIET, BUSY);
+    assert.equal(idle.collections, collections, 'no collection while the thread used half a core');
   } finally {
     idle.stop();
     loop.done();
