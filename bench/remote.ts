@@ -24,6 +24,7 @@ import { openEmbedded } from '../src/meta/backends/embedded/index.js';
 import { openRemote } from '../src/meta/backends/remote/client.js';
 import type { MetaStore, WalCommit } from '../src/meta/index.js';
 import { median, pct, round, timed, type Sample } from './_stats.js';
+import { simFsyncHook, simFsyncOf, type SimFsync } from './_sim_fsync.js';
 
 /** Concurrent writers (issue 16). */
 const WRITERS = 8;
@@ -108,8 +109,9 @@ interface BenchServer {
   stop(): Promise<void>;
 }
 
-async function startServer(path: string, synchronous: string): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./_remote_server.ts', import.meta.url).pathname, path, synchronous], { stdio: ['pipe', 'pipe', 'inherit'] });
+async function startServer(path: string, synchronous: string, sim: SimFsync | null): Promise<BenchServer> {
+  const args = [new URL('./_remote_server.ts', import.meta.url).pathname, path, synchronous, ...(sim ? [String(sim.us), sim.block] : [])];
+  const child = spawn(process.execPath, [...process.execArgv.filter((a) => a.startsWith('--cpu-prof')), '--import', 'tsx', ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! });
   const waiting: ((l: string) => void)[] = [];
   lines.on('line', (l) => waiting.shift()?.(l));
@@ -163,22 +165,25 @@ export async function main(argv: string[]): Promise<void> {
     .option('--synchronous <mode>', 'the embedded backend on both sides: FULL (fsync per commit) or NORMAL', 'FULL')
     .option('--seconds <n>', 'time budget per round', '2')
     .option('--wal-transport <t>', 'how commitWal batches travel: stream (one long-lived CommitWalStream, the default) or rpc (a CommitWalBatch RPC each)', 'stream')
+    .option('--sim-group-us <n>', 'A/B tool (bench/_sim_fsync.ts): both sides synchronous=NORMAL and each commitWal group blocks this long instead of its fsync; 0: off', '0')
+    .option('--sim-block <how>', 'with --sim-group-us: sleep (Atomics.wait, as in fsync) or spin (busy)', 'sleep')
     .parse(argv, { from: 'user' })
-    .opts<{ synchronous: string; seconds: string; walTransport: string }>();
+    .opts<{ synchronous: string; seconds: string; walTransport: string; simGroupUs: string; simBlock: string }>();
   if (!['stream', 'rpc'].includes(opts.walTransport)) throw new Error('--wal-transport must be stream or rpc');
   const walStream = opts.walTransport === 'stream';
   if (!['FULL', 'NORMAL'].includes(opts.synchronous)) throw new Error('--synchronous must be FULL or NORMAL');
   const seconds = Number(opts.seconds);
   if (!(seconds > 0 && seconds <= 60)) throw new Error('--seconds must be in (0, 60]');
-  const sync = opts.synchronous as 'FULL' | 'NORMAL';
+  const sim = simFsyncOf(opts.simGroupUs, opts.simBlock);
+  const sync = sim ? 'NORMAL' : (opts.synchronous as 'FULL' | 'NORMAL');
   const dir = mkdtempSync(join(tmpdir(), 'loam-bench-remote-'));
-  const server = await startServer(join(dir, 'served.db'), sync);
-  const local = openEmbedded({ path: join(dir, 'local.db'), synchronous: sync });
+  const server = await startServer(join(dir, 'served.db'), sync, sim);
+  const local = openEmbedded({ path: join(dir, 'local.db'), synchronous: sync, ...(sim ? { faults: simFsyncHook(sim) } : {}) });
   const remote = await openRemote({ target: `127.0.0.1:${server.port}`, walStream });
   try {
     const r = await fixture(remote);
     const l = await fixture(local);
-    const backend = `remote(embedded, synchronous=${sync}, loopback, wal_transport=${opts.walTransport})`;
+    const backend = `remote(embedded, synchronous=${sync}, loopback, wal_transport=${opts.walTransport}${sim ? `, sim_group_us=${sim.us}, sim_block=${sim.block}` : ''})`;
     const load0 = round(loadavg()[0]!);
     const out: Record<string, unknown>[] = [];
     const line = (metric: string, value: number, unit: string, baseline?: number, extra: Record<string, unknown> = {}) =>
