@@ -6,7 +6,6 @@ import * as grpc from '@grpc/grpc-js';
 import { MetaError, errors, isMetaError } from '../meta/errors.js';
 import { metaErrorToStatus } from '../meta/backends/remote/wire-errors.js';
 import { MAX_TOKEN_STRING_LENGTH } from '../meta/limits.js';
-import { fingerprint } from './idempotency.js';
 import { RemoteAuthError, type ClusterStores, type ServerCall, type ServerCore } from './core.js';
 
 export interface CallContext {
@@ -102,7 +101,7 @@ export async function runWrite<Req, Res>(
 ): Promise<Res> {
   if (!key) throw errors.invalid('requestId', 'every write needs an idempotency key (WriteContext.request_id / request_id) on the wire');
   if (key.length > MAX_TOKEN_STRING_LENGTH) throw errors.invalid('requestId', `at most ${MAX_TOKEN_STRING_LENGTH} characters`);
-  const out = await core.idempotency.run(ctx.cluster, key, fingerprint(method, req), () => {
+  const out = await core.idempotency.run(ctx.cluster, key, method, req, () => {
     const gone = refusedLate(call, deadline);
     return gone ? Promise.reject(gone) : run(ctx, req);
   });
