@@ -124,3 +124,70 @@ test('objects under ns/<id>/ are sealed in frames: whole and range reads work; a
   assert.equal((await store.get(pb)).bytes.toString(), 'MARKER-B-DATA');
   ring.close();
 });
+
+test('a streamed object is sealed as it comes, a frame at a time: every size reads back whole and by range; a truncated or extended one fails to open', async () => {
+  const { ring, a } = await setup();
+  /** Counts what the inner store has taken of a putStream so far. */
+  let received = 0;
+  class Watching extends MemoryStore {
+    override putStream(path: string, source: AsyncIterable<Uint8Array>, cond?: Parameters<MemoryStore['putStream']>[2]) {
+      async function* counted() {
+        for await (const c of source) {
+          received += c.byteLength;
+          yield c;
+        }
+      }
+      return super.putStream(path, counted(), cond);
+    }
+  }
+  const inner = new Watching();
+  const store = new EncryptingStore(inner, ring);
+  const pattern = (n: number) => {
+    const b = Buffer.alloc(n);
+    for (let i = 0; i < n; i++) b[i] = (i * 31 + 7) & 0xff;
+    return b;
+  };
+  async function* chunked(b: Buffer, size: number) {
+    for (let o = 0; o < b.length; o += size) yield b.subarray(o, o + size);
+  }
+  const sizes = [0, 1, FRAME_BYTES - 1, FRAME_BYTES, FRAME_BYTES + 1, 3 * FRAME_BYTES, 3 * FRAME_BYTES + 1234];
+  for (const [k, n] of sizes.entries()) {
+    const want = pattern(n);
+    const path = `ns/${a.ns}/c/${a.id}/data/s${k}.ldf`;
+    await store.putStream(path, chunked(want, [1000, 100_000, 4096][k % 3]!));
+    assert.ok(EncryptingStore.isSealed((await inner.get(path)).bytes), `${n} bytes: sealed`);
+    // Read through this store and through a fresh one (a node with no cached header: the cold range path).
+    for (const s of [store, new EncryptingStore(inner, ring)]) {
+      assert.deepEqual((await s.get(path)).bytes, want, `${n} bytes: whole`);
+      assert.equal((await s.head(path)).size, n);
+      if (n === 0) continue;
+      for (const [x, y] of [[0, 1], [Math.max(0, n - 5), n], [Math.floor(n / 2), Math.min(n, Math.floor(n / 2) + FRAME_BYTES + 3)]] as const) {
+        const got = await s.get(path, { range: { start: x, end: y } });
+        assert.deepEqual(got.bytes, want.subarray(x, y), `${n} bytes: range ${x}..${y}`);
+        assert.equal(got.size, n);
+      }
+    }
+  }
+  // Sealed as it comes: the inner store has the header and the first frame before the source ends.
+  received = 0;
+  let seenMidway = -1;
+  async function* watched() {
+    for (let i = 0; i < 4; i++) {
+      if (i === 2) seenMidway = received;
+      yield pattern(FRAME_BYTES);
+    }
+  }
+  await store.putStream(`ns/${a.ns}/c/${a.id}/data/w.ldf`, watched());
+  assert.ok(seenMidway >= FRAME_BYTES, `the inner store had taken ${seenMidway} bytes when half the source was read`);
+  // Frames cannot be dropped off the end, cut, or added: the last frame is sealed as the last.
+  const path = `ns/${a.ns}/c/${a.id}/data/s6.ldf`;
+  const sealed = (await inner.get(path)).bytes;
+  const frame = FRAME_BYTES + 16;
+  const tail = 1234 + 16; // the last (partial) frame of s6
+  const cuts = [sealed.subarray(0, sealed.length - tail), sealed.subarray(0, sealed.length - tail - frame), sealed.subarray(0, sealed.length - 7), Buffer.concat([sealed, sealed.subarray(sealed.length - tail - frame, sealed.length - tail)])];
+  for (const bad of cuts) {
+    await inner.put(path, bad);
+    await assert.rejects(new EncryptingStore(inner, ring).get(path), DecryptFailed, `${bad.length} of ${sealed.length} bytes`);
+  }
+  ring.close();
+});
