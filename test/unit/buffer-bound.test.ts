@@ -4,9 +4,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SETTLE_CHECKS, startBufferBound } from '../../src/node/buffer-bound.js';
+import { SETTLE_CHECKS, startBufferBound, type BufferBound, type BufferBoundOptions } from '../../src/node/buffer-bound.js';
 
 const MiB = 1024 * 1024;
+
+/** Starts a bound whose checks the test drives by hand: its timer is captured, not run. */
+function handDriven(o: BufferBoundOptions): { bound: BufferBound; tick: () => void } {
+  let tick: (() => void) | undefined;
+  const realSetInterval = globalThis.setInterval;
+  globalThis.setInterval = ((fn: () => void) => {
+    tick = fn;
+    return { unref() {} } as unknown as NodeJS.Timeout;
+  }) as typeof setInterval;
+  try {
+    const bound = startBufferBound(o);
+    return { bound, tick: () => tick!() };
+  } finally {
+    globalThis.setInterval = realSetInterval;
+  }
+}
 
 test("a thread churning buffers through a 64 MiB cache stays within a 96 MiB bound (V8 alone: 134–139 MiB)", async () => {
   const BOUND = 96 * MiB;
@@ -40,26 +56,14 @@ test('a live set over the bound costs one collection per half-bound allocated, n
   let bytes = 0;
   let live = 0;
   let collections = 0;
-  let tick: (() => void) | undefined;
-  const realSetInterval = globalThis.setInterval;
-  // Drive the checks by hand: the bound's timer is captured, not run.
-  globalThis.setInterval = ((fn: () => void) => {
-    tick = fn;
-    return { unref() {} } as unknown as NodeJS.Timeout;
-  }) as typeof setInterval;
-  let bound;
-  try {
-    bound = startBufferBound({ maxBytes: 100, arrayBuffers: () => bytes, collect: () => void (collections++, (bytes = live)), trim: null });
-  } finally {
-    globalThis.setInterval = realSetInterval;
-  }
+  const { bound, tick } = handDriven({ maxBytes: 100, arrayBuffers: () => bytes, collect: () => void (collections++, (bytes = live)), trim: null });
   const step = (to: number) => {
     bytes = to;
-    tick!();
+    tick();
   };
   /** The checks that measure what a collection left (it left `bytes`). */
   const settle = () => {
-    for (let i = 0; i < SETTLE_CHECKS; i++) tick!();
+    for (let i = 0; i < SETTLE_CHECKS; i++) tick();
   };
   // Under the bound: nothing.
   step(90);
@@ -109,35 +113,24 @@ test("a collection's buffers freed late (in V8's background) do not raise what t
   const freeing: { at: number; bytes: number }[] = [];
   let checks = 0;
   let collections = 0;
-  let tick: (() => void) | undefined;
-  const realSetInterval = globalThis.setInterval;
-  globalThis.setInterval = ((fn: () => void) => {
-    tick = fn;
-    return { unref() {} } as unknown as NodeJS.Timeout;
-  }) as typeof setInterval;
-  let bound;
-  try {
-    bound = startBufferBound({
-      maxBytes: 100,
-      arrayBuffers: () => {
-        garbage += ALLOC_PER_CHECK;
-        while (freeing.length > 0 && freeing[0]!.at <= checks) freeing.shift();
-        return LIVE + garbage + freeing.reduce((s, f) => s + f.bytes, 0);
-      },
-      collect: () => {
-        collections++;
-        freeing.push({ at: checks + FREE_LAG_CHECKS, bytes: garbage });
-        garbage = 0;
-      },
-      trim: null,
-    });
-  } finally {
-    globalThis.setInterval = realSetInterval;
-  }
+  const { bound, tick } = handDriven({
+    maxBytes: 100,
+    arrayBuffers: () => {
+      garbage += ALLOC_PER_CHECK;
+      while (freeing.length > 0 && freeing[0]!.at <= checks) freeing.shift();
+      return LIVE + garbage + freeing.reduce((s, f) => s + f.bytes, 0);
+    },
+    collect: () => {
+      collections++;
+      freeing.push({ at: checks + FREE_LAG_CHECKS, bytes: garbage });
+      garbage = 0;
+    },
+    trim: null,
+  });
   let max = 0;
   const readings: number[] = [];
   for (checks = 0; checks < 300; checks++) {
-    tick!();
+    tick();
     const now = LIVE + garbage + freeing.reduce((s, f) => s + f.bytes, 0);
     readings.push(now);
     max = Math.max(max, now);
