@@ -1,8 +1,8 @@
 // The remote metastore server of `npm run bench -- remote`, in a process of its own: it opens
 // the embedded backend at argv[2] (synchronous argv[3]), serves it on a loopback port, prints
 // the port on stdout (with argv[4] and argv[5], the A/B tool of bench/_sim_fsync.ts: each
-// commitWal group blocks argv[4] µs, argv[5] sleep or spin), answers each `cpu` line on stdin with its CPU time so far (µs, user +
-// system) and each `groups` line with its backend's group commits so far (groups, calls), and
+// commitWal group blocks argv[4] µs, argv[5] sleep or spin), answers each `cpu` line on stdin with its CPU time so far (µs: user
+// and system, space-separated) and each `groups` line with its backend's group commits so far (groups, calls), and
 // runs until stdin closes.
 import { createInterface } from 'node:readline';
 import { openEmbedded } from '../src/meta/backends/embedded/index.js';
@@ -23,7 +23,7 @@ input.on('line', (l) => {
   }
   if (l.trim() !== 'cpu') return;
   const u = process.cpuUsage();
-  process.stdout.write(`${u.user + u.system}\n`);
+  process.stdout.write(`${u.user} ${u.system}\n`);
 });
 input.on('close', () => {
   void server.close(500).then(() => meta.close()).then(() => process.exit(0));

@@ -103,7 +103,7 @@ async function countingProxy(port: number): Promise<{ port: number; bytes(): num
 interface BenchServer {
   port: number;
   /** The server process's CPU time so far, µs. */
-  cpu(): Promise<number>;
+  cpu(): Promise<Cpu>;
   /** The served backend's group commits so far. */
   groups(): Promise<{ groups: number; calls: number }>;
   stop(): Promise<void>;
@@ -131,7 +131,8 @@ async function startServer(path: string, synchronous: string, sim: SimFsync | nu
     cpu: async () => {
       const answer = nextLine('cpu', 10_000);
       child.stdin!.write('cpu\n');
-      return Number(await answer);
+      const [user, system] = (await answer).split(' ').map(Number);
+      return { user: user!, system: system! };
     },
     groups: async () => {
       const answer = nextLine('groups', 10_000);
@@ -154,11 +155,14 @@ async function startServer(path: string, synchronous: string, sim: SimFsync | nu
   };
 }
 
-/** This process's CPU time so far, µs. */
-const ownCpu = () => {
-  const u = process.cpuUsage();
-  return u.user + u.system;
-};
+/** A process's CPU time so far, µs: in user space and in the kernel (its syscalls: fsync, the socket's reads and writes). */
+interface Cpu {
+  user: number;
+  system: number;
+}
+const NO_CPU: Cpu = { user: 0, system: 0 };
+const ownCpu = (): Cpu => process.cpuUsage();
+const cpuSince = (a: Cpu, b: Cpu): Cpu => ({ user: b.user - a.user, system: b.system - a.system });
 
 export async function main(argv: string[]): Promise<void> {
   const opts = new Command('bench remote')
@@ -190,14 +194,14 @@ export async function main(argv: string[]): Promise<void> {
       out.push({ bench: 'remote', backend, metric, value: round(value), unit, ...(baseline !== undefined ? { baseline: round(baseline), ratio: round(value / baseline, 3) } : {}), ...extra });
 
     // commitWal/s from 8 writers: remote and in process, alternating rounds; the CPU each round took.
-    type Round = Sample & { ops: number; clientUs: number; serverUs: number };
+    type Round = Sample & { ops: number; client: Cpu; server: Cpu };
     const rs: Round[] = [];
     const ls: Round[] = [];
     let n = 0;
     const measure = async (f: Fixture, remoteRound: boolean): Promise<Round> => {
-      const [c0, s0, n0] = [ownCpu(), remoteRound ? await server.cpu() : 0, n];
+      const [c0, s0, n0] = [ownCpu(), remoteRound ? await server.cpu() : NO_CPU, n];
       const sample = await timed(seconds, () => f.store.commitWal(f.commit(n++)), WRITERS);
-      return { ...sample, ops: n - n0, clientUs: ownCpu() - c0, serverUs: remoteRound ? (await server.cpu()) - s0 : 0 };
+      return { ...sample, ops: n - n0, client: cpuSince(c0, ownCpu()), server: remoteRound ? cpuSince(s0, await server.cpu()) : NO_CPU };
     };
     // The RPCs (or stream messages) the remote rounds took: concurrent calls share a batch (docs/remote.md).
     const rpcs = async () =>
@@ -219,9 +223,17 @@ export async function main(argv: string[]): Promise<void> {
     line('remote_commitWal_p50_ms', pct(rm.lat, 50), 'ms', pct(lm.lat, 50));
     line('remote_commitWal_p99_ms', pct(rm.lat, 99), 'ms', pct(lm.lat, 99));
     // CPU per commit (process-wide: JIT and GC threads included), client + server against in process.
-    const perOp = (x: Round) => ({ client: x.clientUs / x.ops, server: x.serverUs / x.ops });
+    // The system part is the kernel's work for the process (fsync, the socket's reads and writes).
+    const perOp = (x: Round) => ({ client: (x.client.user + x.client.system) / x.ops, server: (x.server.user + x.server.system) / x.ops, clientSys: x.client.system / x.ops, serverSys: x.server.system / x.ops });
     const rc = perOp(rm);
-    line('remote_commitWal_cpu_us', rc.client + rc.server, 'us', perOp(lm).client, { client_us: round(rc.client), server_us: round(rc.server) });
+    const lc = perOp(lm);
+    line('remote_commitWal_cpu_us', rc.client + rc.server, 'us', lc.client, {
+      client_us: round(rc.client),
+      server_us: round(rc.server),
+      client_system_us: round(rc.clientSys),
+      server_system_us: round(rc.serverSys),
+      in_process_system_us: round(lc.clientSys),
+    });
     line('remote_commitWal_calls_per_rpc', remoteCalls / Math.max(1, remoteRpcs), 'calls', undefined, { calls: remoteCalls, rpcs: remoteRpcs });
     // Group commit (docs/operations.md, "Embedded"): the commits each COMMIT carried, served and in process.
     const [sg1, lg1] = [await server.groups(), local.groupCommits()];
