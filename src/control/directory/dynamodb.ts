@@ -12,7 +12,8 @@
 //
 // Every directory write is one TransactWriteItems that also moves `dir#ctr/ver` from the value
 // the write read (a condition): directory writes are serialised by it, versions and namespace
-// ids stay dense, and a write that lost the race re-reads and tries again (bounded). Reads are
+// ids stay dense, and a write that lost the race re-reads and tries again after a jittered
+// pause (bounded); one handle's writes take turns, so only other nodes' race them. Reads are
 // consistent (base table). The delta chain is `dir#chg`: a change deletes the entry's previous
 // chg item and puts the new one, so it holds each entry once, at its newest version. The
 // single-item (alternator) profile has no transactions and is refused.
@@ -47,9 +48,15 @@ import type { CatalogChange, ChangeKind, NamespaceId, Page, PageRequest } from '
 import { checkEntryChange, checkReserve, checkShard } from './validate.js';
 import { PRUNE_FEED_BATCH, PRUNE_FEED_EVERY } from './sql.js';
 import { P16, dec, enc, type Obj } from '../dynamodb/codec.js';
+import { jitter } from '../../meta/backends/dynamodb/sdk.js';
 
-/** Tries of a directory write that lost the version race. */
-export const DIRECTORY_TX_ATTEMPTS = 8;
+/**
+ * Tries of a directory write that lost the version race, each after a jittered, doubling pause
+ * (jitter: 5 ms doubling to at most 200 ms, about 1.5 s in all at worst): writers that lost a
+ * round together must not try again together, or the same few keep losing (nodes creating
+ * namespaces at once all move the one version item).
+ */
+export const DIRECTORY_TX_ATTEMPTS = 12;
 /** Query pages followed per call (every loop a bound). */
 export const MAX_DIRECTORY_QUERY_PAGES = 100;
 
@@ -81,6 +88,12 @@ export class DynamoDirectoryStore implements DirectoryStore {
   private readonly retention: FeedRetention;
   private appends = 0;
   private closed = false;
+  /**
+   * This handle's writes of each counter (the version item, the feed's), one at a time: its
+   * own writers then race only other nodes' for the item, instead of each other (every wait is
+   * bounded: a write ends within its attempts).
+   */
+  private readonly turns = { ver: Promise.resolve() as Promise<unknown>, feed: Promise.resolve() as Promise<unknown> };
 
   constructor(
     private readonly client: DynamoDBClient,
@@ -152,8 +165,20 @@ export class DynamoDirectoryStore implements DirectoryStore {
    * One directory write: `plan` reads what it decides on and returns the items; the version
    * item moves from the value read, so a concurrent write makes this one re-read and re-plan.
    */
-  private async write<T>(plan: (version: number) => Promise<Plan<T>>): Promise<T> {
+  private write<T>(plan: (version: number) => Promise<Plan<T>>): Promise<T> {
+    return this.inTurn('ver', () => this.writeNow(plan));
+  }
+
+  /** Runs `f` after this handle's earlier writes of the counter have ended, whatever their outcome. */
+  private inTurn<T>(counter: keyof DynamoDirectoryStore['turns'], f: () => Promise<T>): Promise<T> {
+    const run = this.turns[counter].then(f, f);
+    this.turns[counter] = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeNow<T>(plan: (version: number) => Promise<Plan<T>>): Promise<T> {
     for (let attempt = 1; attempt <= DIRECTORY_TX_ATTEMPTS; attempt++) {
+      if (attempt > 1) await jitter(attempt - 2);
       const ver = Number((await this.counter('ver')).v);
       const p = await plan(ver);
       if (p.items.length === 0) return p.result;
@@ -173,7 +198,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
         if ((e as { name?: string }).name !== 'TransactionCanceledException') throw e;
       }
     }
-    throw errors.retryable('conflict', 'the directory kept changing under this write');
+    throw errors.retryable('conflict', `the directory kept changing under this write for ${DIRECTORY_TX_ATTEMPTS} attempts; nothing was applied: try again`);
   }
 
   async version(): Promise<number> {
@@ -286,7 +311,12 @@ export class DynamoDirectoryStore implements DirectoryStore {
   async appendFeed(shard: string, from: number, to: number, changes: CatalogChange[], resync: boolean): Promise<boolean> {
     if (changes.length > MAX_FEED_APPEND) throw errors.limitExceeded('MAX_FEED_APPEND', MAX_FEED_APPEND, changes.length);
     if (to < from) return false;
+    return this.inTurn('feed', () => this.appendFeedNow(shard, from, to, changes, resync));
+  }
+
+  private async appendFeedNow(shard: string, from: number, to: number, changes: CatalogChange[], resync: boolean): Promise<boolean> {
     for (let attempt = 1; attempt <= DIRECTORY_TX_ATTEMPTS; attempt++) {
+      if (attempt > 1) await jitter(attempt - 2);
       const ctr = await this.counter('feed');
       const top = Number(ctr.v);
       const horizon = Number(ctr.horizon ?? 0);
