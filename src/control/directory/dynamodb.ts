@@ -52,11 +52,13 @@ import { jitter } from '../../meta/backends/dynamodb/sdk.js';
 
 /**
  * Tries of a directory write that lost the version race, each after a jittered, doubling pause
- * (jitter: 5 ms doubling to at most 200 ms, about 1.5 s in all at worst): writers that lost a
- * round together must not try again together, or the same few keep losing (nodes creating
- * namespaces at once all move the one version item).
+ * (jitter: 5 ms doubling to at most 200 ms): writers that lost a round together must not try
+ * again together, or the same few keep losing (nodes creating namespaces at once all move the
+ * one version item). Bounded twice: by this count and by DIRECTORY_TX_BUDGET_MS.
  */
-export const DIRECTORY_TX_ATTEMPTS = 12;
+export const DIRECTORY_TX_ATTEMPTS = 40;
+/** Wall time one directory write keeps trying for: past it, Retryable (nothing applied). */
+export const DIRECTORY_TX_BUDGET_MS = 10_000;
 /** Query pages followed per call (every loop a bound). */
 export const MAX_DIRECTORY_QUERY_PAGES = 100;
 
@@ -177,7 +179,8 @@ export class DynamoDirectoryStore implements DirectoryStore {
   }
 
   private async writeNow<T>(plan: (version: number) => Promise<Plan<T>>): Promise<T> {
-    for (let attempt = 1; attempt <= DIRECTORY_TX_ATTEMPTS; attempt++) {
+    const giveUp = Date.now() + DIRECTORY_TX_BUDGET_MS;
+    for (let attempt = 1; attempt <= DIRECTORY_TX_ATTEMPTS && Date.now() < giveUp; attempt++) {
       if (attempt > 1) await jitter(attempt - 2);
       const ver = Number((await this.counter('ver')).v);
       const p = await plan(ver);
@@ -198,7 +201,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
         if ((e as { name?: string }).name !== 'TransactionCanceledException') throw e;
       }
     }
-    throw errors.retryable('conflict', `the directory kept changing under this write for ${DIRECTORY_TX_ATTEMPTS} attempts; nothing was applied: try again`);
+    throw errors.retryable('conflict', `the directory kept changing under this write (DIRECTORY_TX_ATTEMPTS ${DIRECTORY_TX_ATTEMPTS} tries within DIRECTORY_TX_BUDGET_MS ${DIRECTORY_TX_BUDGET_MS} ms); nothing was applied: try again`);
   }
 
   async version(): Promise<number> {
@@ -315,7 +318,8 @@ export class DynamoDirectoryStore implements DirectoryStore {
   }
 
   private async appendFeedNow(shard: string, from: number, to: number, changes: CatalogChange[], resync: boolean): Promise<boolean> {
-    for (let attempt = 1; attempt <= DIRECTORY_TX_ATTEMPTS; attempt++) {
+    const giveUp = Date.now() + DIRECTORY_TX_BUDGET_MS;
+    for (let attempt = 1; attempt <= DIRECTORY_TX_ATTEMPTS && Date.now() < giveUp; attempt++) {
       if (attempt > 1) await jitter(attempt - 2);
       const ctr = await this.counter('feed');
       const top = Number(ctr.v);
@@ -359,7 +363,7 @@ export class DynamoDirectoryStore implements DirectoryStore {
       if (++this.appends % PRUNE_FEED_EVERY === 0) await this.pruneFeed().catch(() => undefined);
       return true;
     }
-    throw errors.retryable('conflict', 'the cluster feed kept moving under this copy');
+    throw errors.retryable('conflict', `the cluster feed kept moving under this copy (DIRECTORY_TX_ATTEMPTS ${DIRECTORY_TX_ATTEMPTS} tries within DIRECTORY_TX_BUDGET_MS ${DIRECTORY_TX_BUDGET_MS} ms); nothing was copied: try again`);
   }
 
   /** One bounded prune pass (core/feed.ts): old changes go, each namespace's newest stays; the horizon rises first. */
