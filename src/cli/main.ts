@@ -189,6 +189,8 @@ export function program(): Command {
         '    "store": "file:///var/lib/loam/objects",            (or s3://bucket/prefix, memory://)',
         '    "host": "127.0.0.1", "port": 7070, "roles": ["log", "query", "worker"] }',
         'Every setting can be overridden by LOAM_<SETTING> (e.g. LOAM_STORE, LOAM_PORT, LOAM_ROLES=log,query).',
+        'A BYOC data plane: metastore "grpcs://<control plane>:7443?cluster=<id>&ca=<file>" (remote:// for',
+        'plaintext on loopback or a private network) with its agent key in LOAM_AGENT_KEY (docs/byoc.md).',
         '',
         "Memory (docs/operations.md, sizing a node): a node needs about 512 MiB + cache_bytes (default 64 MiB).",
         'write_inflight_bytes (default 4 MiB) bounds the write bodies it holds at once; a write beyond it waits',
