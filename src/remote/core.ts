@@ -16,6 +16,14 @@ export interface ClusterStores {
   control?: ControlStore;
 }
 
+/**
+ * A long-lived stream's caller is authenticated again once its last check is this old, before
+ * the stream serves anything more (a WatchChanges event, a CommitWalStream batch): a revoked
+ * agent key, or a cluster no longer registered, ends its open streams within this plus the
+ * authenticator's own cache (AGENT_KEY_CACHE_MS), not at the stream's limit ten minutes on.
+ */
+export const STREAM_REAUTH_MS = 5_000;
+
 /** Refuses a call before it reaches any store. */
 export class RemoteAuthError extends Error {
   constructor(

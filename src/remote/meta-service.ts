@@ -13,7 +13,7 @@ import type { ChangeEvent } from '../meta/backends/remote/gen/loam/remote/v1/Cha
 import type { WatchChangesRequest__Output } from '../meta/backends/remote/gen/loam/remote/v1/WatchChangesRequest.js';
 import type { WriteContext__Output } from '../meta/backends/remote/gen/loam/remote/v1/WriteContext.js';
 import { callSignal, errorCode, refusedLate, statusOf, unary, type CallContext } from './handlers.js';
-import type { ServerCore } from './core.js';
+import { STREAM_REAUTH_MS, type ServerCore } from './core.js';
 import { commitWalBatch, commitWalStream } from './wal-batch.js';
 import type { CommitWalRequest__Output } from '../meta/backends/remote/gen/loam/remote/v1/CommitWalRequest.js';
 
@@ -226,25 +226,41 @@ async function watchStream(core: ServerCore, call: grpc.ServerWritableStream<Wat
   if (call.metadata.get('loam-resume')[0] === '1') core.metrics.resumed.inc();
   try {
     const { stores } = await core.resolve(call);
+    let authed = Date.now();
+    // The caller again, once its last check is STREAM_REAUTH_MS old: a revoked key's stream
+    // ends (with the refusal's status, in the catch below) before it is sent anything more.
+    const reauth = async () => {
+      if (Date.now() - authed < STREAM_REAUTH_MS) return;
+      await core.resolve(call);
+      authed = Date.now();
+    };
     const meta = stores.meta;
     const scope: WatchScope = c.watchScopeFromWire(call.request.scope);
     let since = call.request.since;
     // At once, so the client knows the stream is up (its cache serves only while it is).
     await send(call, { version: since, changes: [], resync: false }, sig.signal);
+    let sent = Date.now();
     const inScope = (ns: number) => scope === 'catalog' || scope.ns === ns;
-    // Bounded: every round waits at most WATCH_HEARTBEAT_MS, and the stream ends at its deadline.
+    // Bounded: every round waits at most STREAM_REAUTH_MS, and the stream ends at its deadline.
     while (!sig.signal.aborted) {
       const page = await meta.changesSince(since, WATCH_PAGE);
       const changes = page.changes.filter((x) => inScope(x.ns));
       if (changes.length > 0 || page.resync) {
+        await reauth();
         await send(call, { version: page.version, changes: changes.map(c.changeToWire), resync: page.resync === true }, sig.signal);
+        sent = Date.now();
       }
       since = page.version;
       if (page.more) continue;
-      const waitMs = Math.min(WATCH_HEARTBEAT_MS, MAX_WATCH_MS, Math.max(0, deadline - Date.now()));
+      const waitMs = Math.min(STREAM_REAUTH_MS, WATCH_HEARTBEAT_MS, MAX_WATCH_MS, Math.max(0, deadline - Date.now()));
       if (waitMs <= 0) break;
       const r = await meta.watch(scope, since, { timeoutMs: waitMs, signal: sig.signal });
-      if (!r.changed && !sig.signal.aborted) await send(call, { version: since, changes: [], resync: false }, sig.signal);
+      if (sig.signal.aborted) break;
+      await reauth();
+      if (!r.changed && Date.now() - sent >= WATCH_HEARTBEAT_MS) {
+        await send(call, { version: since, changes: [], resync: false }, sig.signal);
+        sent = Date.now();
+      }
     }
     core.metrics.calls.inc({ method, status: 'OK' });
     call.end();

@@ -18,7 +18,7 @@ import type { CommitWalStreamResult } from '../meta/backends/remote/gen/loam/rem
 import type { CommitWalRequest__Output } from '../meta/backends/remote/gen/loam/remote/v1/CommitWalRequest.js';
 import type { WalCommitResult } from '../meta/backends/remote/gen/loam/remote/v1/WalCommitResult.js';
 import { answer, deadlineOf, errorCode, refusedLate, runWrite, statusOf, typedError, type CallContext } from './handlers.js';
-import type { ServerCall, ServerCore } from './core.js';
+import { STREAM_REAUTH_MS, type ServerCall, type ServerCore } from './core.js';
 
 /** The method name of each call in a batch: its metrics, and its fingerprint (a call retried alone or in a batch is the same call). */
 const CALL = 'CommitWal';
@@ -138,14 +138,24 @@ async function serveStream(core: ServerCore, call: grpc.ServerDuplexStream<Commi
   let halfClosed = false;
   let closed = false;
   let draining = false;
-  const close = (status: grpc.status) => {
+  let authed = opened;
+  /** The caller was refused on a check again (STREAM_REAUTH_MS): no batch more is run; the stream ends with it once the batches it ran are answered. */
+  let refused: { status: Partial<grpc.StatusObject>; error: unknown } | null = null;
+  const close = (status: grpc.status, e?: unknown) => {
     if (closed) return;
     closed = true;
     core.metrics.walStreams.dec();
-    end(status);
+    end(status, e);
   };
   const maybeEnd = () => {
-    if (!halfClosed || inFlight > 0 || closed) return;
+    if (inFlight > 0 || closed) return;
+    if (refused) {
+      const r = refused;
+      close(r.status.code ?? grpc.status.UNAUTHENTICATED, r.error);
+      call.emit('error', Object.assign(new Error(r.status.details ?? 'refused'), r.status));
+      return;
+    }
+    if (!halfClosed) return;
     close(grpc.status.OK);
     call.end();
   };
@@ -156,14 +166,29 @@ async function serveStream(core: ServerCore, call: grpc.ServerDuplexStream<Commi
     maybeEnd();
   });
   call.on('data', (m: CommitWalStreamRequest__Output) => {
+    // Refused: what comes after is not run (the client learns it from the stream's status).
+    if (refused) return;
     const started = process.hrtime.bigint();
     const arrived = Date.now();
     inFlight++;
     if (inFlight >= MAX_WAL_STREAM_BATCHES_IN_FLIGHT) call.pause();
-    const run = async (): Promise<CommitWalStreamResult> => {
+    const run = async (): Promise<CommitWalStreamResult | null> => {
       if (arrived - opened > MAX_WAL_STREAM_MS) {
         throw errors.retryable('stream_expired', `the CommitWalStream is older than MAX_WAL_STREAM_MS (${MAX_WAL_STREAM_MS} ms); nothing of the batch was applied: send it on a new stream`, true);
       }
+      // The caller again, once its last check is STREAM_REAUTH_MS old, before this batch runs.
+      if (arrived - authed >= STREAM_REAUTH_MS) {
+        try {
+          ctx = await core.resolve(call);
+          authed = arrived;
+        } catch (e) {
+          refused ??= { status: statusOf(e, true), error: e };
+          call.pause();
+          return null;
+        }
+      }
+      // Refused while this batch waited for the check: it is not run either.
+      if (refused) return null;
       return { batchId: m.batchId, outcomes: await runBatch(core, call, ctx, m.calls, deadlineOf(call), arrived, commitWal) };
     };
     void run()
@@ -175,6 +200,11 @@ async function serveStream(core: ServerCore, call: grpc.ServerDuplexStream<Commi
       .then((r) => {
         const took = Number(process.hrtime.bigint() - started) / 1e9;
         inFlight--;
+        if (r === null) {
+          // Not run (the caller was refused): no answer; the stream's status is its refusal.
+          maybeEnd();
+          return;
+        }
         // A client that does not read its answers is not read either: the answers it has not taken stay bounded.
         if (!closed && !call.write(r) && !draining) {
           draining = true;
