@@ -224,8 +224,10 @@ async function watchStream(core: ServerCore, call: grpc.ServerWritableStream<Wat
   const sig = callSignal(call, deadline);
   core.metrics.streams.inc();
   if (call.metadata.get('loam-resume')[0] === '1') core.metrics.resumed.inc();
+  let release = () => {};
   try {
-    const { stores } = await core.resolve(call);
+    const { cluster, stores } = await core.resolve(call);
+    release = core.streams.take(cluster);
     let authed = Date.now();
     // The caller again, once its last check is STREAM_REAUTH_MS old: a revoked key's stream
     // ends (with the refusal's status, in the catch below) before it is sent anything more.
@@ -270,6 +272,7 @@ async function watchStream(core: ServerCore, call: grpc.ServerWritableStream<Wat
     core.metrics.errors.inc({ method, code: errorCode(e, s.code ?? grpc.status.UNKNOWN) });
     call.emit('error', Object.assign(new Error(s.details ?? 'watch failed'), s));
   } finally {
+    release();
     sig.done();
     core.metrics.streams.dec();
   }

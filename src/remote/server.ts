@@ -14,7 +14,7 @@ import type { MetaStore } from '../meta/contract.js';
 import type { ControlStore } from '../control/types.js';
 import { CHANNEL_OPTIONS, remoteProto } from '../meta/backends/remote/proto.js';
 import { walStreamMethod } from '../meta/backends/remote/wal-wire.js';
-import { DEFAULT_CLUSTER, type Authenticate, type ClusterStores, type ServerCore } from './core.js';
+import { DEFAULT_CLUSTER, StreamSlots, type Authenticate, type ClusterStores, type ServerCore } from './core.js';
 import { IdempotencyRecord } from './idempotency.js';
 import { metaHandlers } from './meta-service.js';
 import { controlHandlers } from './control-service.js';
@@ -34,6 +34,8 @@ export interface RemoteServerOptions {
   stores?: (clusterId: string) => ClusterStores | Promise<ClusterStores>;
   /** The cluster of a call; default DEFAULT_CLUSTER for every call. */
   authenticate?: Authenticate;
+  /** Streams one cluster may hold open at once; default MAX_STREAMS_PER_CLUSTER. */
+  maxStreamsPerCluster?: number;
   metrics?: RemoteServerMetrics;
   /** TLS (grpcs://); default insecure (loopback, or behind a TLS-terminating proxy). */
   credentials?: grpc.ServerCredentials;
@@ -65,6 +67,7 @@ export class RemoteServer {
       },
       idempotency: new IdempotencyRecord(),
       metrics: this.metrics,
+      streams: new StreamSlots(opts.maxStreamsPerCluster),
     };
     this.server = new grpc.Server(CHANNEL_OPTIONS);
     const proto = remoteProto().loam.remote.v1;

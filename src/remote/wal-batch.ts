@@ -123,9 +123,11 @@ async function serveStream(core: ServerCore, call: grpc.ServerDuplexStream<Commi
     if (status !== grpc.status.OK) core.metrics.errors.inc({ method: STREAM, code: errorCode(e, status) });
   };
   let ctx: CallContext;
+  let release: () => void;
   try {
     // Authenticated first: a caller of no cluster, or of another, gets its refusal and no message.
     ctx = await core.resolve(call);
+    release = core.streams.take(ctx.cluster);
   } catch (e) {
     const s = statusOf(e, true);
     end(s.code ?? grpc.status.UNKNOWN, e);
@@ -144,6 +146,7 @@ async function serveStream(core: ServerCore, call: grpc.ServerDuplexStream<Commi
   const close = (status: grpc.status, e?: unknown) => {
     if (closed) return;
     closed = true;
+    release();
     core.metrics.walStreams.dec();
     end(status, e);
   };

@@ -16,7 +16,7 @@ import { WalStream } from '../../src/meta/backends/remote/wal-stream.js';
 import * as grpc from '@grpc/grpc-js';
 import { openRemote } from '../../src/meta/backends/remote/client.js';
 import { CHANNEL_OPTIONS, remoteProto } from '../../src/meta/backends/remote/proto.js';
-import { DEFAULT_CLUSTER, type ServerCore } from '../../src/remote/core.js';
+import { DEFAULT_CLUSTER, StreamSlots, type ServerCore } from '../../src/remote/core.js';
 import { IdempotencyRecord } from '../../src/remote/idempotency.js';
 import { metaHandlers } from '../../src/remote/meta-service.js';
 import { RemoteServerMetrics } from '../../src/remote/metrics.js';
@@ -300,7 +300,7 @@ describe('remote: batched commitWal', () => {
 
   test('against a server that predates the commitWal stream (UNIMPLEMENTED), the batches go as CommitWalBatch RPCs, each call applied once', async () => {
     // The same service without the stream's handler: grpc-js answers it UNIMPLEMENTED, running nothing.
-    const core: ServerCore = { resolve: async () => ({ cluster: DEFAULT_CLUSTER, stores: { meta: s.inner } }), idempotency: new IdempotencyRecord(), metrics: new RemoteServerMetrics() };
+    const core: ServerCore = { resolve: async () => ({ cluster: DEFAULT_CLUSTER, stores: { meta: s.inner } }), idempotency: new IdempotencyRecord(), metrics: new RemoteServerMetrics(), streams: new StreamSlots() };
     const { CommitWalStream: _, ...older } = metaHandlers(core);
     const srv = new grpc.Server(CHANNEL_OPTIONS);
     srv.addService(remoteProto().loam.remote.v1.MetaStore.service, older);
