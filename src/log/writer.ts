@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { MetaStore } from '../meta/contract.js';
-import { isMetaError } from '../meta/errors.js';
+import { isCredentialRefusal, isMetaError } from '../meta/errors.js';
 import { MAX_WAL_CHUNKS, WAL_COMMIT_WINDOW_MS } from '../meta/limits.js';
 import type { ConsistencyToken, TokenEntry } from '../meta/token.js';
 import type { AssignedRange, WalChunk } from '../meta/types.js';
@@ -329,7 +329,8 @@ export class LogWriter {
       try {
         return await this.o.meta.commitWal(commit);
       } catch (e) {
-        const retryable = isMetaError(e) && (e.code === 'Retryable' || e.code === 'Unknown');
+        // A refusal of the node's own credentials applied nothing and will not pass on retry: at once.
+        const retryable = isMetaError(e) && (e.code === 'Retryable' || e.code === 'Unknown') && !isCredentialRefusal(e);
         if (!retryable) {
           const why = isMetaError(e) ? `${e.code}: ${e.message}` : (e as Error).message;
           if (isMetaError(e, 'NotFound') || isMetaError(e, 'InvalidArgument')) {

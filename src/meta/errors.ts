@@ -78,6 +78,15 @@ export function isMetaError(e: unknown, code?: MetaErrorCode): e is MetaError {
   return e instanceof MetaError && (code === undefined || e.code === code);
 }
 
+/**
+ * A remote metastore refused the client's own credentials (its agent key, cluster or
+ * certificate) before anything ran: Retryable with beforeSend, since nothing was applied, but
+ * trying again is pointless until an operator fixes them — retry loops stop at it.
+ */
+export function isCredentialRefusal(e: unknown): boolean {
+  return isMetaError(e, 'Retryable') && (e.details.reason === 'unauthenticated' || e.details.reason === 'permission_denied');
+}
+
 // Constructors, so messages read the same on every backend.
 export const errors = {
   notFound: (what: string) => new MetaError('NotFound', `${what} not found`),

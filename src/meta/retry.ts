@@ -18,7 +18,7 @@
 //   after the retry budget"), since the abandoned attempt may still apply.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MetaError, errors, isMetaError } from './errors.js';
+import { MetaError, errors, isCredentialRefusal, isMetaError } from './errors.js';
 
 export interface RetryPolicy {
   maxAttempts: number;
@@ -104,5 +104,5 @@ async function withinBudget<T>(p: Promise<T>, deadline: number, n: number): Prom
 }
 
 function retryable(e: MetaError): boolean {
-  return e.code === 'Retryable' || e.code === 'Unknown';
+  return (e.code === 'Retryable' || e.code === 'Unknown') && !isCredentialRefusal(e);
 }

@@ -18,10 +18,11 @@ export interface ClusterStores {
 }
 
 /**
- * A long-lived stream's caller is authenticated again once its last check is this old, before
- * the stream serves anything more (a WatchChanges event, a CommitWalStream batch): a revoked
- * agent key, or a cluster no longer registered, ends its open streams within this plus the
- * authenticator's own cache (AGENT_KEY_CACHE_MS), not at the stream's limit ten minutes on.
+ * A long-lived stream's caller is authenticated again before each thing it is served (each
+ * CommitWalStream batch, each WatchChanges event), as a unary call is, and an idle watch at
+ * least this often: a revoked agent key, or a cluster no longer registered, ends its open
+ * streams when it would refuse its calls (within the authenticator's AGENT_KEY_CACHE_MS), not
+ * at the stream's own limit ten minutes on.
  */
 export const STREAM_REAUTH_MS = 5_000;
 

@@ -228,14 +228,9 @@ async function watchStream(core: ServerCore, call: grpc.ServerWritableStream<Wat
   try {
     const { cluster, stores } = await core.resolve(call);
     release = core.streams.take(cluster);
-    let authed = Date.now();
-    // The caller again, once its last check is STREAM_REAUTH_MS old: a revoked key's stream
-    // ends (with the refusal's status, in the catch below) before it is sent anything more.
-    const reauth = async () => {
-      if (Date.now() - authed < STREAM_REAUTH_MS) return;
-      await core.resolve(call);
-      authed = Date.now();
-    };
+    // The caller again before each event and each idle wake (STREAM_REAUTH_MS): a revoked
+    // key's stream ends (with the refusal's status, in the catch below) before it is sent anything more.
+    const reauth = () => core.resolve(call);
     const meta = stores.meta;
     const scope: WatchScope = c.watchScopeFromWire(call.request.scope);
     let since = call.request.since;

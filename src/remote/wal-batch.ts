@@ -18,7 +18,7 @@ import type { CommitWalStreamResult } from '../meta/backends/remote/gen/loam/rem
 import type { CommitWalRequest__Output } from '../meta/backends/remote/gen/loam/remote/v1/CommitWalRequest.js';
 import type { WalCommitResult } from '../meta/backends/remote/gen/loam/remote/v1/WalCommitResult.js';
 import { answer, deadlineOf, errorCode, refusedLate, runWrite, statusOf, typedError, type CallContext } from './handlers.js';
-import { STREAM_REAUTH_MS, type ServerCall, type ServerCore } from './core.js';
+import type { ServerCall, ServerCore } from './core.js';
 
 /** The method name of each call in a batch: its metrics, and its fingerprint (a call retried alone or in a batch is the same call). */
 const CALL = 'CommitWal';
@@ -140,8 +140,7 @@ async function serveStream(core: ServerCore, call: grpc.ServerDuplexStream<Commi
   let halfClosed = false;
   let closed = false;
   let draining = false;
-  let authed = opened;
-  /** The caller was refused on a check again (STREAM_REAUTH_MS): no batch more is run; the stream ends with it once the batches it ran are answered. */
+  /** The caller was refused on a check before a batch: no batch more is run; the stream ends with it once the batches it ran are answered. */
   let refused: { status: Partial<grpc.StatusObject>; error: unknown } | null = null;
   const close = (status: grpc.status, e?: unknown) => {
     if (closed) return;
@@ -179,16 +178,13 @@ async function serveStream(core: ServerCore, call: grpc.ServerDuplexStream<Commi
       if (arrived - opened > MAX_WAL_STREAM_MS) {
         throw errors.retryable('stream_expired', `the CommitWalStream is older than MAX_WAL_STREAM_MS (${MAX_WAL_STREAM_MS} ms); nothing of the batch was applied: send it on a new stream`, true);
       }
-      // The caller again, once its last check is STREAM_REAUTH_MS old, before this batch runs.
-      if (arrived - authed >= STREAM_REAUTH_MS) {
-        try {
-          ctx = await core.resolve(call);
-          authed = arrived;
-        } catch (e) {
-          refused ??= { status: statusOf(e, true), error: e };
-          call.pause();
-          return null;
-        }
+      // The caller again before each batch, as for a unary call (the authenticator caches what it reads).
+      try {
+        ctx = await core.resolve(call);
+      } catch (e) {
+        refused ??= { status: statusOf(e, true), error: e };
+        call.pause();
+        return null;
       }
       // Refused while this batch waited for the check: it is not run either.
       if (refused) return null;

@@ -13,6 +13,11 @@ import { AGENT_KEY_CACHE_MS } from '../../src/controlplane/agent-auth.js';
 import { STREAM_REAUTH_MS } from '../../src/remote/core.js';
 import { openRemote, type RemoteMetaStore } from '../../src/meta/backends/remote/client.js';
 import { isMetaError, type WalCommit } from '../../src/meta/index.js';
+import { pino } from 'pino';
+import { MemoryStore } from '../../src/store/index.js';
+import { resolveConfig } from '../../src/node/config.js';
+import { startNode } from '../../src/node/node.js';
+import { AGENT_KEY_ENV } from '../../src/meta/backends/remote/descriptor.js';
 
 /** How long a revoked key's streams may still be served: the cache, one re-check period, and slack for a loaded machine. */
 const BOUND_MS = AGENT_KEY_CACHE_MS + STREAM_REAUTH_MS + 3_000;
@@ -88,7 +93,7 @@ describe('revoking an agent key ends its open streams', () => {
 
       assert.ok(refusedWrite, `the revoked key's commitWal stream still took batches ${BOUND_MS} ms after the revocation (${applied.length} applied)`);
       const r = refusedWrite as { object: string; error: unknown; at: number };
-      assert.ok(isMetaError(r.error, 'InvalidArgument') && r.error.details.field === 'credentials', String(r.error));
+      assert.ok(isMetaError(r.error, 'Retryable') && r.error.details.reason === 'unauthenticated' && r.error.details.beforeSend === true, String(r.error));
       assert.match(String((r.error as Error).message), /UNAUTHENTICATED/);
       // The refused write is not in the log; every answered one is.
       const index = await other.partitionIndex(ns.id, coll.streamId, 0);
@@ -101,6 +106,52 @@ describe('revoking an agent key ends its open streams', () => {
       raw.close();
       await doomed.close();
       await other.close();
+    }
+  });
+
+  test("a data plane whose agent key is revoked answers its callers 503 unavailable, naming the key — not 404 or 400 — and writes nothing", async () => {
+    const key = await createAgentKey(t.cp.registry, 'alpha', 'test');
+    // The node reads its agent key from the environment, as `loam serve` does (its worker threads too, when they start).
+    process.env[AGENT_KEY_ENV] = key.token;
+    const config = resolveConfig({ metastore: `remote://${t.cp.target}?cluster=alpha`, store: 'memory://', port: 0, auth: 'api_keys', log_level: 'silent', apply_poll_ms: 100 });
+    const node = await startNode(config, { store: new MemoryStore(), logger: pino({ level: 'silent' }) });
+    const other: RemoteMetaStore = await openRemote({ target: t.cp.target, cluster: 'alpha', agentKey: otherKey });
+    try {
+      const call = async (method: string, path: string, body?: unknown) => {
+        const r = await fetch(node.url + path, {
+          method,
+          headers: { authorization: `Bearer ${node.bootstrapKey!}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(30_000),
+        });
+        return { status: r.status, body: (await r.json().catch(() => null)) as { error?: { code: string; message: string } } & Record<string, unknown> };
+      };
+      assert.equal((await call('POST', '/v1/namespaces', { name: 'shop' })).status, 201);
+      assert.equal((await call('POST', '/v1/namespaces/shop/collections', { name: 'orders', primary_key: 'id', partitions: 1 })).status, 201);
+      assert.equal((await call('POST', '/v1/namespaces/shop/collections/orders/documents', { upserts: [{ id: 'a' }] })).status, 200);
+      assert.equal((await call('GET', '/v1/namespaces/shop/collections/orders/documents/a')).status, 200);
+
+      await t.cp.registry.revokeAgentKey('alpha', key.info.keyId);
+      const revoked = Date.now();
+      // Until the node's calls are refused (the control plane's key cache, then every call).
+      let read = await call('GET', '/v1/namespaces/shop/collections/orders/documents/a');
+      while (read.status === 200 && Date.now() - revoked < BOUND_MS) {
+        await sleep(STEP_MS);
+        read = await call('GET', '/v1/namespaces/shop/collections/orders/documents/a');
+      }
+      assert.equal(read.status, 503, JSON.stringify(read.body));
+      assert.equal(read.body.error?.code, 'unavailable');
+      assert.match(read.body.error!.message, new RegExp(`agent key ${key.info.keyId} was revoked`));
+      const write = await call('POST', '/v1/namespaces/shop/collections/orders/documents', { upserts: [{ id: 'b' }] });
+      assert.equal(write.status, 503, JSON.stringify(write.body));
+      // The namespace is still there (the node did not lose it), and the refused write is not in its log.
+      const ns = await other.namespaceByName('default', 'shop');
+      const coll = await other.collectionByName(ns.id, 'orders');
+      assert.equal((await other.partitionIndex(ns.id, coll.streamId, 0)).entries.length, 1);
+    } finally {
+      await node.close();
+      await other.close();
+      delete process.env[AGENT_KEY_ENV];
     }
   });
 });

@@ -137,7 +137,13 @@ export function callError(e: grpc.ServiceError, write: boolean, method: string):
       return new MetaError('InvalidArgument', `${what} (the server does not serve this call: is it an older version?)`, { field: 'method' });
     case grpc.status.UNAUTHENTICATED:
     case grpc.status.PERMISSION_DENIED:
-      return new MetaError('InvalidArgument', what, { field: 'credentials', reason: grpc.status[e.code] });
+      // This client's own credentials (its agent key, cluster or certificate), refused before
+      // anything ran: the metastore is unavailable to it until an operator fixes them — not a
+      // refusal of the caller's arguments (a node answered a tenant 404 "namespace not found").
+      return new MetaError('Retryable', `${what} (the metastore refused this client's credentials: fix its agent key, LOAM_AGENT_KEY, or its cluster; nothing was applied)`, {
+        reason: grpc.status[e.code]!.toLowerCase(),
+        beforeSend: true,
+      });
     case grpc.status.UNAVAILABLE:
     case grpc.status.DEADLINE_EXCEEDED:
     case grpc.status.CANCELLED:
