@@ -58,6 +58,16 @@ export class Namespaces {
           if (own && entry.state === 'creating' && isMetaError(e) && e.code !== 'Unknown') return this.undoReservation(entry, e);
           throw e;
         }
+        if (own) {
+          // This create's own reservation: if the shard holds its namespace, in any state, the
+          // create took effect — made by an earlier attempt of it or by another create that
+          // finished it, perhaps dropped since — and is answered with it, as created.
+          const mine = await shard.store.namespace(entry.id, { includeDropping: true }).catch(() => null);
+          if (mine) {
+            if (mine.state === 'live' && entry.state === 'creating') await this.mark(entry.id, 'live');
+            return mine.state === 'live' ? mine : { ...mine, state: 'live' };
+          }
+        }
         if (e.details.existingId !== entry.id) {
           throw new Error(
             `shard ${shard.name} holds namespace ${req.org}/${req.name} as id ${String(e.details.existingId)}, the directory as id ${entry.id}: ` +
@@ -71,8 +81,6 @@ export class Namespaces {
           continue;
         }
         if (there && entry.state === 'creating') await this.mark(entry.id, 'live');
-        // Our own create, made on the shard by an earlier attempt or by another create that finished it.
-        if (there && own) return there;
         throw errors.alreadyExists(`namespace ${req.org}/${req.name}`, entry.id);
       }
       if (entry.state === 'creating' && !own) {
