@@ -3,7 +3,7 @@
 // (src/control/remote-codec.ts). Writes carry a request_id and run once per key, as the
 // MetaStore's do (./idempotency.ts): addUsage, say, is not idempotent by itself.
 import * as grpc from '@grpc/grpc-js';
-import { MetaError } from '../meta/errors.js';
+import { MetaError, errors } from '../meta/errors.js';
 import * as c from '../control/remote-codec.js';
 import type { ControlStore, ErasureRow } from '../control/types.js';
 import type { ControlStoreHandlers } from '../meta/backends/remote/gen/loam/remote/v1/ControlStore.js';
@@ -26,6 +26,12 @@ function erasureToWire(r: ErasureRow) {
 }
 function erasureFromWire(r: { id: string; org: string; ns: number; collection: number; phase: string; requested: number; completed?: number; data: string }): Omit<ErasureRow, 'version'> {
   return { id: r.id, org: r.org, ns: r.ns, collection: r.collection, phase: r.phase, requested: r.requested, completed: r.completed ?? null, data: r.data };
+}
+
+/** A message field the call cannot go without: absent on the wire is refused, naming it (a decoded absent message is null). */
+function required<T>(x: T | null | undefined, field: string, method: string): T {
+  if (x === null || x === undefined) throw errors.invalid(field, `${method} needs its ${field}; nothing was applied`);
+  return x;
 }
 
 export function controlHandlers(core: ServerCore): ControlStoreHandlers {
@@ -115,12 +121,15 @@ export function controlHandlers(core: ServerCore): ControlStoreHandlers {
 
     PutErasureKey: u(
       'PutErasureKey',
-      async (ctx, r) => cs(ctx).putErasureKey({ org: r.key!.org, version: r.key!.version, wrapped: r.key!.wrapped, created: r.key!.created, destroyed: r.key!.destroyed ?? null }).then(empty),
+      async (ctx, r) => {
+        const k = required(r.key, 'key', 'PutErasureKey');
+        return cs(ctx).putErasureKey({ org: k.org, version: k.version, wrapped: k.wrapped, created: k.created, destroyed: k.destroyed ?? null }).then(empty);
+      },
       key,
     ),
     ErasureKeys: u('ErasureKeys', async (ctx, r) => ({ items: (await cs(ctx).erasureKeys(r.org)).map((k) => ({ ...k, destroyed: k.destroyed ?? undefined })) })),
     DestroyErasureKeys: u('DestroyErasureKeys', async (ctx, r) => ({ count: await cs(ctx).destroyErasureKeys(r.org, at(r.at)) }), key),
-    CreateErasure: u('CreateErasure', async (ctx, r) => erasureToWire(await cs(ctx).createErasure(erasureFromWire(r.row!))), key),
+    CreateErasure: u('CreateErasure', async (ctx, r) => erasureToWire(await cs(ctx).createErasure(erasureFromWire(required(r.row, 'row', 'CreateErasure')))), key),
     GetErasure: u('GetErasure', async (ctx, r) => erasureToWire(await cs(ctx).erasure(r.id))),
     UpdateErasure: u('UpdateErasure', async (ctx, r) => erasureToWire(await cs(ctx).updateErasure(r.id, r.expectedVersion, { phase: r.phase, completed: r.completed ?? null, data: r.data })), key),
     ListErasures: u('ListErasures', async (ctx, r) => {

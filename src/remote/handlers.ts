@@ -6,6 +6,7 @@ import * as grpc from '@grpc/grpc-js';
 import { MetaError, errors, isMetaError } from '../meta/errors.js';
 import { metaErrorToStatus } from '../meta/backends/remote/wire-errors.js';
 import { MAX_TOKEN_STRING_LENGTH } from '../meta/limits.js';
+import { isMalformed } from './malformed.js';
 import { RemoteAuthError, type ClusterStores, type ServerCall, type ServerCore } from './core.js';
 
 export interface CallContext {
@@ -137,6 +138,7 @@ export function unary<Req, Res>(
       (async () => {
         const { cluster, stores } = await core.resolve(call);
         const ctx: CallContext = { cluster, stores };
+        if (isMalformed(call.request)) throw call.request.error();
         if (!write) return run(ctx, call.request);
         return runWrite(core, call, ctx, method, keyOf(call.request), call.request, deadline, run);
       })(),

@@ -15,6 +15,7 @@ import type { WriteContext__Output } from '../meta/backends/remote/gen/loam/remo
 import { callSignal, errorCode, refusedLate, statusOf, unary, type CallContext } from './handlers.js';
 import { STREAM_REAUTH_MS, type ServerCore } from './core.js';
 import { commitWalBatch, commitWalStream } from './wal-batch.js';
+import { isMalformed } from './malformed.js';
 import type { CommitWalRequest__Output } from '../meta/backends/remote/gen/loam/remote/v1/CommitWalRequest.js';
 
 /** Catalog changes read per changesSince page while serving a watch stream. */
@@ -231,6 +232,7 @@ async function watchStream(core: ServerCore, call: grpc.ServerWritableStream<Wat
     // The caller again before each event and each idle wake (STREAM_REAUTH_MS): a revoked
     // key's stream ends (with the refusal's status, in the catch below) before it is sent anything more.
     const reauth = () => core.resolve(call);
+    if (isMalformed(call.request)) throw call.request.error();
     const meta = stores.meta;
     const scope: WatchScope = c.watchScopeFromWire(call.request.scope);
     let since = call.request.since;

@@ -19,6 +19,7 @@ import { IdempotencyRecord } from './idempotency.js';
 import { metaHandlers } from './meta-service.js';
 import { controlHandlers } from './control-service.js';
 import { RemoteServerMetrics } from './metrics.js';
+import { tolerant } from './malformed.js';
 import { listenMetrics, type MetricsListener } from '../metrics/listener.js';
 
 export { DEFAULT_CLUSTER, RemoteAuthError, clusterFromMetadata, type Authenticate, type ClusterStores, type ServerCall, type ServerCore } from './core.js';
@@ -72,8 +73,9 @@ export class RemoteServer {
     this.server = new grpc.Server(CHANNEL_OPTIONS);
     const proto = remoteProto().loam.remote.v1;
     // CommitWalStream's messages are written and read by wal-wire.ts (the same bytes as proto-loader's).
-    this.server.addService({ ...proto.MetaStore.service, CommitWalStream: walStreamMethod() }, metaHandlers(this.core));
-    this.server.addService(proto.ControlStore.service, controlHandlers(this.core));
+    // Undecodable requests reach their handlers as Malformed (./malformed.ts), refused InvalidArgument.
+    this.server.addService(tolerant({ ...proto.MetaStore.service, CommitWalStream: walStreamMethod() }), metaHandlers(this.core));
+    this.server.addService(tolerant(proto.ControlStore.service), controlHandlers(this.core));
     this.credentials = opts.credentials ?? grpc.ServerCredentials.createInsecure();
     const m = opts.metricsListener;
     if (m && !(Number.isInteger(m.port) && m.port >= 0 && m.port <= 65_535)) {

@@ -19,6 +19,7 @@ import type { CommitWalRequest__Output } from '../meta/backends/remote/gen/loam/
 import type { WalCommitResult } from '../meta/backends/remote/gen/loam/remote/v1/WalCommitResult.js';
 import { answer, deadlineOf, errorCode, refusedLate, runWrite, statusOf, typedError, type CallContext } from './handlers.js';
 import type { ServerCall, ServerCore } from './core.js';
+import { isMalformed } from './malformed.js';
 
 /** The method name of each call in a batch: its metrics, and its fingerprint (a call retried alone or in a batch is the same call). */
 const CALL = 'CommitWal';
@@ -85,6 +86,7 @@ export function commitWalBatch(
       (async () => {
         // Authenticated first: a caller of no cluster, or of another, learns nothing of the batch.
         const ctx = await core.resolve(call);
+        if (isMalformed(call.request)) throw call.request.error();
         return { outcomes: await runBatch(core, call, ctx, call.request.calls, deadline, arrived, commitWal) };
       })(),
       true,
@@ -170,6 +172,15 @@ async function serveStream(core: ServerCore, call: grpc.ServerDuplexStream<Commi
   call.on('data', (m: CommitWalStreamRequest__Output) => {
     // Refused: what comes after is not run (the client learns it from the stream's status).
     if (refused) return;
+    // Undecodable: its batch id is unknown, so it cannot be answered alone; the stream ends
+    // with the refusal once the batches before it are answered.
+    if (isMalformed(m)) {
+      const err = m.error();
+      refused = { status: statusOf(err, true), error: err };
+      call.pause();
+      maybeEnd();
+      return;
+    }
     const started = process.hrtime.bigint();
     const arrived = Date.now();
     inFlight++;
