@@ -32,7 +32,7 @@ import {
   type UsageRollup,
 } from './types.js';
 import { bindingTuple, changesLimit, erasureLimit, existingErasure, keyInfo, keyTuple, outboxLimit, pageLimit, parseTarget, targetKey, usageLimit, type OutboxTuple } from './rules.js';
-import { checkBatch, checkBinding, checkErasureData, checkErasureKey, checkErasureRow, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNamespaceKey, checkNode, checkOrg, checkQuota, checkUsageDelta } from './validate.js';
+import { checkBatch, checkBinding, checkErasureData, checkErasureKey, checkErasureRow, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNamespaceKey, checkNode, checkOrg, checkQuota, checkUsageDelta, checkUsageRollup } from './validate.js';
 
 /** Change-feed rows kept; a watcher further behind reloads its caches whole. */
 export const MAX_RETAINED_CHANGES = 10_000;
@@ -364,6 +364,7 @@ export class SqlControlStore implements ControlStore {
 
   async putUsage(rows: Omit<UsageRollup, 'updated'>[], at = Date.now()): Promise<void> {
     checkBatch('MAX_USAGE_ROWS', rows);
+    for (const u of rows) checkUsageRollup(u);
     if (rows.length === 0) return;
     await this.d.tx(async (q) => {
       for (const u of rows) {

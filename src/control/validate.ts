@@ -1,7 +1,7 @@
 // Argument checks of the ControlStore, the same on every backend (InvalidArgument naming the field).
 import { errors } from '../meta/errors.js';
 import { NAME_PATTERN, MAX_NAME_LENGTH, NAME_RULE } from '../meta/limits.js';
-import { ERASURE_ID_PATTERN, JOB_NAME_PATTERN, MAX_ERASURE_DATA_BYTES, MAX_JOB_POSITION_LENGTH, MAX_MEMBER_INFO_BYTES, MAX_MEMBER_TTL_MS, MAX_NAMESPACE_KEY_VERSIONS, MAX_OUTBOX_PAGE, MAX_SCOPES, MAX_TOUCH_BATCH, MAX_USAGE_ROWS, NODE_ID_PATTERN, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type ErasureKeyRecord, type ErasureRow, type NamespaceKeyRecord, type QuotaName, type RoleBinding, type UsageDelta } from './types.js';
+import { ERASURE_ID_PATTERN, JOB_NAME_PATTERN, MAX_ERASURE_DATA_BYTES, MAX_JOB_POSITION_LENGTH, MAX_MEMBER_INFO_BYTES, MAX_MEMBER_TTL_MS, MAX_NAMESPACE_KEY_VERSIONS, MAX_OUTBOX_PAGE, MAX_SCOPES, MAX_TOUCH_BATCH, MAX_USAGE_ROWS, NODE_ID_PATTERN, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, SCOPE_PATTERN, type ApiKeyRecord, type ErasureKeyRecord, type ErasureRow, type NamespaceKeyRecord, type QuotaName, type RoleBinding, type UsageDelta, type UsageRollup } from './types.js';
 
 /** Largest usage increment (a safe integer: counters and bytes). */
 export const MAX_USAGE_DELTA = Number.MAX_SAFE_INTEGER;
@@ -82,12 +82,28 @@ export function checkNode(node: string): void {
 /** Usage metric names: short identifiers (requests, ingest_bytes, storage_bytes). */
 export const USAGE_METRIC_PATTERN = /^[a-z][a-z0-9_]{0,62}$/;
 
-export function checkUsageDelta(u: UsageDelta): void {
+/** Where a usage row lives: its org, namespace (or null), metric and window. */
+function checkUsageRow(u: { org: string; ns: number | null; metric: string; window: number }): void {
   checkOrg(u.org);
   if (u.ns !== null && !(Number.isSafeInteger(u.ns) && u.ns >= 0)) throw errors.invalid('ns', 'must be a namespace id or null');
   if (typeof u.metric !== 'string' || !USAGE_METRIC_PATTERN.test(u.metric)) throw errors.invalid('metric', 'must be 1-63 characters of a-z 0-9 _, starting with a letter');
   if (!Number.isSafeInteger(u.window) || u.window < 0) throw errors.invalid('window', 'must be epoch ms');
-  if (!(typeof u.delta === 'number' && Number.isFinite(u.delta) && u.delta >= 0 && u.delta <= MAX_USAGE_DELTA)) throw errors.invalid('delta', 'must be a number ≥ 0');
+}
+
+/** A usage amount: a finite number in 0..MAX_USAGE_DELTA (NaN and ±Infinity are no amount a store can keep). */
+function checkUsageAmount(field: 'delta' | 'value', x: unknown): void {
+  if (!(typeof x === 'number' && Number.isFinite(x) && x >= 0 && x <= MAX_USAGE_DELTA)) throw errors.invalid(field, `must be a finite number in 0..${MAX_USAGE_DELTA}`);
+}
+
+export function checkUsageDelta(u: UsageDelta): void {
+  checkUsageRow(u);
+  checkUsageAmount('delta', u.delta);
+}
+
+/** A rollup putUsage sets (spec §6: usage rollups). */
+export function checkUsageRollup(u: Omit<UsageRollup, 'updated'>): void {
+  checkUsageRow(u);
+  checkUsageAmount('value', u.value);
 }
 
 export function checkJob(job: string): void {

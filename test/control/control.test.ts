@@ -221,6 +221,22 @@ describe(`ControlStore on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () =>
     assert.deepEqual(await cs.usage('beta'), []);
   });
 
+  test('usage rollups: a value that is no finite amount, or a row of no valid place, is InvalidArgument naming the field, and nothing of the batch is written', async () => {
+    const ok = { org: 'acme', ns: 9, metric: 'storage_bytes', window: 0, value: 5 };
+    for (const [bad, field] of [
+      [{ ...ok, value: Number.NaN }, 'value'],
+      [{ ...ok, value: Infinity }, 'value'],
+      [{ ...ok, value: -1 }, 'value'],
+      [{ ...ok, metric: 'Bad Metric' }, 'metric'],
+      [{ ...ok, window: -5 }, 'window'],
+      [{ ...ok, ns: -2 }, 'ns'],
+      [{ ...ok, org: '../x' }, 'org'],
+    ] as const) {
+      await assert.rejects(cs.putUsage([ok, bad]), (e) => isMetaError(e, 'InvalidArgument') && new RegExp(`^${field}:`).test((e as Error).message), JSON.stringify(bad));
+    }
+    assert.deepEqual((await cs2.usage('acme')).filter((x) => x.ns === 9), []);
+  });
+
   test('change feed: every key, binding, quota and org change appears, in version order, on another handle', async () => {
     const v0 = await cs2.controlVersion();
     const { k, rec } = keyRec('beta');

@@ -11,7 +11,7 @@ import { type TransactWriteItem } from '@aws-sdk/client-dynamodb';
 import { MAX_PAGE_LIMIT } from '../../meta/limits.js';
 import { usageLimit } from '../rules.js';
 import { type QuotaName, type QuotaOverride, type UsageDelta, type UsageRollup } from '../types.js';
-import { checkBatch, checkQuota, checkUsageDelta } from '../validate.js';
+import { checkBatch, checkQuota, checkUsageDelta, checkUsageRollup } from '../validate.js';
 import { P16, enc, num } from './codec.js';
 import { inParallel, type ControlContext } from './context.js';
 
@@ -32,6 +32,7 @@ export async function quotas(cx: ControlContext, org: string): Promise<QuotaOver
 
 export async function putUsage(cx: ControlContext, rows: Omit<UsageRollup, 'updated'>[], at = Date.now()): Promise<void> {
   checkBatch('MAX_USAGE_ROWS', rows);
+  for (const u of rows) checkUsageRollup(u);
   await inParallel(rows, (u) =>
     cx.one({
       Put: {
