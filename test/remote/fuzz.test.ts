@@ -1,4 +1,4 @@
-// Hostile input over the wire (spec §8, "Bad input"): every unary RPC of both services is
+// Hostile input over the wire (spec §8, "Bad input"): every RPC of both services is
 // called with seeded random requests — ids, offsets and stamps at the int64 extremes, strings
 // empty, huge, with NULs and lone surrogates, enums out of range, repeated fields long and
 // short — and with the bytes of such requests mutated. The server must answer every one with a
@@ -104,7 +104,7 @@ describe('remote: fuzzed requests', () => {
   let s: Served;
   after(() => s?.close());
 
-  test(`every unary RPC answers ${PER_METHOD} random and mutated requests each with a typed status, and the server stays whole (seed ${SEED})`, async () => {
+  test(`every RPC (unary and streaming) answers ${PER_METHOD} random and mutated requests each with a typed status, and the server stays whole (seed ${SEED})`, async () => {
     s = await served();
     // Something for fuzzed small ids to find.
     const c = await s.client();
@@ -113,13 +113,31 @@ describe('remote: fuzzed requests', () => {
     const raw = new grpc.Client(`127.0.0.1:${s.port}`, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': 64 * 1024 * 1024 });
     const call = (path: string, body: Buffer) =>
       new Promise<grpc.ServiceError | null>((resolve) => raw.makeUnaryRequest(path, id, id, body, new grpc.Metadata(), { deadline: Date.now() + 10_000 }, (e) => resolve(e)));
+    /** A stream's status: its first event is enough (then it is cancelled), or its refusal. */
+    const ended = (st: grpc.ClientReadableStream<Buffer> | grpc.ClientDuplexStream<Buffer, Buffer>, answered: () => boolean) =>
+      new Promise<grpc.ServiceError | null>((resolve) => {
+        st.on('data', () => {
+          if (answered()) st.cancel();
+        });
+        st.on('error', (err: grpc.ServiceError) => resolve(err.code === grpc.status.CANCELLED ? null : err));
+        st.on('status', (s) => {
+          if (s.code === grpc.status.OK) resolve(null);
+        });
+      });
+    const serverStream = (path: string, body: Buffer) => ended(raw.makeServerStreamRequest(path, id, id, body, new grpc.Metadata(), { deadline: Date.now() + 10_000 }), () => true);
+    const bidi = (path: string, body: Buffer) => {
+      const st = raw.makeBidiStreamRequest(path, id, id, new grpc.Metadata(), { deadline: Date.now() + 10_000 });
+      const done = ended(st, () => true);
+      st.write(body);
+      st.end();
+      return done;
+    };
     const rnd = prng(SEED);
     const defects: string[] = [];
     let calls = 0;
     for (const svcName of ['MetaStore', 'ControlStore']) {
       const svc = root.lookupService(`loam.remote.v1.${svcName}`);
       for (const m of svc.methodsArray) {
-        if (m.requestStream || m.responseStream) continue;
         m.resolve();
         const reqType = m.resolvedRequestType!;
         for (let i = 0; i < PER_METHOD; i++) {
@@ -131,7 +149,8 @@ describe('remote: fuzzed requests', () => {
             continue; // a value protobufjs itself cannot write
           }
           const body = i % 2 === 0 ? Buffer.from(bytes) : mutate(bytes, rnd);
-          const e = await call(`/loam.remote.v1.${svcName}/${m.name}`, body);
+          const path = `/loam.remote.v1.${svcName}/${m.name}`;
+          const e = m.requestStream ? await bidi(path, body) : m.responseStream ? await serverStream(path, body) : await call(path, body);
           calls++;
           if (e && (e.code === grpc.status.INTERNAL || /internal error/i.test(e.details))) {
             defects.push(`${svcName}/${m.name} #${i} ${grpc.status[e.code]}: ${e.details.slice(0, 300)} — request ${JSON.stringify(obj).slice(0, 300)}`);
