@@ -13,7 +13,7 @@ import type { MetaStore } from '../meta/contract.js';
 import type { SizeClass } from '../meta/backends/sharded/directory.js';
 import { ALL_SMALL, type SizeClasses } from '../router/placement.js';
 import { DESCRIPTORS, METASTORE_SCHEMES as SCHEMES, descriptorFor, type Connection } from '../meta/backends/registry.js';
-import { ConfigError } from './config.js';
+import { ConfigError } from './config-error.js';
 import { openDirectory } from '../control/directory/index.js';
 
 export const METASTORE_SCHEMES = [...SCHEMES];
@@ -26,7 +26,8 @@ export interface OpenedMeta {
   connection: Connection;
 }
 
-export async function openMetastore(url: string): Promise<OpenedMeta> {
+/** The metastore URL's backend, or a ConfigError naming the schemes there are (read without connecting: config-check too). */
+export function metastoreDescriptor(url: string): NonNullable<ReturnType<typeof descriptorFor>> {
   const d = descriptorFor(url);
   if (!d) {
     throw new ConfigError(
@@ -34,6 +35,11 @@ export async function openMetastore(url: string): Promise<OpenedMeta> {
       `unknown metastore URL scheme in ${JSON.stringify(url.replace(/\/\/[^@/]*@/, '//…@'))} (expected ${METASTORE_SCHEMES.join(', ')}: ${DESCRIPTORS.map((x) => x.urlForm).join('; ')})`,
     );
   }
+  return d;
+}
+
+export async function openMetastore(url: string): Promise<OpenedMeta> {
+  const d = metastoreDescriptor(url);
   try {
     // A sharded metastore's directory lives beside the ControlStore, which this layer opens.
     return await d.open(url, { applicationName: 'loam-node', ...(d.name === 'sharded' ? { openDirectory } : {}) } as Parameters<typeof d.open>[1]);

@@ -30,6 +30,8 @@ import { DEFAULT_WORKER_BUFFER_BYTES } from './buffer-bound.js';
 import { DEFAULT_WRITE_INFLIGHT_BYTES, DEFAULT_WRITE_QUEUE_TIMEOUT_MS } from '../gateway/write-budget.js';
 import { MIN_LEASE_TTL_MS, MAX_LEASE_TTL_MS } from '../meta/limits.js';
 import { parseShardedSetting, shardedUrl } from '../meta/backends/sharded/descriptor.js';
+import { parseStoreUrl } from '../store/open.js';
+import { metastoreDescriptor } from './backends.js';
 import { KEY_REFRESH_INTERVAL_MS } from '../crypto/keyring.js';
 import { parseMasterKey } from '../crypto/local.js';
 import { MAX_WEIGHT, MIN_WEIGHT, ZONE_PATTERN } from '../router/placement.js';
@@ -323,6 +325,13 @@ export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig 
   }
   for (const k of ['metastore', 'store'] as const) {
     if (typeof out[k] !== 'string' || (out[k] as string).trim() === '') throw new ConfigError(k, 'is required (a URL; see the README)');
+  }
+  // Both URLs read now, before anything is opened or written (config-check refuses what serve would).
+  metastoreDescriptor(out.metastore as string);
+  try {
+    parseStoreUrl(out.store as string);
+  } catch (e) {
+    throw new ConfigError('store', (e as Error).message.replace(/^url: /, ''));
   }
   if (!(AUTH_MODES as readonly string[]).includes(raw.auth as string)) {
     throw new ConfigError('auth', `must be one of ${AUTH_MODES.join(', ')}; got ${JSON.stringify(raw.auth)}`);

@@ -41,8 +41,17 @@ function bool(v: string | undefined, name: string): boolean | undefined {
   throw storeErrors.invalid('url', `parameter "${name}" must be true or false; got "${v}"`);
 }
 
-/** Open the store a URL names. Throws InvalidArgument for a URL it cannot use. */
-export function openStore(url: string, overrides: OpenStoreOverrides = {}): Store {
+/** What a store URL names, read without opening anything (parseStoreUrl). */
+export type StoreSpec =
+  | { kind: 'memory'; versioning: boolean }
+  | { kind: 'file'; root: string }
+  | ({ kind: 's3' } & Pick<S3StoreOptions, 'bucket' | 'prefix' | 'endpoint' | 'forcePathStyle' | 'region' | 'sse' | 'sseKmsKeyId'>);
+
+/**
+ * Reads a store URL without opening anything (no directory made, no client built), so a
+ * config is refused before a node starts: InvalidArgument naming what to fix.
+ */
+export function parseStoreUrl(url: string): StoreSpec {
   if (typeof url !== 'string' || url.trim() === '') throw storeErrors.invalid('url', 'a store URL is required');
   let u: URL;
   try {
@@ -56,7 +65,7 @@ export function openStore(url: string, overrides: OpenStoreOverrides = {}): Stor
       if (u.host !== '' || (u.pathname !== '' && u.pathname !== '/')) {
         throw storeErrors.invalid('url', `memory:// takes no host or path; got ${JSON.stringify(url)}`);
       }
-      return new MemoryStore({ versioning: bool(p.get('versioning'), 'versioning') === true });
+      return { kind: 'memory', versioning: bool(p.get('versioning'), 'versioning') === true };
     }
     case 'file:': {
       params(u, []);
@@ -70,7 +79,7 @@ export function openStore(url: string, overrides: OpenStoreOverrides = {}): Stor
         throw storeErrors.invalid('url', `not a file path: ${String((e as Error).message)}`);
       }
       if (root === '/' || root === '') throw storeErrors.invalid('url', 'file:/// needs a directory, not the filesystem root');
-      return new FileStore({ ...overrides.file, root: root.replace(/\/+$/, '') });
+      return { kind: 'file', root: root.replace(/\/+$/, '') };
     }
     case 's3:': {
       const p = params(u, ['endpoint', 'forcePathStyle', 'region', 'sse', 'sseKmsKeyId']);
@@ -84,8 +93,8 @@ export function openStore(url: string, overrides: OpenStoreOverrides = {}): Stor
       const endpoint = p.get('endpoint');
       const region = p.get('region');
       const sseKmsKeyId = p.get('sseKmsKeyId');
-      return new S3Store({
-        ...overrides.s3,
+      return {
+        kind: 's3',
         bucket: u.hostname,
         prefix: decodeURIComponent(u.pathname),
         ...(endpoint !== undefined ? { endpoint } : {}),
@@ -93,9 +102,24 @@ export function openStore(url: string, overrides: OpenStoreOverrides = {}): Stor
         ...(region !== undefined ? { region } : {}),
         ...(sse !== undefined ? { sse } : {}),
         ...(sseKmsKeyId !== undefined ? { sseKmsKeyId } : {}),
-      });
+      };
     }
     default:
       throw storeErrors.invalid('url', `unknown store scheme "${u.protocol}" (expected ${STORE_URL_SCHEMES.join(', ')})`);
+  }
+}
+
+/** Open the store a URL names. Throws InvalidArgument for a URL it cannot use. */
+export function openStore(url: string, overrides: OpenStoreOverrides = {}): Store {
+  const spec = parseStoreUrl(url);
+  switch (spec.kind) {
+    case 'memory':
+      return new MemoryStore({ versioning: spec.versioning });
+    case 'file':
+      return new FileStore({ ...overrides.file, root: spec.root });
+    case 's3': {
+      const { kind: _kind, ...s3 } = spec;
+      return new S3Store({ ...overrides.s3, ...s3 });
+    }
   }
 }

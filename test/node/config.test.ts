@@ -40,6 +40,14 @@ test('every bad setting is refused at start with its name', () => {
     [{ port: 7070, metrics_port: 7070 }, 'metrics_port'],
     [{ metrics_host: '' }, 'metrics_host'],
     [{ metrics_host: 'http://x/' }, 'metrics_host'],
+    // Both URLs are read with the config, so config-check refuses what serve would, before anything opens.
+    [{ metastore: 'bogus://x' }, 'metastore'],
+    [{ metastore: 'mysql://u:p@h/db' }, 'metastore'],
+    [{ store: 's3://' }, 'store'],
+    [{ store: 'ftp://x/y' }, 'store'],
+    [{ store: 'file://relative/dir' }, 'store'],
+    [{ store: 'memory://?colour=blue' }, 'store'],
+    [{ store: 's3://bucket?sse=rot13' }, 'store'],
   ];
   for (const [layer, name] of bad) {
     assert.throws(
@@ -48,6 +56,11 @@ test('every bad setting is refused at start with its name', () => {
       name,
     );
   }
+});
+
+test('a bad store URL is refused with the config, naming the store and what to fix', () => {
+  assert.throws(() => resolveConfig(base, { store: 's3://' }), (e: unknown) => e instanceof ConfigError && e.message === 'configuration: store s3:// needs a bucket: s3://bucket/prefix');
+  assert.throws(() => resolveConfig(base, { metastore: 'bogus://x' }), (e: unknown) => e instanceof ConfigError && /unknown metastore URL scheme in "bogus:\/\/x" \(expected sqlite:/.test(e.message));
 });
 
 test('metastore URLs: sqlite works; unknown schemes and unbuilt backends are clear errors', async () => {
