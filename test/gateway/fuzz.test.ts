@@ -9,23 +9,13 @@ import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { resolveConfig } from '../../src/node/config.js';
 import { startNode, type LoamNode } from '../../src/node/node.js';
+import { mulberry32 } from '../../src/check/prng.js';
 
 /** Requests per operation. */
 const PER_OP = Number(process.env.LOAM_FUZZ_PER_OP ?? 30);
 const SEED = Number(process.env.LOAM_FUZZ_SEED ?? 1);
 /** Schema nesting followed at most. */
 const MAX_DEPTH = 5;
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SEGMENTS = ['ns', 's', 'n', 'default', 'other', 'x'.repeat(300), '%00', '..', '%2e%2e', '%ff', '%C3%A9', '%E2%80%AE', '__proto__', 'constructor', '0', '-1', '9007199254740993', ''];
 const STRINGS = ['', 'a', 'ns', 's', 'id', 'x'.repeat(70), 'x'.repeat(20_000), 'a\u0000b', '\ud800', '../x', '__proto__', 'default', 'writer', 'admin', 'operator', 'request_rate', '2026-12-03T00:00:00Z', 'ns:ns', 'collection:ns/s'];
@@ -112,7 +102,7 @@ after(async () => node?.close());
 describe('HTTP API: generated hostile requests', () => {
   test(`every operation of /v1/openapi.json answers ${PER_OP} generated requests below 500, every error in the API's shape (seed ${SEED})`, async () => {
     const doc = JSON.parse((await send('GET', '/v1/openapi.json', undefined, {})).text) as { paths: Record<string, Record<string, { parameters?: { in: string; name: string; schema?: Schema }[]; requestBody?: { content?: Record<string, { schema?: Schema }> } }>> };
-    const rnd = prng(SEED);
+    const rnd = mulberry32(SEED);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
     const bad: string[] = [];
     let calls = 0;

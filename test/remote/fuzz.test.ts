@@ -9,6 +9,7 @@ import * as grpc from '@grpc/grpc-js';
 import protobuf from 'protobufjs';
 import { PROTO_PATH } from '../../src/meta/backends/remote/proto.js';
 import { served, type Served } from './helpers.js';
+import { mulberry32 } from '../../src/check/prng.js';
 
 const root = protobuf.loadSync(PROTO_PATH);
 /** Requests per RPC: encoded from random values, and the same bytes mutated. */
@@ -16,18 +17,6 @@ const PER_METHOD = Number(process.env.LOAM_FUZZ_PER_METHOD ?? 24);
 const SEED = Number(process.env.LOAM_FUZZ_SEED ?? 1);
 /** Nesting generated at most. */
 const MAX_DEPTH = 4;
-
-/** mulberry32: a small seeded PRNG, so a failure names the seed that reproduces it. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const INT64S = ['0', '1', '2', '3', '-1', '2147483647', '4294967296', '9007199254740991', '9007199254740993', '9223372036854775807', '-9223372036854775808', '1796000000000'];
 const UINT64S = ['0', '1', '2', '4294967295', '9007199254740993', '18446744073709551615'];
@@ -132,7 +121,7 @@ describe('remote: fuzzed requests', () => {
       st.end();
       return done;
     };
-    const rnd = prng(SEED);
+    const rnd = mulberry32(SEED);
     const defects: string[] = [];
     let calls = 0;
     for (const svcName of ['MetaStore', 'ControlStore']) {
