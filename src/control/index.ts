@@ -4,6 +4,7 @@
 import type { MetaStore } from '../meta/contract.js';
 import { connectionOf, type Connection } from '../meta/backends/registry.js';
 import { embeddedControlOn } from './embedded.js';
+import { validatedControl } from './validated.js';
 import type { ControlOptions, ControlStore } from './types.js';
 
 export * from './types.js';
@@ -34,7 +35,8 @@ export async function controlStoreOn(connection: Connection, opts: ControlOption
     }
   }
   await cs.init();
-  return cs;
+  // Every backend behind the one validating wrapper (./validated.ts).
+  return validatedControl(cs);
 }
 
 /** A ControlStore on the same database as `meta`: a backend handle as its backend opened it, not a client wrapper. */

@@ -221,6 +221,27 @@ describe(`ControlStore on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () =>
     assert.deepEqual(await cs.usage('beta'), []);
   });
 
+  test('arguments no backend can carry are refused the same everywhere: an id no record can have is NotFound, a malformed argument InvalidArgument naming it', async () => {
+    const notFound = (e: unknown) => isMetaError(e, 'NotFound');
+    await assert.rejects(cs.org('a\u0000b'), notFound);
+    await assert.rejects(cs.org(''), notFound);
+    await assert.rejects(cs.key(''), notFound);
+    await assert.rejects(cs.key('x'.repeat(5_000)), notFound);
+    await assert.rejects(cs.erasure(''), notFound);
+    const invalid = (field: string) => (e: unknown) => isMetaError(e, 'InvalidArgument') && (e as Error).message.startsWith(`${field}:`);
+    await assert.rejects(cs.listOrgs({ after: 'a\u0000b' }), invalid('page.after'));
+    await assert.rejects(cs.listOrgs({ after: 'x'.repeat(5_000) }), invalid('page.after'));
+    await assert.rejects(cs.listKeys('a\u0000b'), invalid('org'));
+    await assert.rejects(cs.bindings('acme', 'x'.repeat(2_000)), invalid('subject'));
+    await assert.rejects(cs.usage('acme', { metric: 'a\u0000b' }), invalid('metric'));
+    await assert.rejects(cs.members(2 ** 63), invalid('at'));
+    await assert.rejects(cs.changesSince(2 ** 63), invalid('after'));
+    await assert.rejects(cs.saveJobPosition('job-a', 'p', 2 ** 63), invalid('at'));
+    await assert.rejects(cs.touchKeys([{ keyId: '', at: 1 }]), invalid('touches[0].keyId'));
+    await assert.rejects(cs.updateErasure('', 1, { phase: 'x', completed: null, data: '{}' }), invalid('id'));
+    assert.equal(await cs.jobPosition('job-a'), null, 'nothing written');
+  });
+
   test('usage rollups: a value that is no finite amount, or a row of no valid place, is InvalidArgument naming the field, and nothing of the batch is written', async () => {
     const ok = { org: 'acme', ns: 9, metric: 'storage_bytes', window: 0, value: 5 };
     for (const [bad, field] of [
