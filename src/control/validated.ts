@@ -3,13 +3,13 @@
 // them to its engine — whose own refusals of a value (Postgres: a NUL in text, a number past
 // bigint; DynamoDB: an empty or over-long key attribute) would otherwise reach the caller as a
 // defect instead of InvalidArgument naming the field. Point reads of an id no record can have
-// answer NotFound, as for a missing one. The writes' record checks stay beside their SQL and
-// items (./validate.ts), which this calls too, so a wrong call is refused before any I/O.
+// answer NotFound, as for a missing one. The checks each backend already makes first, beside
+// its SQL and items (./validate.ts: records, names, nodes, jobs), are not made again here.
 import { errors } from '../meta/errors.js';
 import { MAX_NAME_LENGTH } from '../meta/limits.js';
 import type { PageRequest } from '../meta/types.js';
 import { ERASURE_ID_PATTERN, MAX_TOUCH_BATCH, type ControlStore } from './types.js';
-import { checkBatch, checkJob, checkNode, checkOrg, USAGE_METRIC_PATTERN } from './validate.js';
+import { checkBatch, checkOrg, USAGE_METRIC_PATTERN } from './validate.js';
 
 /** A page cursor's length at most: the last item's id, or for bindings its three parts (well under DynamoDB's 1 KiB sort key). */
 export const MAX_CONTROL_CURSOR_LENGTH = 256;
@@ -47,7 +47,7 @@ function findable(ok: boolean, what: string): void {
 type Checks = { [K in keyof ControlStore]?: ControlStore[K] extends (...a: infer A) => unknown ? (...a: A) => void : never };
 
 const CHECKS: Checks = {
-  createOrg: (id, t) => (checkOrg(id), at(t)),
+  createOrg: (_id, t) => at(t),
   org: (id) => findable(isStr(id) && validOrg(id) && id !== '', `org ${show(id)}`),
   listOrgs: (p) => page(p, validOrg),
   key: (id) => findable(isStr(id) && KEY_ID.test(id), `key ${show(id)}`),
@@ -73,14 +73,12 @@ const CHECKS: Checks = {
   },
   heartbeat: (_node, _ttl, t) => at(t),
   members: (t) => at(t),
-  leave: (node) => checkNode(node),
   ackOutbox: (seqs) => {
     if (!Array.isArray(seqs)) throw errors.invalid('seqs', 'must be a list of outbox sequence numbers');
     checkBatch('MAX_OUTBOX_PAGE', seqs);
     seqs.forEach((s, i) => nonNeg(`seqs[${i}]`, s));
   },
-  jobPosition: (job) => checkJob(job),
-  saveJobPosition: (job, _position, t) => (checkJob(job), at(t)),
+  saveJobPosition: (_job, _position, t) => at(t),
   namespaceKeys: (ns) => nonNeg('ns', ns),
   destroyNamespaceKeys: (ns, t) => (nonNeg('ns', ns), at(t)),
   erasureKeys: (org) => checkOrg(org),
