@@ -89,11 +89,11 @@ describe('starting', () => {
   });
 
   test('the config names what to fix', () => {
-    assert.throws(() => resolveConfig({ metastore: 'x', store: 'memory://', auth: 'api_keys', authorizer: 'openfga' }), /openfga_url/);
-    assert.throws(() => resolveConfig({ metastore: 'x', store: 'memory://', auth: 'api_keys', authorizer: 'opa' }), /authorizer must be one of builtin, openfga/);
-    assert.throws(() => resolveConfig({ metastore: 'x', store: 'memory://', authorizer: 'openfga', openfga_url: 'http://h:8080' }), /auth: api_keys/);
-    assert.throws(() => resolveConfig({ metastore: 'x', store: 'memory://', auth: 'api_keys', authorizer: 'openfga', openfga_url: 'http://h:8080', openfga_store: 'ab' }), /openfga_store/);
-    const c = resolveConfig({ metastore: 'x', store: 'memory://', auth: 'api_keys' }, { authorizer: 'openfga', openfga_url: 'http://h:8080/' });
+    assert.throws(() => resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', auth: 'api_keys', authorizer: 'openfga' }), /openfga_url/);
+    assert.throws(() => resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', auth: 'api_keys', authorizer: 'opa' }), /authorizer must be one of builtin, openfga/);
+    assert.throws(() => resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', authorizer: 'openfga', openfga_url: 'http://h:8080' }), /auth: api_keys/);
+    assert.throws(() => resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', auth: 'api_keys', authorizer: 'openfga', openfga_url: 'http://h:8080', openfga_store: 'ab' }), /openfga_store/);
+    const c = resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', auth: 'api_keys' }, { authorizer: 'openfga', openfga_url: 'http://h:8080/' });
     assert.equal(c.openfga_url, 'http://h:8080');
   });
 
