@@ -5,9 +5,9 @@
 import type { Logger } from 'pino';
 import { isMetaError } from '../meta/errors.js';
 import { newKey, parseKey, hashSecret } from '../control/keys.js';
-import { OPERATOR_ORG, OPERATOR_ROLE, ROLES, type ApiKeyInfo, type ControlStore, type RoleName } from '../control/types.js';
+import { OPERATOR_ORG, OPERATOR_ROLE, ROLES, type ApiKeyInfo, type BindingTarget, type ControlStore, type RoleBinding, type RoleName } from '../control/types.js';
 import { checkScopes, checkTenantOrg } from '../control/validate.js';
-import { OPERATOR_ORG_ACTIONS, roleActions, scopesWithin, type Authorizer, type Principal, type Resource } from './authorizer.js';
+import { OPERATOR_ORG_ACTIONS, decideBeforeBindings, roleActions, scopesWithin, type Authorizer, type Principal, type Resource } from './authorizer.js';
 import { AuthzError } from './errors.js';
 
 /** Operator keys looked at on a start, at most, for one still usable (else the start creates one). */
@@ -39,6 +39,19 @@ export interface NewKeyRequest {
   by?: Principal;
 }
 
+/** A role granted to (or revoked from) a key of the org, on the org or on one namespace. */
+export interface GrantRequest {
+  org: string;
+  /** The key the role is bound to (its scopes and expiry bound what the role gives it). */
+  grantee: Pick<ApiKeyInfo, 'keyId' | 'scopes' | 'expiry'>;
+  role: RoleName;
+  /** The role's namespace (id and name); none: the whole org. */
+  ns?: number;
+  nsName?: string;
+  /** The key asking (the HTTP API): it grants only what it may do itself, to keys that expire no later. */
+  by?: Principal;
+}
+
 /** What a first start created: the secrets to hand over once (null: not created by this start). */
 export interface BootstrapKeys {
   /** The operator's key (creates orgs, sets quotas). Null when it existed, or came from the environment. */
@@ -61,6 +74,8 @@ export interface OperationsDeps {
   now: () => number;
   /** A key was revoked here: the local caches drop it at once (other nodes learn it from the feed). */
   revoked?: (keyId: string) => void;
+  /** A subject's roles changed here: its cached decisions go at once (other nodes learn it from the feed). */
+  rebound?: (org: string, subject: string) => void;
 }
 
 const forbidden = (m: string, reason: string) => new AuthzError('forbidden', m, { reason });
@@ -113,6 +128,7 @@ export class TenancyOperations {
   private async checkWithin(by: Principal, o: NewKeyRequest, scopes: readonly string[]): Promise<void> {
     if (by.org !== o.org) throw forbidden('a key creates keys only in its own org', 'key_org');
     if (by.subject === null) return; // authentication off: the one local user
+    await this.checkOutlives(by, o.ttlS ? this.d.now() + o.ttlS * 1000 : null, (left) => `a key it creates expires no later: give ttl_s of at most ${left}`);
     if (!scopesWithin(scopes, by.scopes ?? [])) {
       throw forbidden(`scopes [${scopes.join(', ')}] reach beyond this key's own [${(by.scopes ?? []).join(', ')}]; a key creates keys within its own scopes`, 'key_scopes');
     }
@@ -123,6 +139,63 @@ export class TenancyOperations {
     const ok = await this.d.authorizer.batchCheck(roles, actions.map((action) => ({ action, resource: target })));
     const missing = actions.filter((_, i) => !ok[i]);
     if (missing.length > 0) throw forbidden(`role ${o.role} ${o.ns === undefined ? 'on the org' : `on namespace "${o.nsName}"`} allows ${missing.join(', ')}, which this key's roles do not; a key creates keys within its own roles`, 'key_role');
+  }
+
+  /**
+   * A key that expires confers nothing that outlives it (a key it creates, a role it grants):
+   * `expiry` (null: never) must be no later than the asking key's own.
+   */
+  private async checkOutlives(by: Principal, expiry: number | null, fix: (secondsLeft: number) => string): Promise<void> {
+    const own = (await this.d.control.key(by.subject!.slice('key:'.length))).expiry;
+    if (own === null || (expiry !== null && expiry <= own)) return;
+    const left = Math.max(0, Math.floor((own - this.d.now()) / 1000));
+    throw forbidden(`this key expires at ${new Date(own).toISOString()} (in ${left} s); ${fix(left)}`, 'key_expiry');
+  }
+
+  /**
+   * Grants `o.role` to a key. No key grants more power than its own (spec §6, as for creating
+   * keys): every action the role would give the grantee on its target — the role's actions its
+   * scopes let through — must be allowed to the asking key itself there (asked of the
+   * Authorizer, scopes included), and a key that expires grants roles only to keys that expire
+   * no later.
+   */
+  async grant(o: GrantRequest): Promise<RoleBinding> {
+    const b = this.bindingOf(o);
+    if (o.by) await this.checkGrant(o.by, o);
+    const granted = await this.d.control.grant(b);
+    this.d.rebound?.(o.org, b.subject);
+    this.d.logger.info({ org: o.org, key_id: o.grantee.keyId, role: o.role, ns: o.ns ?? null, granted_by: o.by?.subject ?? 'local' }, 'role granted');
+    return granted;
+  }
+
+  /** Revokes a role of a key; it takes effect on this node at once. */
+  async revokeGrant(o: GrantRequest): Promise<void> {
+    const b = this.bindingOf(o);
+    await this.d.control.revokeGrant(b);
+    this.d.rebound?.(o.org, b.subject);
+    this.d.logger.info({ org: o.org, key_id: o.grantee.keyId, role: o.role, ns: o.ns ?? null, revoked_by: o.by?.subject ?? 'local' }, 'role revoked');
+  }
+
+  private bindingOf(o: GrantRequest): Omit<RoleBinding, 'created'> {
+    const target: BindingTarget = o.ns === undefined ? { kind: 'org' } : { kind: 'namespace', ns: o.ns };
+    return { org: o.org, subject: `key:${o.grantee.keyId}`, role: o.role, target };
+  }
+
+  private async checkGrant(by: Principal, o: GrantRequest): Promise<void> {
+    if (by.org !== o.org) throw forbidden('a key grants roles only in its own org', 'grant_org');
+    if (by.subject === null) return; // authentication off: the one local user
+    await this.checkOutlives(by, o.grantee.expiry, () => `it grants roles only to keys that expire no later, and key ${o.grantee.keyId} ${o.grantee.expiry === null ? 'never expires' : `expires at ${new Date(o.grantee.expiry).toISOString()}`}`);
+    const resource: Resource = o.ns === undefined ? { kind: 'org', org: o.org } : { kind: 'namespace', org: o.org, ns: o.ns, name: o.nsName ?? '' };
+    const grantee: Principal = { org: o.org, subject: `key:${o.grantee.keyId}`, scopes: o.grantee.scopes };
+    const conferred = roleActions(o.role).filter((action) => decideBeforeBindings(grantee, action, resource) !== false);
+    const ok = await this.d.authorizer.batchCheck(by, conferred.map((action) => ({ action, resource })));
+    const missing = conferred.filter((_, i) => !ok[i]);
+    if (missing.length > 0) {
+      throw forbidden(
+        `role ${o.role} ${o.ns === undefined ? 'on the org' : `on namespace "${o.nsName}"`} would let key ${o.grantee.keyId} ${missing.join(', ')}, which this key may not do itself; a key grants only what it may do`,
+        'grant_power',
+      );
+    }
   }
 
   async revokeKey(org: string, keyId: string, by: string): Promise<void> {

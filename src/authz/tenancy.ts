@@ -8,7 +8,7 @@ import type { MetaStore } from '../meta/contract.js';
 import type { Collection } from '../meta/types.js';
 import { isMetaError } from '../meta/errors.js';
 import type { Catalog } from '../collection/catalog.js';
-import type { ControlChange, ControlStore, QuotaName } from '../control/types.js';
+import type { ControlChange, ControlStore, QuotaName, RoleBinding } from '../control/types.js';
 import { Quotas } from '../quota/quota.js';
 import { UsageMeter } from '../quota/usage.js';
 import { StorageMeter } from '../quota/storage.js';
@@ -18,7 +18,7 @@ import type { Authorizer, Principal } from './authorizer.js';
 import { KeyAuthenticator, LAST_USED_FLUSH_MS } from './key-auth.js';
 import { ChangeFeedWatcher } from './change-feed.js';
 import { Admission } from './admission.js';
-import { TenancyOperations, type BootstrapKeys, type BootstrapOptions, type CreatedKey, type NewKeyRequest } from './operations.js';
+import { TenancyOperations, type BootstrapKeys, type BootstrapOptions, type CreatedKey, type GrantRequest, type NewKeyRequest } from './operations.js';
 import { TaskFailures } from './task-failures.js';
 
 /** Counted usage is added to the ControlStore this often (with last_used), and at shutdown. */
@@ -98,7 +98,17 @@ export class Tenancy {
       generation: () => this.changes + this.quotas.generation + this.d.catalog.generation,
       now,
     }).admit;
-    this.ops = new TenancyOperations({ control: d.control, authorizer: d.authorizer, logger: d.logger, now, revoked: (id) => this.keys.forget(id) });
+    this.ops = new TenancyOperations({
+      control: d.control,
+      authorizer: d.authorizer,
+      logger: d.logger,
+      now,
+      revoked: (id) => this.keys.forget(id),
+      rebound: (org, subject) => {
+        this.changes++;
+        d.authorizer.invalidate(org, subject);
+      },
+    });
   }
 
 
@@ -184,6 +194,14 @@ export class Tenancy {
 
   revokeKey(org: string, keyId: string, by: string): Promise<void> {
     return this.ops.revokeKey(org, keyId, by);
+  }
+
+  grant(o: GrantRequest): Promise<RoleBinding> {
+    return this.ops.grant(o);
+  }
+
+  revokeGrant(o: GrantRequest): Promise<void> {
+    return this.ops.revokeGrant(o);
   }
 
   createOrg(org: string): Promise<void> {

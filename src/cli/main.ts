@@ -39,7 +39,8 @@ const OPERATOR_HELP = [
   `  The operator (role "${OPERATOR_ROLE}") is the deployment's own admin: it creates orgs and sets their`,
   "  quotas (POST /v1/orgs, PUT /v1/orgs/<org>/quotas) and reads no org's data. No org key can hold or",
   "  grant that role. An org admin manages its org's namespaces, keys and role bindings and reads its",
-  '  quotas and usage. A key creates keys only within its own scopes and roles.',
+  '  quotas and usage. A key creates keys and grants roles only within its own scopes and roles,',
+  '  and confers nothing that outlives its own expiry.',
 ].join('\n');
 
 function port(v: string): number {

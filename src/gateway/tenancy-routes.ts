@@ -254,21 +254,21 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog, er
       return reply.status(204).send();
     });
 
-    const bindingOf = async (req: FastifyRequest) => {
+    const grantOf = async (req: FastifyRequest) => {
       const b = req.body as { key_id: string; role: RoleName; namespace?: string };
       // The tenant fence: only the caller's own org's keys can be bound.
       const k = await cs.key(b.key_id).catch(() => null);
       if (!k || k.org !== req.principal.org) throw new HttpError(404, 'not_found', `key ${b.key_id} not found`);
       const ns = await nsIdOf(req.principal.org, b.namespace);
-      return { org: req.principal.org, subject: `key:${b.key_id}`, role: b.role, target: ns === null ? ({ kind: 'org' } as const) : ({ kind: 'namespace', ns } as const) };
+      return { org: req.principal.org, grantee: k, role: b.role, ...(ns !== null ? { ns, nsName: b.namespace! } : {}), by: req.principal };
     };
     route(R.listBindings, async (req) => {
       const p = await cs.listBindings(req.principal.org, pageOf(req));
       return { items: p.items, next_cursor: p.next ?? null };
     });
-    route(R.grantRole, async (req, reply) => reply.status(201).send(await cs.grant(await bindingOf(req))));
+    route(R.grantRole, async (req, reply) => reply.status(201).send(await t.grant(await grantOf(req))));
     route(R.revokeRole, async (req, reply) => {
-      await cs.revokeGrant(await bindingOf(req));
+      await t.revokeGrant(await grantOf(req));
       return reply.status(204).send();
     });
 
