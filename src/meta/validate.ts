@@ -225,7 +225,14 @@ function byteRange(f: string, start: unknown, end: unknown): void {
   }
 }
 
+/** A bad value, for the refusal's message: never a throw of its own (a bigint or a cycle has no JSON). */
 function show(v: unknown): string {
-  const s = JSON.stringify(v);
-  return s === undefined ? String(v) : s.length > 80 ? `${s.slice(0, 77)}...` : s;
+  let s: string | undefined;
+  try {
+    s = JSON.stringify(v);
+  } catch {
+    s = undefined;
+  }
+  if (s === undefined) s = typeof v === 'bigint' ? `${v}n` : typeof v === 'object' && v !== null ? `an unserialisable ${v.constructor?.name ?? 'object'}` : String(v);
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
