@@ -3,7 +3,7 @@
 // node is --url or LOAM_URL; the API key is LOAM_KEY (an environment variable, not a flag,
 // so it stays out of shell history and process lists). Any 4xx/5xx answer ends the command
 // with exit status 1 and the server's message on stderr.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { LoamClient, LoamError, type Doc, type Page } from '../client/index.js';
 import { formatOne, formatRows, OUTPUT_FORMATS, type OutputFormat } from './output.js';
@@ -56,7 +56,7 @@ export function clientFor(o: Remote): LoamClient {
 function failed(e: unknown, o: { url?: string }): void {
   if (e instanceof LoamError) {
     console.error(e.status === 0 ? `loam: ${e.message} (is a node running at ${o.url}? set --url or LOAM_URL)` : `loam: ${e.message} (HTTP ${e.status} ${e.code})`);
-  } else if (e instanceof InputError) console.error(`loam: ${e.message}`);
+  } else if (e instanceof InputError || e instanceof CommanderError) console.error(`loam: ${e.message}`);
   else console.error(`loam: ${(e as Error).stack ?? String(e)}`);
   process.exitCode = 1;
 }

@@ -3,6 +3,7 @@
 // node, with an org admin's LOAM_KEY for the log (a namespace admin's for erase).
 import { Command, InvalidArgumentError } from 'commander';
 import type { Erasure } from '../client/index.js';
+import { InputError } from './docs-input.js';
 import { formatOne, formatRows } from './output.js';
 import { act, clientFor, jsonObject, print, remote, type Remote } from './data.js';
 
@@ -48,8 +49,8 @@ export function erasureCommands(p: Command): void {
     "loam erase demo users user-17 user-18   |   loam erase demo users --filter '{\"email\":\"a@b.c\"}'",
   ).action(
     act(async (ns: string, coll: string, keys: string[], o: Remote & { filter?: Record<string, unknown>; number?: boolean }) => {
-      if (keys.length > 0 && o.filter) throw new InvalidArgumentError('give keys or --filter, not both');
-      if (keys.length === 0 && !o.filter) throw new InvalidArgumentError('give the keys to erase, or --filter');
+      if (keys.length > 0 && o.filter) throw new InputError('give keys or --filter, not both (see loam erase --help)');
+      if (keys.length === 0 && !o.filter) throw new InputError('give the keys to erase, or --filter (see loam erase --help)');
       const body = o.filter ? { filter: o.filter } : { keys: o.number ? keys.map(Number) : keys };
       const r = await clientFor(o).erase(ns, coll, body);
       print(formatOne({ ...shown(r.erasure!), token: r.token }, o.output, [...SHOW_COLUMNS, 'token']));

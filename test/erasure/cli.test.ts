@@ -48,3 +48,21 @@ test('loam erase, loam erasures show and verify', async () => {
   assert.equal(v.code, 0, v.stderr);
   assert.equal(JSON.parse(v.stdout).verified, true);
 });
+
+test('loam erase without keys or with both keys and --filter: one line that says what to give, exit 1, nothing erased', async () => {
+  const count = async () => {
+    const log = await raw(n.url, n.admin, 'GET', '/v1/erasures');
+    assert.equal(log.status, 200);
+    return (log.body.items as unknown[]).length;
+  };
+  const before = await count();
+  for (const [args, says] of [
+    [['erase', 'demo', 'users'], /^loam: give the keys to erase, or --filter \(see loam erase --help\)\n$/],
+    [['erase', 'demo', 'users', 'k1', '--filter', '{"email":"a@b.c"}'], /^loam: give keys or --filter, not both \(see loam erase --help\)\n$/],
+  ] as const) {
+    const r = await loam([...args]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(r.stderr, says, 'no stack trace');
+  }
+  assert.equal(await count(), before, 'no erasure was requested');
+});
