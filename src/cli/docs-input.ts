@@ -67,7 +67,15 @@ async function firstChar(path: string): Promise<string> {
  * anywhere in it writes nothing, and the progress bar knows its total), then again to send.
  */
 export async function fromFile(path: string): Promise<{ total: number; docs: () => AsyncIterable<Located> }> {
-  const size = (await stat(path)).size;
+  const size = await stat(path).then(
+    (s) => {
+      if (!s.isFile()) throw new InputError(`--file ${path} is not a file`);
+      return s.size;
+    },
+    (e: NodeJS.ErrnoException) => {
+      throw new InputError(`--file ${path} cannot be read: ${e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.message}`);
+    },
+  );
   if ((await firstChar(path)) === '[') {
     if (size > MAX_JSON_ARRAY_BYTES) throw new InputError(`${path} is a JSON array of ${size} bytes, over ${MAX_JSON_ARRAY_BYTES}; write it as JSON lines (one document per line), which stream`);
     const items = arrayItems(await readFile(path, 'utf8'), path);

@@ -151,6 +151,15 @@ describe('loam CLI: data commands against a real node', () => {
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /line 3: not JSON/);
     assert.equal((await loam('docs get demo books x1')).code, 1, 'bad JSON anywhere in a file writes none of it');
+
+    for (const [file, says] of [
+      [join(dir, 'no-such.jsonl'), /^loam: --file \S+no-such\.jsonl cannot be read: no such file\n$/],
+      [dir, /^loam: --file \S+ is not a file\n$/],
+    ] as const) {
+      const unreadable = await loam(`docs put demo books --file ${file}`);
+      assert.equal(unreadable.code, 1);
+      assert.match(unreadable.stderr, says, 'one line naming the file, no stack trace');
+    }
   });
 
   test('query with a JSON filter: pages followed, --limit and --all, table, json, jsonl', async () => {
