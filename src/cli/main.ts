@@ -1,6 +1,6 @@
 // The `loam` command. Run through ./loam.mjs (the package's bin), or directly:
 //   node --import tsx src/cli/main.ts <command>
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,6 +25,7 @@ import { placementCommand } from './placement.js';
 import { namespaceKeyCommands } from './namespace-keys.js';
 import { addExamples } from './examples.js';
 import { clusterCommands, controlPlaneCommand } from './control-plane.js';
+import { prepareDataDir } from './data-dir.js';
 
 /** Where `loam dev` keeps its data unless --data-dir says otherwise. */
 export const DEV_DATA_DIR = './.loam';
@@ -134,6 +135,7 @@ export function program(): Command {
     .description('Run every role in one process on the embedded metastore and a file:// store (for development).')
     .option('--data-dir <dir>', 'where the metastore file and objects live', DEV_DATA_DIR)
     .option('--port <n>', 'port on 127.0.0.1 (0 picks a free port)', port, 7070)
+    .option('--metrics-port <n>', "the /metrics listener's port (default: --port + 1, so a second `loam dev --port N` starts beside the first; 0 picks a free port)", port)
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'warn')
     .addHelpText(
       'after',
@@ -148,16 +150,18 @@ export function program(): Command {
         'Settings may also come from LOAM_* variables (see `loam serve --help`).',
       ].join('\n'),
     )
-    .action(async (o: { dataDir: string; port: number; logLevel: string }) => {
+    .action(async (o: { dataDir: string; port: number; metricsPort?: number; logLevel: string }) => {
       try {
         const dir = resolve(o.dataDir);
-        mkdirSync(resolve(dir, 'objects'), { recursive: true });
+        prepareDataDir(dir, ['objects']);
         const { envOverrides, resolveConfig, sqliteUrl } = await import('../node/config.js');
         const { startNode } = await import('../node/node.js');
+        // Next to the API's port unless asked (LOAM_METRICS_PORT, --metrics-port): two dev nodes on two ports do not share one.
+        const metricsPort = o.port === 0 || o.port === 65_535 ? 0 : o.port + 1;
         const config = resolveConfig(
-          { metastore: sqliteUrl(resolve(dir, 'meta.db')), store: pathToFileURL(resolve(dir, 'objects')).href, log_level: o.logLevel, auth: 'api_keys', erasure_kek: devErasureKek(dir) },
+          { metastore: sqliteUrl(resolve(dir, 'meta.db')), store: pathToFileURL(resolve(dir, 'objects')).href, log_level: o.logLevel, auth: 'api_keys', erasure_kek: devErasureKek(dir), metrics_port: metricsPort },
           envOverrides(),
-          { port: o.port },
+          { port: o.port, ...(o.metricsPort !== undefined ? { metrics_port: o.metricsPort } : {}) },
         );
         const node = await startNode(config);
         // The bootstrap keys go to stdout once, never to the logs (development only).
