@@ -13,7 +13,8 @@ import { RemoteServerMetrics } from '../remote/metrics.js';
 import { listenMetrics, type MetricsListener } from '../metrics/listener.js';
 import { AgentAuthenticator, CallRefused, CLUSTER_HEADER, GRPC_PERMISSION_DENIED } from './agent-auth.js';
 import { ClusterStores } from './cluster-stores.js';
-import { printableConfig, readTlsFiles, type ControlPlaneConfig } from './config.js';
+import { ENV_PREFIX, printableConfig, readTlsFiles, type ControlPlaneConfig } from './config.js';
+import { portInUse } from '../node/config-error.js';
 import { ControlPlaneMetrics } from './metrics.js';
 import { openRegistry, type OpenedRegistry } from './registry.js';
 
@@ -58,6 +59,8 @@ function certificateCluster(call: ServerCall): string | undefined {
 
 export async function startControlPlane(config: ControlPlaneConfig, opts: ControlPlaneOptions = {}): Promise<ControlPlane> {
   const logger = opts.logger ?? pino({ level: config.log_level, base: { role: 'control-plane' } });
+  // grpc-js's own messages (a failed bind, a broken connection) go to this log, not raw to stderr.
+  grpc.setLogger({ error: (...args: unknown[]) => logger.warn({ grpc: args.map(String).join(' ') }, 'grpc-js') });
   const tls = readTlsFiles(config);
   const opened = await openRegistry(config.registry);
   const stores = new ClusterStores({ template: config.clusters, registry: opened.registry, maxOpen: config.max_open_clusters, poolSize: config.pool_size });
@@ -98,14 +101,14 @@ export async function startControlPlane(config: ControlPlaneConfig, opts: Contro
   });
   let metricsListener: MetricsListener | undefined;
   try {
-    const port = await server.listen(config.host, config.port);
+    const port = await server.listen(config.host, config.port).catch(portInUse('port', `${ENV_PREFIX}PORT`, config.host, config.port));
     metricsListener = await listenMetrics({
       host: config.metrics_host,
       port: config.metrics_port,
       contentType: metrics.registry.contentType,
       text: async () => `${await metrics.registry.metrics()}\n${await serverMetrics.registry.metrics()}`,
       failed: (e) => logger.error({ err: (e as Error).message }, 'metrics scrape failed'),
-    });
+    }).catch(portInUse('metrics_port', `${ENV_PREFIX}METRICS_PORT`, config.metrics_host, config.metrics_port));
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const c = printableConfig(config);
     logger.info({ target: `${host}:${port}`, tls: tls !== null, mtls: tls?.clientCa != null, metrics: metricsListener.url, clusters: c.clusters }, 'control plane listening');

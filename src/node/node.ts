@@ -24,7 +24,7 @@ import { MoveHold, type MoveSignals } from '../gateway/move-buffer.js';
 import { listenMetrics, type MetricsListener } from '../metrics/listener.js';
 import { openMetastore, sizeClassesOf } from './backends.js';
 import type { NodeConfig } from './config.js';
-import { ConfigError } from './config-error.js';
+import { portInUse } from './config-error.js';
 import { meteredMeta, metastoreRegistries, NodeMetrics, nodeMetricsText } from './metrics.js';
 import { controlStoreFor } from '../control/index.js';
 import type { KeyRing } from '../crypto/keyring.js';
@@ -169,15 +169,6 @@ function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
       t = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
     }),
   ]);
-}
-
-/** A listener's port taken by another process: which setting to change (the API's and /metrics are two listeners). */
-function portInUse(setting: 'port' | 'metrics_port', host: string, port: number) {
-  return (e: unknown): never => {
-    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
-    const env = setting === 'port' ? 'LOAM_PORT' : 'LOAM_METRICS_PORT';
-    throw new ConfigError(setting, `${port} on ${host} is in use by another process (another node?): set ${setting} (${env}) to a free port, or 0 to pick one`);
-  };
 }
 
 export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Promise<LoamNode> {
@@ -508,8 +499,8 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
       contentType: metrics.registry.contentType,
       text: () => nodeMetricsText(metrics, thread ? () => thread!.metrics() : null, metastoreRegistries(raw)),
       failed: (e) => logger.warn({ err: { message: (e as Error).message } }, 'a metrics scrape failed'),
-    }).catch(portInUse('metrics_port', config.metrics_host, config.metrics_port));
-    await app.listen({ host: config.host, port: config.port }).catch(portInUse('port', config.host, config.port));
+    }).catch(portInUse('metrics_port', 'LOAM_METRICS_PORT', config.metrics_host, config.metrics_port));
+    await app.listen({ host: config.host, port: config.port }).catch(portInUse('port', 'LOAM_PORT', config.host, config.port));
   } catch (e) {
     // Nothing listens, so nothing runs: stop what started.
     await metricsListener?.close();

@@ -100,3 +100,25 @@ describe('loam control-plane --check', () => {
     assert.match(b.stderr, /configuration: clusters must contain \{cluster\}/);
   });
 });
+
+describe('loam control-plane on a port in use', () => {
+  test('names the setting to change: port for the gRPC listener, metrics_port for /metrics', async () => {
+    const { createServer } = await import('node:net');
+    const held = createServer();
+    await new Promise<void>((r) => held.listen(0, '127.0.0.1', () => r()));
+    const port = (held.address() as { port: number }).port;
+    try {
+      const api = await loam(`control-plane --config ${config} --port ${port}`);
+      assert.equal(api.code, 1);
+      assert.match(api.stderr, new RegExp(`^loam: configuration: port ${port} on 127\\.0\\.0\\.1 is in use .*set port \\(LOAM_CP_PORT\\)`));
+      assert.equal(api.stderr.trim().split('\n').length, 1, api.stderr);
+      const cfg = join(dir, 'metrics-held.json');
+      writeFileSync(cfg, JSON.stringify({ registry: `sqlite:${dir}/registry.db`, clusters: `sqlite:${dir}/clusters/{cluster}.db`, metrics_port: port }));
+      const m = await loam(`control-plane --config ${cfg} --port 0`);
+      assert.equal(m.code, 1);
+      assert.match(m.stderr, new RegExp(`^loam: configuration: metrics_port ${port} on 127\\.0\\.0\\.1 is in use .*set metrics_port \\(LOAM_CP_METRICS_PORT\\)`));
+    } finally {
+      held.close();
+    }
+  });
+});
