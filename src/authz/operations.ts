@@ -78,6 +78,8 @@ export interface OperationsDeps {
   rebound?: (org: string, subject: string) => void;
 }
 
+/** A key's subject in role bindings and principals: 'key:<key_id>'. */
+const KEY_SUBJECT = 'key:';
 const forbidden = (m: string, reason: string) => new AuthzError('forbidden', m, { reason });
 
 export class TenancyOperations {
@@ -146,7 +148,8 @@ export class TenancyOperations {
    * `expiry` (null: never) must be no later than the asking key's own.
    */
   private async checkOutlives(by: Principal, expiry: number | null, fix: (secondsLeft: number) => string): Promise<void> {
-    const own = (await this.d.control.key(by.subject!.slice('key:'.length))).expiry;
+    if (!by.subject?.startsWith(KEY_SUBJECT)) return; // only keys expire
+    const own = (await this.d.control.key(by.subject.slice(KEY_SUBJECT.length))).expiry;
     if (own === null || (expiry !== null && expiry <= own)) return;
     const left = Math.max(0, Math.floor((own - this.d.now()) / 1000));
     throw forbidden(`this key expires at ${new Date(own).toISOString()} (in ${left} s); ${fix(left)}`, 'key_expiry');
@@ -178,7 +181,7 @@ export class TenancyOperations {
 
   private bindingOf(o: GrantRequest): Omit<RoleBinding, 'created'> {
     const target: BindingTarget = o.ns === undefined ? { kind: 'org' } : { kind: 'namespace', ns: o.ns };
-    return { org: o.org, subject: `key:${o.grantee.keyId}`, role: o.role, target };
+    return { org: o.org, subject: `${KEY_SUBJECT}${o.grantee.keyId}`, role: o.role, target };
   }
 
   private async checkGrant(by: Principal, o: GrantRequest): Promise<void> {
@@ -186,7 +189,7 @@ export class TenancyOperations {
     if (by.subject === null) return; // authentication off: the one local user
     await this.checkOutlives(by, o.grantee.expiry, () => `it grants roles only to keys that expire no later, and key ${o.grantee.keyId} ${o.grantee.expiry === null ? 'never expires' : `expires at ${new Date(o.grantee.expiry).toISOString()}`}`);
     const resource: Resource = o.ns === undefined ? { kind: 'org', org: o.org } : { kind: 'namespace', org: o.org, ns: o.ns, name: o.nsName ?? '' };
-    const grantee: Principal = { org: o.org, subject: `key:${o.grantee.keyId}`, scopes: o.grantee.scopes };
+    const grantee: Principal = { org: o.org, subject: `${KEY_SUBJECT}${o.grantee.keyId}`, scopes: o.grantee.scopes };
     const conferred = roleActions(o.role).filter((action) => decideBeforeBindings(grantee, action, resource) !== false);
     const ok = await this.d.authorizer.batchCheck(by, conferred.map((action) => ({ action, resource })));
     const missing = conferred.filter((_, i) => !ok[i]);
