@@ -7,26 +7,17 @@
 // SETTLE_MS). A refused grant has written no binding.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pino } from 'pino';
-import { backendFactory, type BackendFactory } from '../harness/backends.js';
-import { authorizerSettings, TEST_AUTHORIZER } from '../harness/authorizers.js';
-import { MemoryStore } from '../../src/store/index.js';
-import { resolveConfig } from '../../src/node/config.js';
-import { startNode, type LoamNode } from '../../src/node/node.js';
+import type { BackendFactory } from '../harness/backends.js';
+import { TEST_AUTHORIZER } from '../harness/authorizers.js';
+import type { LoamNode } from '../../src/node/node.js';
+import { call as callNode, keyedTenancyNode } from './helpers.js';
 
 let f: BackendFactory;
 let node: LoamNode;
 /** The admin of org "default" (bootstrap). */
 let admin: string;
 
-async function call(method: string, path: string, key: string | null, body?: unknown) {
-  const h: Record<string, string> = {};
-  if (key) h.authorization = `Bearer ${key}`;
-  if (body !== undefined) h['content-type'] = 'application/json';
-  const r = await fetch(node.url + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
-  const text = await r.text();
-  return { status: r.status, body: text ? (JSON.parse(text) as any) : null, text };
-}
+const call = (method: string, path: string, key: string | null, body?: unknown) => callNode(node, method, path, key, body);
 
 async function newKey(spec: Record<string, unknown>): Promise<{ key: string; id: string }> {
   const r = await call('POST', '/v1/keys', admin, spec);
@@ -75,10 +66,7 @@ async function bindingsOf(keyId: string): Promise<string[]> {
 }
 
 before(async () => {
-  f = backendFactory();
-  const meta = await f.open();
-  const config = resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, auth: 'api_keys', log_level: 'silent', ...(await authorizerSettings()) });
-  node = await startNode(config, { meta, store: new MemoryStore(), logger: pino({ level: 'silent' }) });
+  ({ node, factory: f } = await keyedTenancyNode());
   admin = node.bootstrapKey!;
   assert.equal((await call('POST', '/v1/namespaces', admin, { name: 'alpha' })).status, 201);
   for (const name of ['request_rate', 'metadata_ops_rate']) assert.equal((await call('PUT', '/v1/orgs/default/quotas', node.operatorKey!, { name, value: 1_000_000 })).status, 200);

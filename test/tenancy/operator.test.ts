@@ -5,12 +5,10 @@
 // key creates keys only within its own scopes and roles, for every scope and role.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pino } from 'pino';
-import { backendFactory, type BackendFactory } from '../harness/backends.js';
-import { authorizerSettings, TEST_AUTHORIZER } from '../harness/authorizers.js';
-import { MemoryStore } from '../../src/store/index.js';
-import { resolveConfig } from '../../src/node/config.js';
-import { startNode, type LoamNode } from '../../src/node/node.js';
+import type { BackendFactory } from '../harness/backends.js';
+import { TEST_AUTHORIZER } from '../harness/authorizers.js';
+import type { LoamNode } from '../../src/node/node.js';
+import { call as callNode, keyedTenancyNode } from './helpers.js';
 import { parseKey } from '../../src/control/keys.js';
 import { OPERATOR_ORG } from '../../src/control/types.js';
 import { DEFAULT_REQUEST_RATE } from '../../src/quota/quota.js';
@@ -24,20 +22,10 @@ let operator: string;
 /** The admin of org "acme", created by the operator. */
 let acme: string;
 
-async function call(method: string, path: string, key: string | null, body?: unknown) {
-  const h: Record<string, string> = {};
-  if (key) h.authorization = `Bearer ${key}`;
-  if (body !== undefined) h['content-type'] = 'application/json';
-  const r = await fetch(node.url + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
-  const text = await r.text();
-  return { status: r.status, body: text ? (JSON.parse(text) as any) : null, text };
-}
+const call = (method: string, path: string, key: string | null, body?: unknown) => callNode(node, method, path, key, body);
 
 before(async () => {
-  f = backendFactory();
-  const meta = await f.open();
-  const config = resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, auth: 'api_keys', log_level: 'silent', ...(await authorizerSettings()) });
-  node = await startNode(config, { meta, store: new MemoryStore(), logger: pino({ level: 'silent' }) });
+  ({ node, factory: f } = await keyedTenancyNode());
   admin = node.bootstrapKey!;
   operator = node.operatorKey!;
   assert.ok(admin && operator && admin !== operator, 'the first start makes an org admin key and an operator key');

@@ -15,6 +15,7 @@ import { MemoryStore } from '../../src/store/index.js';
 import { resolveConfig } from '../../src/node/config.js';
 import { startNode, type LoamNode } from '../../src/node/node.js';
 import { hashSecret, parseKey } from '../../src/control/keys.js';
+import { call } from './helpers.js';
 
 let f: BackendFactory;
 let a: LoamNode;
@@ -30,15 +31,6 @@ const secrets: string[] = [];
 function remember(token: string): string {
   secrets.push(token, parseKey(token)!.secret, hashSecret(parseKey(token)!.secret));
   return token;
-}
-
-async function call(node: LoamNode, method: string, path: string, key?: string | null, body?: unknown, headers: Record<string, string> = {}) {
-  const h: Record<string, string> = { ...headers };
-  if (key) h.authorization = `Bearer ${key}`;
-  if (body !== undefined) h['content-type'] = 'application/json';
-  const r = await fetch(node.url + path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(15_000) });
-  const text = await r.text();
-  return { status: r.status, body: text ? (JSON.parse(text) as any) : null, text, retryAfter: r.headers.get('retry-after') };
 }
 
 /** The operator sets (or, with null, clears) a quota of org "default" or one of its namespaces. */
