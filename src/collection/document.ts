@@ -1,6 +1,8 @@
-// What a document may hold, checked before anything is written: how deep it nests and that
+// What a document may hold, checked before anything is written: how deep it nests, that
 // every number is one JSON can carry (a literal like 1e400 parses to Infinity, which
-// JSON.stringify would silently store as null).
+// JSON.stringify would silently store as null), and no key that JavaScript reads as an
+// object's prototype ("__proto__", or "constructor" holding "prototype": the keys fastify's
+// parser refuses, here named by path so the caller knows what to rename).
 //
 // The walk recurses only into values within the depth limit, so the call stack is bounded
 // by maxDepth whatever the input; it keeps no frame per value (the path is built only for a
@@ -22,8 +24,8 @@ function seg(key: string | number): string {
 }
 
 /**
- * The first value of `root` nested deeper than `maxDepth` levels or a number that is not
- * finite, or null. Objects and arrays count one level each; `root` is level 1.
+ * The first value of `root` nested deeper than `maxDepth` levels, a number that is not
+ * finite or a prototype key, or null. Objects and arrays count one level each; `root` is level 1.
  */
 export function checkJson(root: unknown, maxDepth: number): JsonProblem | null {
   const where: (string | number)[] = [];
@@ -35,6 +37,7 @@ export function checkJson(root: unknown, maxDepth: number): JsonProblem | null {
 }
 
 const NOT_FINITE = 'is a number JSON cannot carry exactly (beyond the double range, e.g. 1e400)';
+const PROTOTYPE_KEY = 'is a key JavaScript reads as an object\'s prototype ("__proto__", or "constructor" holding "prototype"), which Loam refuses; rename the field';
 
 /** The problem at or under `v` (at `depth`), or null; on a problem, `where` gets its path, innermost first. */
 function walk(v: unknown, depth: number, maxDepth: number, where: (string | number)[]): string | null {
@@ -52,6 +55,10 @@ function walk(v: unknown, depth: number, maxDepth: number, where: (string | numb
     return null;
   }
   for (const k of Object.keys(v)) {
+    if (k === '__proto__' || (k === 'constructor' && holdsPrototype((v as Record<string, unknown>)[k]))) {
+      where.push(k);
+      return PROTOTYPE_KEY;
+    }
     const why = walk((v as Record<string, unknown>)[k], depth + 1, maxDepth, where);
     if (why !== null) {
       where.push(k);
@@ -59,4 +66,8 @@ function walk(v: unknown, depth: number, maxDepth: number, where: (string | numb
     }
   }
   return null;
+}
+
+function holdsPrototype(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && Object.prototype.hasOwnProperty.call(v, 'prototype');
 }

@@ -51,7 +51,6 @@ export function bodyText(req: FastifyRequest): Buffer | undefined {
 
 /** Only JSON bodies, checked for UTF-8, depth and numbers before any route sees them. */
 export function registerBodyParser(app: FastifyInstance, bodyLimit: number): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, (req, raw, done) => {
     const buf = raw as Buffer;
@@ -59,13 +58,18 @@ export function registerBodyParser(app: FastifyInstance, bodyLimit: number): voi
     // a route without a body goes on, and the unknown route or method is still 404 or 405.
     if (buf.length === 0) return done(null, undefined);
     if (!isUtf8(buf)) return done(new ProtocolError(400, 'invalid_encoding', 'the body is not valid UTF-8; send JSON text encoded as UTF-8'), undefined);
-    parseJson(req, buf.toString('utf8'), (err, body) => {
-      if (err) return done(err, undefined);
-      const bad = checkJson(body, MAX_BODY_DEPTH);
-      if (bad) return done(new ProtocolError(400, 'invalid_argument', `body${bad.path}: ${bad.why}`), undefined);
-      bodyTexts.set(req, buf);
-      done(null, body);
-    });
+    // JSON.parse's own message says where the text goes wrong; the prototype keys fastify's
+    // parser refuses without saying which are refused by checkJson, by path.
+    let body: unknown;
+    try {
+      body = JSON.parse(buf.toString('utf8'));
+    } catch (e) {
+      return done(new ProtocolError(400, 'invalid_json', `the body is not valid JSON: ${(e as Error).message}`), undefined);
+    }
+    const bad = checkJson(body, MAX_BODY_DEPTH);
+    if (bad) return done(new ProtocolError(400, 'invalid_argument', `body${bad.path}: ${bad.why}`), undefined);
+    bodyTexts.set(req, buf);
+    done(null, body);
   });
 }
 

@@ -92,6 +92,20 @@ describe('documents', () => {
     isError(await raw('GET', `${C}/s/documents/${over}`), 400, 'invalid_argument');
   });
 
+  test('a primary key that is not well-formed Unicode (a lone surrogate) is refused, not folded into another key', async () => {
+    // JSON's \u escapes can carry half a surrogate pair; its UTF-8 form would be U+FFFD, so
+    // "\ud800" and "\udc00" would name one document and the second write would replace the first.
+    for (const [body, field] of [['{"upserts":[{"id":"\\ud800","v":1}]}', 'upserts[0].id'], ['{"upserts":[{"id":"ok"},{"id":"a\\udc00"}]}', 'upserts[1].id'], ['{"deletes":["\\udfff"]}', 'deletes[0]']] as const) {
+      const r = await json('POST', `${C}/s/documents`, body);
+      isError(r, 400, 'invalid_argument');
+      assert.ok(r.body.error.message.includes(field) && /surrogate/.test(r.body.error.message), `${body}: ${r.body.error.message}`);
+    }
+    isError(await raw('GET', `${C}/s/documents/ok`), 404, 'not_found');
+    // A whole pair is one character and a key like any other.
+    assert.equal((await json('POST', `${C}/s/documents`, '{"upserts":[{"id":"\\ud83d\\ude42","v":1}]}')).status, 200);
+    assert.equal((await raw('GET', `${C}/s/documents/${encodeURIComponent('\u{1F642}')}`)).body.v, 1);
+  });
+
   test('numbers: non-finite values, unsafe integer keys and mistyped keys are refused, naming the field', async () => {
     const cases: [string, string, string][] = [
       [`${C}/s/documents`, '{"upserts":[{"id":"inf","v":1e400}]}', 'upserts[0].v'],
@@ -165,6 +179,22 @@ describe('bodies', () => {
     isError(await raw('GET', `${C}/s/documents/t`), 404);
     isError(await json('POST', `${C}/s/documents`, '{"upserts": ['), 400, 'invalid_json');
     isError(await json('POST', '/v1/namespaces', '{"name":"x","__proto__":{"a":1}}'), 400);
+  });
+
+  test('bad JSON says where; a "__proto__" key, or "constructor" holding "prototype", is refused by name, not as bad JSON', async () => {
+    const syntax = await json('POST', `${C}/s/documents`, '{"upserts":[{"id":"j" "v":1}]}');
+    isError(syntax, 400, 'invalid_json');
+    assert.match(syntax.body.error.message, /position 22/, syntax.body.error.message);
+    for (const body of ['{"upserts":[{"id":"p1","__proto__":{"admin":true}}]}', '{"upserts":[{"id":"p2","constructor":{"prototype":{"x":1}}}]}']) {
+      const r = await json('POST', `${C}/s/documents`, body);
+      isError(r, 400, 'invalid_argument');
+      assert.match(r.body.error.message, /__proto__.*prototype|prototype.*__proto__/, r.body.error.message);
+      assert.match(r.body.error.message, /rename/, r.body.error.message);
+    }
+    for (const id of ['p1', 'p2']) isError(await raw('GET', `${C}/s/documents/${id}`), 404, 'not_found');
+    // "constructor" alone is an ordinary field name.
+    assert.equal((await json('POST', `${C}/s/documents`, '{"upserts":[{"id":"p3","constructor":"Ada"}]}')).status, 200);
+    assert.equal((await raw('GET', `${C}/s/documents/p3`)).body.constructor, 'Ada');
   });
 
   test('a batch over 10,000 items is 413 as documented; types in bodies are not coerced', async () => {
