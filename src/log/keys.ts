@@ -26,16 +26,10 @@ export function canonicalKey(v: unknown): KeyCheck {
   if (key.length === 0) return { ok: false, why: 'must not be empty' };
   // A key is stored as UTF-8, where half a surrogate pair becomes U+FFFD: "\ud800" and
   // "\udc00" would name one document, and the second write would replace the first.
-  if (!isWellFormed(key)) return { ok: false, why: 'is not well-formed Unicode: it holds a lone surrogate (half of a \\uD8xx\\uDCxx pair); send whole characters' };
+  if (!key.isWellFormed()) return { ok: false, why: 'is not well-formed Unicode: it holds a lone surrogate (half of a \\uD8xx\\uDCxx pair); send whole characters' };
   if (Buffer.byteLength(key) > MAX_KEY_BYTES) return { ok: false, why: `is longer than ${MAX_KEY_BYTES} bytes` };
   return { ok: true, key };
 }
-
-/** Whether every surrogate in s is half of a pair (String.prototype.isWellFormed, which ES2022's lib does not declare). */
-function isWellFormed(s: string): boolean {
-  return !LONE_SURROGATE.test(s);
-}
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export function partitionOf(key: string, partitions: number): number {
   if (partitions <= 1) return 0;

@@ -46,6 +46,12 @@ export function name(field: string, v: unknown): string {
   return v;
 }
 
+/**
+ * Every backend stores text as UTF-8, where half a surrogate pair becomes U+FFFD: two paths
+ * or owners that differ there would be stored as one (and read back as neither).
+ */
+const LONE_SURROGATE = 'must be well-formed Unicode: it holds a lone surrogate (half of a \\uD8xx\\uDCxx pair)';
+
 export function path(field: string, v: unknown): string {
   if (typeof v !== 'string' || v.length === 0 || v.length > MAX_PATH_LENGTH) {
     throw errors.invalid(field, `must be an object path of 1-${MAX_PATH_LENGTH} characters, got ${show(v)}`);
@@ -53,6 +59,7 @@ export function path(field: string, v: unknown): string {
   if (v.startsWith('/') || v.includes('//') || /[\u0000-\u001f\u007f]/.test(v)) {
     throw errors.invalid(field, `must be a relative object path without empty segments or control characters`);
   }
+  if (!v.isWellFormed()) throw errors.invalid(field, LONE_SURROGATE);
   return v;
 }
 
@@ -67,6 +74,7 @@ export function tokenString(field: string, v: unknown): string {
   if (typeof v !== 'string' || v.length === 0 || v.length > MAX_TOKEN_STRING_LENGTH) {
     throw errors.invalid(field, `must be a string of 1-${MAX_TOKEN_STRING_LENGTH} characters`);
   }
+  if (!v.isWellFormed()) throw errors.invalid(field, LONE_SURROGATE);
   return v;
 }
 

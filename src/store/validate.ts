@@ -9,11 +9,6 @@ import type { ByteRange, ListOptions, PutCondition } from './types.js';
 // file provider's mapping of paths to files.
 const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f\\]/;
 
-function wellFormed(s: string): boolean {
-  // A lone surrogate does not survive a UTF-8 round trip.
-  return Buffer.from(s, 'utf8').toString('utf8') === s;
-}
-
 /**
  * An object path: `seg/seg/…`, 1..MAX_PATH_BYTES bytes of UTF-8, no leading or trailing
  * slash, no empty, `.` or `..` segment, no control character or backslash.
@@ -21,7 +16,8 @@ function wellFormed(s: string): boolean {
 export function validatePath(path: unknown, field = 'path'): asserts path is string {
   if (typeof path !== 'string') throw storeErrors.invalid(field, 'must be a string');
   if (path.length === 0) throw storeErrors.invalid(field, 'must not be empty');
-  if (!wellFormed(path)) throw storeErrors.invalid(field, 'must be well-formed Unicode');
+  // A lone surrogate does not survive a UTF-8 round trip: two paths would name one object.
+  if (!path.isWellFormed()) throw storeErrors.invalid(field, 'must be well-formed Unicode');
   const bytes = Buffer.byteLength(path, 'utf8');
   if (bytes > MAX_PATH_BYTES) throw storeErrors.invalid(field, `is ${bytes} bytes; the limit is ${MAX_PATH_BYTES}`);
   if (FORBIDDEN_CHARS.test(path)) throw storeErrors.invalid(field, 'must not contain control characters or "\\"');
@@ -39,7 +35,7 @@ export function validatePath(path: unknown, field = 'path'): asserts path is str
 export function validatePrefix(prefix: unknown): asserts prefix is string {
   if (typeof prefix !== 'string') throw storeErrors.invalid('prefix', 'must be a string');
   if (prefix === '') return;
-  if (!wellFormed(prefix)) throw storeErrors.invalid('prefix', 'must be well-formed Unicode');
+  if (!prefix.isWellFormed()) throw storeErrors.invalid('prefix', 'must be well-formed Unicode');
   if (Buffer.byteLength(prefix, 'utf8') > MAX_PATH_BYTES) throw storeErrors.invalid('prefix', `is over ${MAX_PATH_BYTES} bytes`);
   if (FORBIDDEN_CHARS.test(prefix)) throw storeErrors.invalid('prefix', 'must not contain control characters or "\\"');
   if (prefix.startsWith('/')) throw storeErrors.invalid('prefix', 'must not start with "/"');

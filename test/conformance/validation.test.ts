@@ -131,6 +131,7 @@ describe('validation', () => {
     await rejectsInvalid(() => commit([]), 'chunks');
     await rejectsInvalid(() => commit([good], { object: '' }), 'object');
     await rejectsInvalid(() => commit([good], { object: '/abs' }), 'object');
+    await rejectsInvalid(() => commit([good], { object: 'wal/\ud800.wal' }), 'object');
     await rejectsInvalid(() => commit([good], { objectStamp: -5 }), 'objectStamp');
     assert.deepEqual(await nexts(store, ns.id, coll.streamId), [0, 0]);
     assert.deepEqual((await store.partitionIndex(ns.id, coll.streamId, 0)).entries, []);
@@ -152,6 +153,23 @@ describe('validation', () => {
     await rejectsInvalid(() => store.trimPartition(ns.id, coll.streamId, 0, -1), 'logStart');
     await rejectsInvalid(() => store.trimPartition(ns.id, coll.streamId, 2, 1), 'partition');
     assert.deepEqual(await store.partitionIndex(ns.id, coll.streamId, 0), before);
+  });
+
+  test('text that is not well-formed Unicode (a lone surrogate) is InvalidArgument naming the field: stored as UTF-8 it would be another string', { skip: needs(multiItem, MULTI) }, async () => {
+    const { store, ns, coll } = await world(1);
+    for (let i = 0; i < 2; i++) await store.commitWal(wal([{ ns: ns.id, stream: coll.streamId, partition: 0, records: 1 }]));
+    const before = await store.partitionIndex(ns.id, coll.streamId, 0);
+    const swap = { ns: ns.id, stream: coll.streamId, partition: 0, start: 0, end: 2, path: `ns/${ns.id}/seg/\udc00`, byteStart: 0, byteEnd: 200 };
+    await rejectsInvalid(() => store.swapSegment(swap), 'path');
+    await rejectsInvalid(() => store.casPointer(ns.id, 'manifest', null, 'm/\ud800x'), 'value');
+    await rejectsInvalid(() => store.acquireLease(ns.id, 'compactor', 'worker-\ud800', 10_000), 'owner');
+    await rejectsInvalid(() => store.claimObject('gc/\udfff', 'gc'), 'path');
+    await rejectsInvalid(() => store.claimObject('gc/x', 'gc-\udbff'), 'owner');
+    assert.deepEqual(await store.partitionIndex(ns.id, coll.streamId, 0), before);
+    assert.equal(await store.pointer(ns.id, 'manifest'), null);
+    // A whole pair is one character like any other.
+    const lease = await store.acquireLease(ns.id, 'compactor', 'worker-\u{1F642}', 10_000);
+    assert.equal(lease.owner, 'worker-\u{1F642}');
   });
 
   test('a stamp too far ahead of the metastore clock is InvalidArgument naming `stamp`; nothing is written', { skip: needs(multiItem, MULTI) }, async () => {
