@@ -429,6 +429,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
         if (isMetaError(e, 'InvalidArgument') && e.details.field) {
           throw new HttpError(400, 'invalid_argument', `body.${e.message.replace(/^schema\.fields/, 'fields').replace(/^schema\.primaryKey/, 'primary_key')}`);
         }
+        if (isMetaError(e, 'AlreadyExists')) throw new HttpError(409, 'already_exists', `collection "${b.name}" already exists in namespace "${n.name}"`);
         throw e;
       }
       d.catalog.invalidate();

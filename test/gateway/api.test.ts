@@ -52,7 +52,10 @@ describe('HTTP API: namespaces and collections', () => {
     assert.equal(c.status, 201);
     assert.equal(c.body.partitions, 4);
     assert.equal(c.body.primary_key, 'id');
-    assert.equal((await http(n.url, 'POST', '/v1/namespaces/alpha/collections', { name: 'users', primary_key: 'id' })).status, 409);
+    const taken = await http(n.url, 'POST', '/v1/namespaces/alpha/collections', { name: 'users', primary_key: 'id' });
+    assert.equal(taken.status, 409);
+    // In the caller's names, not the metastore's ids.
+    assert.equal(taken.body.error.message, 'collection "users" already exists in namespace "alpha"');
     assert.equal((await http(n.url, 'POST', '/v1/namespaces/nope/collections', { name: 'users', primary_key: 'id' })).status, 404);
     assert.equal((await http(n.url, 'GET', '/v1/namespaces/alpha/collections/users')).body.id, c.body.id);
     assert.deepEqual((await http(n.url, 'GET', '/v1/namespaces/alpha/collections')).body.items.map((x: { name: string }) => x.name), ['users']);
