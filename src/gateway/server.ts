@@ -29,6 +29,7 @@ import type { SizeClass } from '../meta/backends/sharded/directory.js';
 import type { NamespaceKeyRecord } from '../crypto/types.js';
 import { namespaceKeyView } from '../crypto/view.js';
 import type { WriteBudget } from './write-budget.js';
+import { admitWriteBodies, authenticateBeforeBody, writeAdmissions } from './body-admission.js';
 import { BODY_LIMIT_BYTES, formatValidation, HttpError, toHttp, UNAVAILABLE_RETRY_AFTER_S } from './http-errors.js';
 
 export { BODY_LIMIT_BYTES, HttpError, UNAVAILABLE_RETRY_AFTER_S };
@@ -95,12 +96,17 @@ export interface GatewayDeps {
   routeDefs?: Record<string, RouteDef>;
   /** Requests carry an API key (the OpenAPI document says so, with its 401/403/429). */
   authenticated?: boolean;
-  /** Authenticates a request no route matched (401 before its 404 or 405); none: no authentication. */
-  authenticate?: (req: FastifyRequest) => unknown;
+  /** Authenticates a request before its body is read (./body-admission.ts), and one no route matched (401 before its 404 or 405); none: no authentication. */
+  authenticate?: (req: FastifyRequest) => { org: string } | Promise<{ org: string }>;
   /** Readiness: resolves when the metastore and the store answer. */
   ready: () => Promise<void>;
   /** Erasure (spec §9): the service; absent, its routes answer 503 naming the setting. */
   erasure?: ErasureService;
+  /**
+   * Path prefixes whose key a plugin's own onRequest hook supplies (the status page's session
+   * cookie), which runs after the gateway's: authenticated at admission, not before the body.
+   */
+  keyFromPlugin?: readonly string[];
   /** Paths served without admission (the status page's login and logout); their routes authenticate what they need. */
   publicPaths?: readonly string[];
   /** Holds writes to a namespace while it moves between metastore shards (spec §5.5; sharded metastores only). */
@@ -153,52 +159,6 @@ function collJson(c: Collection, nsName: string, retention?: Retention) {
   };
 }
 
-/** A write's place in the write budget: its release once admitted; aborted when its client goes away. */
-const writeAdmissions = new WeakMap<FastifyRequest, WriteAdmission>();
-
-interface WriteAdmission {
-  release?: () => void;
-  aborted: AbortController;
-  /** The route's handler runs: it gives the budget back when it is done, even if the client went away. */
-  handling?: boolean;
-}
-
-/**
- * Writes are admitted to the write budget before their bodies are read (onRequest comes
- * before the body parser): a refused one has read nothing, so wrote nothing. A body without a
- * Content-Length is charged the body limit (the budget's whole, when that is smaller).
- */
-function admitWriteBodies(app: FastifyInstance, budget: WriteBudget): void {
-  const url = ROUTES.writeDocuments.url;
-  app.addHook('onRequest', (req, _reply, done) => {
-    if (req.method !== ROUTES.writeDocuments.method || req.routeOptions.url !== url) return done();
-    const length = Number(req.headers['content-length']);
-    const state: WriteAdmission = { aborted: new AbortController() };
-    writeAdmissions.set(req, state);
-    let got: (() => void) | Promise<() => void>;
-    try {
-      got = budget.acquire(Number.isFinite(length) ? length : BODY_LIMIT_BYTES, state.aborted.signal);
-    } catch (e) {
-      return done(e as Error);
-    }
-    if (typeof got === 'function') {
-      state.release = got;
-      return done();
-    }
-    got.then(
-      (release) => {
-        state.release = release;
-        // Gone between its admission and now: what it was given goes back at once.
-        if (state.aborted.signal.aborted) {
-          release();
-          done(state.aborted.signal.reason as Error);
-        } else done();
-      },
-      (e: Error) => done(e),
-    );
-  });
-}
-
 /**
  * Serves a route from its definition: requests are validated by its schema (the one the
  * OpenAPI document shows); answers are not filtered through the response schema.
@@ -228,6 +188,12 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
 
   app.decorateRequest('principal', null as unknown as Principal);
 
+  const ops = new Set(['/healthz', '/readyz', '/v1/openapi.json', ...(d.publicPaths ?? [])]);
+  if (d.authenticate) {
+    const authenticate = d.authenticate;
+    const late = d.keyFromPlugin ?? [];
+    authenticateBeforeBody(app as unknown as FastifyInstance, authenticate, (route) => !ops.has(route) && !late.some((at) => route === at || route.startsWith(`${at}/`)));
+  }
   if (d.writeBudget) admitWriteBodies(app as unknown as FastifyInstance, d.writeBudget);
 
   app.addHook('onResponse', async (req, reply) => {
@@ -298,20 +264,10 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     }
   };
 
-  const ops = new Set(['/healthz', '/readyz', '/v1/openapi.json', ...(d.publicPaths ?? [])]);
   // Callback style, so an admission answered at once costs no promise (bench gateway).
   app.addHook('preHandler', (req, reply, done) => {
-    if (req.is404) {
-      // No route: authenticated like any request (401 first), then 404 or 405 (not a 403 for an unmapped route).
-      if (!d.authenticate) return done();
-      Promise.resolve()
-        .then(() => d.authenticate!(req))
-        .then(
-          () => done(),
-          (e: Error) => done(e),
-        );
-      return;
-    }
+    // No route: authenticated like any request before its body (401 first), then 404 or 405 (not a 403 for an unmapped route).
+    if (req.is404) return done();
     const route = req.routeOptions.url ?? '';
     if (ops.has(route)) return done();
     const kind = d.router ? ROUTED[route] : undefined;

@@ -11,6 +11,12 @@
 //
 // A body larger than the whole budget is charged the whole budget: it runs alone, never
 // refused for its size (that is the body limit's job).
+//
+// Tenants share the budget, and a body holds its charge until the last byte arrives: one
+// org sending slow bodies would hold the whole budget and every other org's writes would
+// wait, then be refused. So an owner (the request's org) holds at most OWNER_SHARE of the
+// budget and of the queue, a body larger than that is charged the share, and a waiting write
+// whose owner is at its share does not hold back another owner's write behind it.
 
 /**
  * Bytes of write request bodies admitted and not yet answered, by default: about 40 requests
@@ -26,6 +32,8 @@ export const DEFAULT_WRITE_QUEUE_TIMEOUT_MS = 5_000;
  * holds its socket and what the socket buffered of its body (tens of KiB).
  */
 export const MAX_QUEUED_WRITES = 256;
+/** The most of the budget, and of the queue, that one owner (an org) holds: another org always finds the rest. */
+export const OWNER_SHARE = 0.5;
 /** Retry-After (seconds) of a write refused by the budget. */
 export const WRITE_BUDGET_RETRY_AFTER_S = 1;
 
@@ -42,6 +50,7 @@ export class WriteBudgetRefusal extends Error {
 
 interface Waiter {
   charge: number;
+  owner: string | undefined;
   grant: () => void;
 }
 
@@ -60,6 +69,9 @@ export class WriteBudget {
   private inflight = 0;
   private peakBytes = 0;
   private readonly queue: Waiter[] = [];
+  /** Bytes held and writes queued per owner (owners with none are not kept). */
+  private readonly held = new Map<string, number>();
+  private readonly queuedBy = new Map<string, number>();
 
   constructor(
     readonly limitBytes = DEFAULT_WRITE_INFLIGHT_BYTES,
@@ -75,14 +87,20 @@ export class WriteBudget {
    * aborted while waiting (the client went away) leaves the queue and rejects with its reason.
    * Call the release exactly once, when the request is answered.
    */
-  acquire(bytes: number, signal?: AbortSignal): (() => void) | Promise<() => void> {
-    const charge = Math.min(Math.max(0, bytes), this.limitBytes);
+  acquire(bytes: number, signal?: AbortSignal, owner?: string): (() => void) | Promise<() => void> {
+    const charge = Math.min(Math.max(0, bytes), this.ownerLimit(owner));
     // First come, first served: nobody overtakes a waiting request (a large one would starve).
-    if (this.queue.length === 0 && this.fits(charge)) return this.take(charge);
+    if (this.queue.length === 0 && this.fits(charge, owner)) return this.take(charge, owner);
     if (this.queue.length >= this.maxQueued) {
       throw new WriteBudgetRefusal(
         'queue_full',
         `this node has ${this.inflightBytes} bytes of writes in flight (write_inflight_bytes is ${this.limitBytes}) and ${this.queue.length} writes waiting, the most it queues; nothing was written, retry in ${WRITE_BUDGET_RETRY_AFTER_S} s`,
+      );
+    }
+    if (owner !== undefined && (this.queuedBy.get(owner) ?? 0) >= this.ownerQueueLimit()) {
+      throw new WriteBudgetRefusal(
+        'queue_full',
+        `org "${owner}" has ${this.held.get(owner) ?? 0} bytes of writes in flight on this node and ${this.queuedBy.get(owner)} waiting, the most one org queues (half of the node's ${this.maxQueued}); nothing was written, retry in ${WRITE_BUDGET_RETRY_AFTER_S} s`,
       );
     }
     return new Promise((resolve, reject) => {
@@ -91,7 +109,7 @@ export class WriteBudget {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
         const at = this.queue.indexOf(w);
-        if (at >= 0) this.queue.splice(at, 1);
+        if (at >= 0) this.dequeue(at);
         // The head may have been what held the others back.
         this.grantWaiting();
       };
@@ -101,10 +119,11 @@ export class WriteBudget {
       };
       const w: Waiter = {
         charge,
+        owner,
         grant: () => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
-          resolve(this.take(charge));
+          resolve(this.take(charge, owner));
         },
       };
       timer = setTimeout(() => {
@@ -119,6 +138,9 @@ export class WriteBudget {
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(w);
+      if (owner !== undefined) this.queuedBy.set(owner, (this.queuedBy.get(owner) ?? 0) + 1);
+      // Those ahead may be waiting only for their own owner's share.
+      this.grantWaiting();
     });
   }
 
@@ -126,26 +148,68 @@ export class WriteBudget {
     return { inflightBytes: this.inflightBytes, inflight: this.inflight, queued: this.queue.length, peakBytes: this.peakBytes };
   }
 
-  /** Within what is left (a charge is at most the whole budget, so with nothing in flight it fits). */
-  private fits(charge: number): boolean {
-    return this.inflightBytes + charge <= this.limitBytes;
+  /** What one owner's writes may hold at once (no owner: the whole budget). */
+  private ownerLimit(owner: string | undefined): number {
+    return owner === undefined ? this.limitBytes : Math.max(1, Math.floor(this.limitBytes * OWNER_SHARE));
   }
 
-  private take(charge: number): () => void {
+  private ownerQueueLimit(): number {
+    return Math.max(1, Math.floor(this.maxQueued * OWNER_SHARE));
+  }
+
+  /** Within what is left, and within the owner's share (a charge is at most the share, so with nothing in flight it fits). */
+  private fits(charge: number, owner: string | undefined): boolean {
+    return this.inflightBytes + charge <= this.limitBytes && this.ownerFits(charge, owner);
+  }
+
+  private ownerFits(charge: number, owner: string | undefined): boolean {
+    return owner === undefined || (this.held.get(owner) ?? 0) + charge <= this.ownerLimit(owner);
+  }
+
+  private take(charge: number, owner: string | undefined): () => void {
     this.inflightBytes += charge;
     this.inflight++;
     this.peakBytes = Math.max(this.peakBytes, this.inflightBytes);
+    if (owner !== undefined) this.held.set(owner, (this.held.get(owner) ?? 0) + charge);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.inflightBytes -= charge;
       this.inflight--;
+      if (owner !== undefined) {
+        const left = this.held.get(owner)! - charge;
+        if (left > 0) this.held.set(owner, left);
+        else this.held.delete(owner);
+      }
       this.grantWaiting();
     };
   }
 
+  private dequeue(at: number): Waiter {
+    const w = this.queue.splice(at, 1)[0]!;
+    if (w.owner !== undefined) {
+      const left = this.queuedBy.get(w.owner)! - 1;
+      if (left > 0) this.queuedBy.set(w.owner, left);
+      else this.queuedBy.delete(w.owner);
+    }
+    return w;
+  }
+
+  /**
+   * Grants waiting writes in order. One whose owner is at its share is passed over (it waits
+   * for its own org's writes, not for room); the first other one that does not fit stops the
+   * scan, so a large write is never overtaken for room (bounded: the queue is).
+   */
   private grantWaiting(): void {
-    while (this.queue.length > 0 && this.fits(this.queue[0]!.charge)) this.queue.shift()!.grant();
+    for (let i = 0; i < this.queue.length; ) {
+      const w = this.queue[i]!;
+      if (!this.ownerFits(w.charge, w.owner)) {
+        i++;
+        continue;
+      }
+      if (this.inflightBytes + w.charge > this.limitBytes) return;
+      this.dequeue(i).grant();
+    }
   }
 }

@@ -36,7 +36,7 @@ import { BuiltinAuthorizer, type Authorizer } from '../authz/authorizer.js';
 import { Tenancy } from '../authz/tenancy.js';
 import { storedBytes } from '../collection/usage.js';
 import { TENANCY_ROUTES, tenancyRoutes } from '../gateway/tenancy-routes.js';
-import { statusPage, UI_PUBLIC_PATHS } from '../ui/routes.js';
+import { statusPage, UI_PUBLIC_PATHS, UI_ROOT } from '../ui/routes.js';
 import { ErasureLogKeys, parseKek } from '../erasure/keys.js';
 import { ErasureService } from '../erasure/service.js';
 import { ErasureRunner } from '../erasure/runner.js';
@@ -464,6 +464,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
           },
           // The quota grant route authenticates its caller as a node (peer credential), not by API key.
           publicPaths: [...UI_PUBLIC_PATHS, GRANT_PATH],
+          keyFromPlugin: [UI_ROOT],
           routeDefs: TENANCY_ROUTES,
           authenticated: true,
         }

@@ -54,6 +54,8 @@ export const UI_PUBLIC_ROUTES = {
   logout: { method: 'GET', url: '/ui/logout', summary: 'Status page: log out (forget the key)', schema: { response: {} } },
 } satisfies Record<string, RouteDef>;
 
+/** Where the status page is served: its pages take the key from the session cookie. */
+export const UI_ROOT = '/ui';
 export const UI_PUBLIC_PATHS: readonly string[] = [...new Set(Object.values(UI_PUBLIC_ROUTES).map((r) => r.url))];
 
 export interface StatusPageDeps {
@@ -91,7 +93,7 @@ function pageRequest(req: FastifyRequest) {
 
 /** The session cookie's attributes, the same when it is set and when it is cleared. */
 function cookieOptions(req: FastifyRequest) {
-  return { path: '/ui', httpOnly: true, sameSite: 'strict', secure: req.protocol === 'https' } as const;
+  return { path: UI_ROOT, httpOnly: true, sameSite: 'strict', secure: req.protocol === 'https' } as const;
 }
 
 /** Not sent from another site's page: the browser's Sec-Fetch-Site and Origin say so (a client without them, such as curl, passes). */

@@ -89,4 +89,34 @@ describe('WriteBudget', () => {
     hold();
     assert.equal(b.stats().inflightBytes, 0);
   });
+
+  test("owners (orgs): each holds at most half; one at its share does not hold back another's write queued behind it; each fills at most half the queue", async () => {
+    const b = new WriteBudget(100, 200, 4);
+    // A body over the share is charged the share: it runs beside another org's writes.
+    const a1 = b.acquire(1_000, undefined, 'a') as () => void;
+    assert.equal(typeof a1, 'function');
+    assert.equal(b.stats().inflightBytes, 50, "charged a's share, not the whole budget");
+    const order: string[] = [];
+    const a2 = (b.acquire(10, undefined, 'a') as Promise<() => void>).then((r) => (order.push('a2'), r));
+    // Queued behind a2, which waits only for a's own share: b1 goes first.
+    const b1 = (b.acquire(40, undefined, 'b') as Promise<() => void>).then((r) => (order.push('b1'), r));
+    const rb1 = await b1;
+    assert.deepEqual(order, ['b1']);
+    assert.deepEqual(b.stats(), { inflightBytes: 90, inflight: 2, queued: 1, peakBytes: 90 });
+    // a fills its half of the queue (2 of 4): a third waiting write of a's is refused, b's is not.
+    const a3 = Promise.resolve(b.acquire(10, undefined, 'a'));
+    assert.throws(() => b.acquire(10, undefined, 'a'), (e: unknown) => e instanceof WriteBudgetRefusal && e.reason === 'queue_full' && /org "a"/.test(e.message));
+    const b2 = Promise.resolve(b.acquire(20, undefined, 'b'));
+    a1();
+    const [ra2, ra3] = await Promise.all([a2, a3]);
+    assert.deepEqual(order, ['b1', 'a2']);
+    rb1();
+    const rb2 = await b2;
+    for (const r of [ra2, ra3, rb2]) r();
+    assert.deepEqual({ ...b.stats(), peakBytes: 0 }, { inflightBytes: 0, inflight: 0, queued: 0, peakBytes: 0 });
+    // Without an owner (a node without keys), a write may hold the whole budget as before.
+    const whole = b.acquire(1_000) as () => void;
+    assert.equal(b.stats().inflightBytes, 100);
+    whole();
+  });
 });

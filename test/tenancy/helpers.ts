@@ -26,11 +26,11 @@ export async function call(node: { url: string }, method: string, path: string, 
   return { status: r.status, body: text ? (JSON.parse(text) as any) : null, text, retryAfter: r.headers.get('retry-after') };
 }
 
-/** A node on a fresh handle of LOAM_TEST_BACKEND with API keys and TEST_AUTHORIZER; close it, then clean the factory up. */
-export async function keyedTenancyNode(): Promise<{ node: LoamNode; factory: BackendFactory }> {
+/** A node on a fresh handle of LOAM_TEST_BACKEND with API keys and TEST_AUTHORIZER (and `settings`); close it, then clean the factory up. */
+export async function keyedTenancyNode(settings: Record<string, unknown> = {}): Promise<{ node: LoamNode; factory: BackendFactory }> {
   const factory = backendFactory();
   const meta = await factory.open();
-  const config = resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, auth: 'api_keys', log_level: 'silent', ...(await authorizerSettings()) });
+  const config = resolveConfig({ metastore: 'sqlite::memory:', store: 'memory://', port: 0, auth: 'api_keys', log_level: 'silent', ...(await authorizerSettings()), ...settings });
   const node = await startNode(config, { meta, store: new MemoryStore(), logger: pino({ level: 'silent' }) });
   return { node, factory };
 }
