@@ -98,6 +98,11 @@ export class KeyAuthenticator {
     return hit;
   }
 
+  /** Authorization header → the verified key, at once when it is cached (no promise on the hot path), or 401. */
+  verifiedNow(header: string | undefined): Verified | Promise<Verified> {
+    return this.verifiedFor(header, this.now()) ?? this.authenticated(header);
+  }
+
   /** Authorization header → the verified key, or 401. */
   async authenticated(header: string | undefined): Promise<Verified> {
     const hit = this.verifiedFor(header, this.now());

@@ -27,7 +27,11 @@ export function authenticateBeforeBody(app: FastifyInstance, authenticate: (req:
     } catch (e) {
       return done(e as Error);
     }
-    Promise.resolve(got).then(
+    if (!(got instanceof Promise)) {
+      earlyPrincipals.set(req, got);
+      return done();
+    }
+    got.then(
       (p) => {
         earlyPrincipals.set(req, p);
         done();
