@@ -11,6 +11,7 @@ import { DEFAULT_PAGE_LIMIT, MAX_NAME_LENGTH, MAX_PAGE_LIMIT, NAME_PATTERN } fro
 import { MAX_ERASURE_PAGE, MAX_SCOPES, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, type QuotaName, type RoleName } from '../control/types.js';
 import type { Tenancy } from '../authz/tenancy.js';
 import { USAGE_METRICS } from '../quota/usage.js';
+import { isMetaError } from '../meta/errors.js';
 import type { ControlStore } from '../control/types.js';
 import type { Catalog } from '../collection/catalog.js';
 
@@ -309,7 +310,9 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog, er
     });
     route(R.createOrg, async (req, reply) => {
       const { id } = req.body as { id: string };
-      const k = await t.ops.createOrgWithAdmin(id, who(req));
+      const k = await t.ops.createOrgWithAdmin(id, who(req)).catch((e: unknown) => {
+        throw isMetaError(e, 'AlreadyExists') ? new HttpError(409, 'already_exists', `org "${id}" already exists`) : e;
+      });
       return reply.status(201).send({ id, admin_key: k.token, key: k.key, note: 'the admin key is shown once; store it now' });
     });
     route(R.getOrgQuotas, async (req) => quotasOf(req, await tenantOrg(req), false));

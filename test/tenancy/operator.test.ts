@@ -71,7 +71,9 @@ describe(`the operator and the bounds of org keys on ${process.env.LOAM_TEST_BAC
     assert.deepEqual(orgs.body.items.map((o: { id: string }) => o.id), ['acme', 'default'], 'the tenant orgs');
     assert.equal((await call('PUT', '/v1/orgs/nobody/quotas', operator, raise)).status, 404);
     assert.ok([400, 404].includes((await call('PUT', `/v1/orgs/${OPERATOR_ORG}/quotas`, operator, raise)).status), 'the operator org has no quotas');
-    assert.equal((await call('POST', '/v1/orgs', operator, { id: 'acme' })).status, 409);
+    const taken = await call('POST', '/v1/orgs', operator, { id: 'acme' });
+    assert.equal(taken.status, 409);
+    assert.equal(taken.body.error.message, 'org "acme" already exists', 'no internal id in the answer');
     // The operator reads no org's data.
     for (const [m, p, body] of [['GET', '/v1/namespaces'], ['GET', '/v1/namespaces/alpha'], ['POST', '/v1/namespaces', { name: 'x' }]] as const) {
       const r = await call(m, p, operator, body);
