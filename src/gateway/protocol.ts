@@ -59,7 +59,7 @@ export function registerBodyParser(app: FastifyInstance, bodyLimit: number): voi
     if (buf.length === 0) return done(null, undefined);
     if (!isUtf8(buf)) return done(new ProtocolError(400, 'invalid_encoding', 'the body is not valid UTF-8; send JSON text encoded as UTF-8'), undefined);
     // JSON.parse's own message says where the text goes wrong; the prototype keys fastify's
-    // parser refuses without saying which are refused by checkJson, by path.
+    // parser would refuse without naming them are refused by checkJson, with their path.
     let body: unknown;
     try {
       body = JSON.parse(buf.toString('utf8'));

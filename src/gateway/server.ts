@@ -190,9 +190,8 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
 
   const ops = new Set(['/healthz', '/readyz', '/v1/openapi.json', ...(d.publicPaths ?? [])]);
   if (d.authenticate) {
-    const authenticate = d.authenticate;
     const late = d.keyFromPlugin ?? [];
-    authenticateBeforeBody(app as unknown as FastifyInstance, authenticate, (route) => !ops.has(route) && !late.some((at) => route === at || route.startsWith(`${at}/`)));
+    authenticateBeforeBody(app as unknown as FastifyInstance, d.authenticate, (route) => !ops.has(route) && !late.some((at) => route === at || route.startsWith(`${at}/`)));
   }
   if (d.writeBudget) admitWriteBodies(app as unknown as FastifyInstance, d.writeBudget);
 

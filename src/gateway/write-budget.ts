@@ -100,7 +100,7 @@ export class WriteBudget {
     if (owner !== undefined && (this.queuedBy.get(owner) ?? 0) >= this.ownerQueueLimit()) {
       throw new WriteBudgetRefusal(
         'queue_full',
-        `org "${owner}" has ${this.held.get(owner) ?? 0} bytes of writes in flight on this node and ${this.queuedBy.get(owner)} waiting, the most one org queues (half of the node's ${this.maxQueued}); nothing was written, retry in ${WRITE_BUDGET_RETRY_AFTER_S} s`,
+        `org "${owner}" has ${this.held.get(owner) ?? 0} bytes of writes in flight on this node and ${this.queuedBy.get(owner)} waiting, the most one org queues (${this.ownerQueueLimit()} of the node's ${this.maxQueued}); nothing was written, retry in ${WRITE_BUDGET_RETRY_AFTER_S} s`,
       );
     }
     return new Promise((resolve, reject) => {
@@ -138,7 +138,7 @@ export class WriteBudget {
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(w);
-      if (owner !== undefined) this.queuedBy.set(owner, (this.queuedBy.get(owner) ?? 0) + 1);
+      if (owner !== undefined) count(this.queuedBy, owner, 1);
       // Those ahead may be waiting only for their own owner's share.
       this.grantWaiting();
     });
@@ -170,29 +170,21 @@ export class WriteBudget {
     this.inflightBytes += charge;
     this.inflight++;
     this.peakBytes = Math.max(this.peakBytes, this.inflightBytes);
-    if (owner !== undefined) this.held.set(owner, (this.held.get(owner) ?? 0) + charge);
+    if (owner !== undefined) count(this.held, owner, charge);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.inflightBytes -= charge;
       this.inflight--;
-      if (owner !== undefined) {
-        const left = this.held.get(owner)! - charge;
-        if (left > 0) this.held.set(owner, left);
-        else this.held.delete(owner);
-      }
+      if (owner !== undefined) count(this.held, owner, -charge);
       this.grantWaiting();
     };
   }
 
   private dequeue(at: number): Waiter {
     const w = this.queue.splice(at, 1)[0]!;
-    if (w.owner !== undefined) {
-      const left = this.queuedBy.get(w.owner)! - 1;
-      if (left > 0) this.queuedBy.set(w.owner, left);
-      else this.queuedBy.delete(w.owner);
-    }
+    if (w.owner !== undefined) count(this.queuedBy, w.owner, -1);
     return w;
   }
 
@@ -212,4 +204,11 @@ export class WriteBudget {
       this.dequeue(i).grant();
     }
   }
+}
+
+/** Adds `by` to an owner's count; an owner at zero is not kept. */
+function count(m: Map<string, number>, owner: string, by: number): void {
+  const n = (m.get(owner) ?? 0) + by;
+  if (n > 0) m.set(owner, n);
+  else m.delete(owner);
 }
