@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePortPair } from '../harness/ports.js';
 
 const BIN = new URL('../../src/cli/loam.mjs', import.meta.url).pathname;
 /** A dev node prints its address, or a failed one exits, within this. */
@@ -43,26 +44,6 @@ function dev(args: string[]): Promise<{ listening: boolean; code: number | null;
   });
 }
 
-/** A port nothing listens on now, and one of its successor too. */
-async function freePortPair(): Promise<number> {
-  for (let i = 0; i < 20; i++) {
-    const s = createServer();
-    await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-    const p = (s.address() as { port: number }).port;
-    await new Promise<void>((r) => s.close(() => r()));
-    if (p < 65_535 && (await canListen(p + 1))) return p;
-  }
-  throw new Error('no two free consecutive ports');
-}
-async function canListen(port: number): Promise<boolean> {
-  const s = createServer();
-  const ok = await new Promise<boolean>((r) => {
-    s.once('error', () => r(false));
-    s.listen(port, '127.0.0.1', () => r(true));
-  });
-  if (ok) await new Promise<void>((r) => s.close(() => r()));
-  return ok;
-}
 async function occupy(port: number): Promise<Server> {
   const s = createServer();
   await new Promise<void>((r, j) => (s.once('error', j), s.listen(port, '127.0.0.1', () => r())));
@@ -76,7 +57,7 @@ const oneLine = (stderr: string, says: RegExp) => {
 
 test('two dev nodes on two ports both start, each with /metrics beside its own port', async () => {
   const a = await freePortPair();
-  const b = await freePortPair();
+  const b = await freePortPair([a, a + 1]);
   const first = await dev(['--port', String(a), '--data-dir', join(dir, 'a')]);
   assert.ok(first.listening, first.stderr);
   const second = await dev(['--port', String(b), '--data-dir', join(dir, 'b')]);
