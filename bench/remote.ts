@@ -12,7 +12,10 @@
 // WRITERS concurrent ones, counted by a proxy in front of the server; and the calls
 // each group commit carried on both sides (the embedded backend's commitWal calls queued
 // together share one COMMIT, in process and on the server alike). Every line carries the
-// 1-minute load average at the start and the end of the run.
+// 1-minute load average at the start and the end of the run. And the floors (./_remote_floor.ts),
+// in the same alternating rounds: the same rounds of WRITERS calls on the same served backend
+// over a bare TCP socket and over a bare grpc-js stream, without the contract's per-call work
+// (`remote_floor_tcp_ratio`, `remote_floor_grpc_ratio`): what any remote design could reach here.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, connect, type Socket } from 'node:net';
@@ -23,11 +26,11 @@ import { Command } from 'commander';
 import { openEmbedded } from '../src/meta/backends/embedded/index.js';
 import { openRemote } from '../src/meta/backends/remote/client.js';
 import type { MetaStore, WalCommit } from '../src/meta/index.js';
-import { median, pct, round, timed, type Sample } from './_stats.js';
+import { median, medianOf, pct, round, timed, type Sample } from './_stats.js';
 import { simFsyncHook, simFsyncOf, type SimFsync } from './_sim_fsync.js';
+import { grpcFloor, tcpFloor } from './_remote_floor.js';
+import { FLOOR_PARTITIONS, WRITERS } from './_remote_types.js';
 
-/** Concurrent writers (issue 16). */
-const WRITERS = 8;
 /** Alternating remote/in-process rounds; the median round is reported. */
 const ROUNDS = 3;
 /**
@@ -36,7 +39,7 @@ const ROUNDS = 3;
  * once and the remote side twice; both sides warm the same way.
  */
 const WARMUP_SECONDS = 1;
-const PARTITIONS = 4;
+const PARTITIONS = FLOOR_PARTITIONS;
 /** commitWal calls whose bytes on the wire are counted. */
 const BYTES_SAMPLE = 200;
 /** collectionHead calls per latency round. */
@@ -102,6 +105,9 @@ async function countingProxy(port: number): Promise<{ port: number; bytes(): num
 
 interface BenchServer {
   port: number;
+  /** The floors' ports (./_remote_floor.ts). */
+  tcpFloorPort: number;
+  grpcFloorPort: number;
   /** The server process's CPU time so far, µs. */
   cpu(): Promise<Cpu>;
   /** The served backend's group commits so far. */
@@ -125,9 +131,11 @@ async function startServer(path: string, synchronous: string, sim: SimFsync | nu
     });
   const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`the bench server exited (${code})`))));
   exited.catch(() => undefined);
-  const port = Number(await Promise.race([nextLine('its port', 60_000), exited]));
+  const [port, tcpFloorPort, grpcFloorPort] = (await Promise.race([nextLine('its ports', 60_000), exited])).split(' ').map(Number) as [number, number, number];
   return {
     port,
+    tcpFloorPort,
+    grpcFloorPort,
     cpu: async () => {
       const answer = nextLine('cpu', 10_000);
       child.stdin!.write('cpu\n');
@@ -184,6 +192,7 @@ export async function main(argv: string[]): Promise<void> {
   const server = await startServer(join(dir, 'served.db'), sync, sim);
   const local = openEmbedded({ path: join(dir, 'local.db'), synchronous: sync, ...(sim ? { faults: simFsyncHook(sim) } : {}) });
   const remote = await openRemote({ target: `127.0.0.1:${server.port}`, walStream });
+  const floors = [await tcpFloor(server.tcpFloorPort, WRITERS), await grpcFloor(server.grpcFloorPort, WRITERS)];
   try {
     const r = await fixture(remote);
     const l = await fixture(local);
@@ -209,10 +218,18 @@ export async function main(argv: string[]): Promise<void> {
     await timed(WARMUP_SECONDS, () => r.store.commitWal(r.commit(n++)), WRITERS);
     await timed(WARMUP_SECONDS, () => l.store.commitWal(l.commit(n++)), WRITERS);
     const rpcs0 = await rpcs();
-    const [sg0, lg0] = [await server.groups(), local.groupCommits()];
+    for (const f of floors) await f.rate(WARMUP_SECONDS);
+    const floorRates: [number[], number[]] = [[], []];
+    const served = { groups: 0, calls: 0 };
+    const lg0 = local.groupCommits();
     for (let k = 0; k < ROUNDS; k++) {
+      const sg0 = await server.groups();
       rs.push(await measure(r, true));
+      const sg1 = await server.groups();
+      served.groups += sg1.groups - sg0.groups;
+      served.calls += sg1.calls - sg0.calls;
       ls.push(await measure(l, false));
+      for (let i = 0; i < floors.length; i++) floorRates[i]!.push(await floors[i]!.rate(seconds));
     }
     const remoteCalls = rs.reduce((a, x) => a + x.ops, 0);
     const remoteRpcs = (await rpcs()) - rpcs0;
@@ -220,6 +237,11 @@ export async function main(argv: string[]): Promise<void> {
     const lm = median(ls) as Round;
     line('remote_commitWal_per_s', rm.rate, 'ops/s', lm.rate);
     line('remote_commitWal_ratio', rm.rate / lm.rate, 'ratio', undefined, { target: TARGET_RATIO, met: rm.rate / lm.rate >= TARGET_RATIO });
+    // The floors against the same in-process median; and the real path against the gRPC floor (the contract's own share).
+    const [tcpRate, grpcRate] = floorRates.map(medianOf) as [number, number];
+    line('remote_floor_tcp_ratio', tcpRate / lm.rate, 'ratio', undefined, { per_s: round(tcpRate), note: 'one TCP byte each way per round of the same calls on the served backend: no gRPC, no per-call work' });
+    line('remote_floor_grpc_ratio', grpcRate / lm.rate, 'ratio', undefined, { per_s: round(grpcRate), note: 'one raw message each way per round on a grpc-js bidi stream: no codec, idempotency, deadlines, authentication or metrics' });
+    line('remote_commitWal_over_grpc_floor', rm.rate / grpcRate, 'ratio', undefined, { note: 'the real path over its transport alone: the share the per-call work leaves' });
     line('remote_commitWal_p50_ms', pct(rm.lat, 50), 'ms', pct(lm.lat, 50));
     line('remote_commitWal_p99_ms', pct(rm.lat, 99), 'ms', pct(lm.lat, 99));
     // CPU per commit (process-wide: JIT and GC threads included), client + server against in process.
@@ -236,9 +258,9 @@ export async function main(argv: string[]): Promise<void> {
     });
     line('remote_commitWal_calls_per_rpc', remoteCalls / Math.max(1, remoteRpcs), 'calls', undefined, { calls: remoteCalls, rpcs: remoteRpcs });
     // Group commit (docs/operations.md, "Embedded"): the commits each COMMIT carried, served and in process.
-    const [sg1, lg1] = [await server.groups(), local.groupCommits()];
+    const lg1 = local.groupCommits();
     const perGroup = (a: { groups: number; calls: number }, b: typeof a) => (b.calls - a.calls) / Math.max(1, b.groups - a.groups);
-    line('remote_commitWal_calls_per_group', perGroup(sg0, sg1), 'calls', perGroup(lg0, lg1), { note: 'served backend against in process: commitWal calls per group transaction (one COMMIT, one fsync)' });
+    line('remote_commitWal_calls_per_group', perGroup({ groups: 0, calls: 0 }, served), 'calls', perGroup(lg0, lg1), { note: 'served backend against in process: commitWal calls per group transaction (one COMMIT, one fsync)' });
 
     // collectionHead latency, one caller: over the wire and in process.
     const heads = async (f: Fixture) => {
@@ -274,6 +296,7 @@ export async function main(argv: string[]): Promise<void> {
     const load = [load0, round(loadavg()[0]!)];
     for (const o of out) console.log(JSON.stringify({ ...o, loadavg_1m: load }));
   } finally {
+    for (const f of floors) f.close();
     await remote.close();
     await local.close();
     await server.stop();
