@@ -190,7 +190,14 @@ export class TenancyOperations {
     await this.checkOutlives(by, o.grantee.expiry, () => `it grants roles only to keys that expire no later, and key ${o.grantee.keyId} ${o.grantee.expiry === null ? 'never expires' : `expires at ${new Date(o.grantee.expiry).toISOString()}`}`);
     const resource: Resource = o.ns === undefined ? { kind: 'org', org: o.org } : { kind: 'namespace', org: o.org, ns: o.ns, name: o.nsName ?? '' };
     const grantee: Principal = { org: o.org, subject: `${KEY_SUBJECT}${o.grantee.keyId}`, scopes: o.grantee.scopes };
-    const conferred = roleActions(o.role).filter((action) => decideBeforeBindings(grantee, action, resource) !== false);
+    // A role on the org holds in every namespace of it, so what it confers is what the grantee's
+    // scopes let through at the org or in any namespace they name (a key scoped to ns:a given
+    // writer on the org writes in a); the asking key must hold each such action org-wide.
+    const reach: Resource[] = [resource];
+    if (resource.kind === 'org') {
+      for (const s of o.grantee.scopes) if (s.startsWith('ns:')) reach.push({ kind: 'namespace', org: o.org, ns: null, name: s.slice(3) });
+    }
+    const conferred = roleActions(o.role).filter((action) => reach.some((r) => decideBeforeBindings(grantee, action, r) !== false));
     const ok = await this.d.authorizer.batchCheck(by, conferred.map((action) => ({ action, resource })));
     const missing = conferred.filter((_, i) => !ok[i]);
     if (missing.length > 0) {

@@ -129,6 +129,26 @@ describe(`granting roles on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} with 
     assert.equal(await PROBES.write!(r.key), 403, 'the reader still cannot write');
   });
 
+  test('a role on the org given to a namespace-scoped key confers what it does in that namespace: a granter that cannot write does not make it write there', async () => {
+    const g = await newKey({ role: 'org_admin', scopes: ['read', 'admin'] });
+    await settled(g.key, (p) => p.includes('org_admin'), 'a new org admin key manages keys');
+    for (const role of ['org_admin', 'writer']) {
+      const grantee = await newKey({ role: 'reader', namespace: 'alpha', scopes: ['*', 'ns:alpha'] });
+      assert.deepEqual(await settled(grantee.key, (p) => p.includes('read'), 'a new reader key reads'), ['read']);
+      const before = await bindingsOf(grantee.id);
+      const r = await call('POST', '/v1/bindings', g.key, { key_id: grantee.id, role });
+      assert.equal(r.status, 403, `${role} on the org to a key scoped to ns:alpha: ${r.text}`);
+      assert.match(r.body.error.message, /documents\.write.*which this key may not do itself/);
+      assert.deepEqual(await bindingsOf(grantee.id), before, 'the refused grant wrote no binding');
+      assert.deepEqual(await power(grantee.key), ['read'], 'and gave nothing');
+    }
+    // A granter that may write org-wide grants the same, and the grantee then writes in its namespace.
+    const grantee = await newKey({ role: 'reader', namespace: 'alpha', scopes: ['*', 'ns:alpha'] });
+    const ok = await call('POST', '/v1/bindings', admin, { key_id: grantee.id, role: 'writer' });
+    assert.equal(ok.status, 201, ok.text);
+    await settled(grantee.key, (p) => p.includes('write'), 'the granted writer role takes effect in ns alpha');
+  });
+
   test('a key that expires creates no key and grants no role to a key that outlives it', async () => {
     const short = await newKey({ role: 'org_admin', ttl_s: 3_600 });
     for (const spec of [{ role: 'reader' }, { role: 'reader', ttl_s: 7_200 }]) {
