@@ -170,6 +170,8 @@ export interface RouteDef {
   summary: string;
   /** Which role serves it (a node without the role answers 503). */
   role?: 'log' | 'query';
+  /** The body's limit on this route, whatever its content type (else the gateway's BODY_LIMIT_BYTES). */
+  bodyLimit?: number;
   schema: {
     params?: object;
     querystring?: object;

@@ -164,7 +164,7 @@ function collJson(c: Collection, nsName: string, retention?: Retention) {
  * OpenAPI document shows); answers are not filtered through the response schema.
  */
 export function addRoute(app: FastifyInstance, r: RouteDef, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void {
-  app.route({ method: r.method, url: r.url, schema: { ...r.schema, response: undefined, summary: r.summary } as never, handler });
+  app.route({ method: r.method, url: r.url, schema: { ...r.schema, response: undefined, summary: r.summary } as never, handler, ...(r.bodyLimit !== undefined ? { bodyLimit: r.bodyLimit } : {}) });
 }
 
 export function buildApp(d: GatewayDeps): FastifyInstance {

@@ -9,7 +9,7 @@ const CSS = `
 *{box-sizing:border-box}body{margin:0;font:14px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg)}
 header{display:flex;gap:1.5rem;align-items:center;padding:.6rem 1.2rem;background:#fff;border-bottom:1px solid var(--line)}
 header .brand{font-weight:700}header nav{display:flex;gap:1rem;flex:1}header a{color:var(--accent);text-decoration:none}
-header .who{color:var(--muted)}main{padding:1rem 1.2rem;max-width:1200px}
+header .who{color:var(--muted)}header form.logout{margin:0}header form.logout button{background:none;border:0;color:var(--accent);padding:0}main{padding:1rem 1.2rem;max-width:1200px}
 h1{font-size:1.3rem;margin:.2rem 0 1rem}h2{font-size:1.05rem;margin:1.4rem 0 .5rem}
 table{border-collapse:collapse;background:#fff;border:1px solid var(--line);min-width:50%}
 th,td{padding:.35rem .7rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
@@ -43,7 +43,7 @@ export interface Viewer {
 export function page(title: string, body: Html, viewer: Viewer | null): Html {
   const nav = viewer
     ? html`<nav><a href="/ui/namespaces">Namespaces</a><a href="/ui/usage">Quotas &amp; usage</a><a href="/ui/cluster">Gateways &amp; nodes</a></nav>
-<span class="who">org <b>${viewer.org}</b>${viewer.keyId ? html` · key ${viewer.keyId}` : ''}</span><a href="/ui/logout">Log out</a>`
+<span class="who">org <b>${viewer.org}</b>${viewer.keyId ? html` · key ${viewer.keyId}` : ''}</span><form class="logout" method="post" action="/ui/logout"><button type="submit">Log out</button></form>`
     : html`<nav></nav>`;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

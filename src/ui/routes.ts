@@ -50,8 +50,10 @@ export const UI_ROUTES = {
 /** The pages that take no key: the login form and logging out. */
 export const UI_PUBLIC_ROUTES = {
   loginForm: { method: 'GET', url: '/ui/login', summary: 'Status page: the login form', schema: { response: {} } },
-  login: { method: 'POST', url: '/ui/login', summary: 'Status page: log in with an API key', schema: { response: {} } },
-  logout: { method: 'GET', url: '/ui/logout', summary: 'Status page: log out (forget the key)', schema: { response: {} } },
+  // Its limit holds for every content type: the route takes no key, so a JSON body of the API's size would be read for anyone.
+  login: { method: 'POST', url: '/ui/login', summary: 'Status page: log in with an API key', schema: { response: {} }, bodyLimit: LOGIN_BODY_LIMIT },
+  // A POST from the page's own form: another site cannot sign the user out with a link or an image.
+  logout: { method: 'POST', url: '/ui/logout', summary: 'Status page: log out (forget the key)', schema: { response: {} }, bodyLimit: LOGIN_BODY_LIMIT },
 } satisfies Record<string, RouteDef>;
 
 /** Where the status page is served: its pages take the key from the session cookie. */
@@ -178,6 +180,7 @@ export function statusPage(d: StatusPageDeps) {
         return reply.redirect(p.org === OPERATOR_ORG ? R.cluster.url : R.namespaces.url, 303);
       });
       route(P.logout, async (req, reply) => {
+        if (!sameOrigin(req)) throw new HttpError(403, 'forbidden', 'log out from the status page itself (the form was sent from another origin)');
         void reply.clearCookie(SESSION_COOKIE, cookieOptions(req));
         return reply.redirect(P.loginForm.url, 303);
       });

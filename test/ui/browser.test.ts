@@ -101,7 +101,7 @@ test('log in, see a namespace created through the API, follow links to its colle
     assert.ok(s.urls.length > 0 && s.urls.every((u) => !u.includes(secretOf(admin))), 'no URL carries the key');
     assert.deepEqual(s.problems, []);
 
-    await Promise.all([s.page.waitForURL(/\/ui\/login$/), s.page.getByRole('link', { name: 'Log out' }).click()]);
+    await Promise.all([s.page.waitForURL(/\/ui\/login$/), s.page.getByRole('button', { name: 'Log out' }).click()]);
     assert.equal((await s.page.context().cookies()).find((x) => x.name === SESSION_COOKIE), undefined, 'logging out forgets the key');
   } finally {
     await s.close();

@@ -3,7 +3,8 @@
 // the backlog a collection's page shows, and the server's messages, never a stack trace.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { SESSION_COOKIE } from '../../src/ui/routes.js';
+import { connect } from 'node:net';
+import { LOGIN_BODY_LIMIT, SESSION_COOKIE } from '../../src/ui/routes.js';
 import { MAX_PAGE_LIMIT } from '../../src/meta/limits.js';
 import { api, secretOf, ui, uiNode, visible, type UiNode } from './helpers.js';
 
@@ -56,7 +57,16 @@ test('logging in keeps the key in a session cookie only the status page gets, an
   assert.match(c, /; HttpOnly/);
   assert.match(c, /; SameSite=Strict/);
   assert.doesNotMatch(c, /Max-Age|Expires/i, 'a session cookie');
-  const out = await ui(n.node, '/ui/logout', admin);
+  // Logging out is the page's own form: another site's link, image or form does not sign the user out.
+  const get = await ui(n.node, '/ui/logout', admin);
+  assert.ok([401, 405].includes(get.status), `a GET does not log out: ${get.status}`);
+  assert.equal(get.headers.get('set-cookie'), null, 'a GET keeps the session');
+  for (const h of [{ origin: 'https://elsewhere.example' }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
+    const cross = await ui(n.node, '/ui/logout', admin, form('', h));
+    assert.equal(cross.status, 403);
+    assert.equal(cross.headers.get('set-cookie'), null, 'the session is kept');
+  }
+  const out = await ui(n.node, '/ui/logout', admin, form(''));
   assert.equal(out.status, 303);
   assert.equal(out.headers.get('location'), '/ui/login');
   const cleared = out.headers.get('set-cookie') ?? '';
@@ -72,6 +82,33 @@ test('logging in keeps the key in a session cookie only the status page gets, an
     assert.equal(cross.status, 403);
     assert.equal(cross.headers.get('set-cookie'), null);
   }
+});
+
+test('the login form takes at most LOGIN_BODY_LIMIT bytes in any content type, refused before the rest is read', async () => {
+  for (const type of ['application/json', 'application/x-www-form-urlencoded', 'text/plain']) {
+    const big = type === 'application/json' ? JSON.stringify({ key: admin, pad: 'a'.repeat(LOGIN_BODY_LIMIT) }) : `key=${admin}&pad=${'a'.repeat(LOGIN_BODY_LIMIT)}`;
+    const p = await ui(n.node, '/ui/login', null, { method: 'POST', body: big, headers: { 'content-type': type } });
+    assert.ok([413, 415].includes(p.status), `${type}: ${p.status}`);
+    assert.equal(p.headers.get('set-cookie'), null);
+  }
+  // Nobody's key is needed to reach the form: a body declared 30 MiB is answered at once, its bytes never read.
+  const { port } = new URL(n.node.url);
+  const answer = await new Promise<string>((resolve, reject) => {
+    const s = connect(Number(port), '127.0.0.1');
+    let text = '';
+    const t = setTimeout(() => (s.destroy(), reject(new Error(`no answer while the body was unsent: ${text}`))), 10_000);
+    s.on('data', (b) => {
+      text += b.toString();
+      if (text.includes('\r\n\r\n')) {
+        clearTimeout(t);
+        s.destroy();
+        resolve(text);
+      }
+    });
+    s.on('error', reject);
+    s.write(`POST /ui/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${30 * 1024 * 1024}\r\n\r\n{"key":"`);
+  });
+  assert.match(answer, /^HTTP\/1\.1 413 /);
 });
 
 test('every page forbids scripts and framing and is never cached', async () => {
