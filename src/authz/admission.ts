@@ -34,6 +34,14 @@ function bodyBytes(req: FastifyRequest): number {
   return Number.isSafeInteger(declared) && declared >= 0 ? declared : Buffer.byteLength(JSON.stringify(req.body ?? null));
 }
 
+/** Whether a write's body holds upserts (a body that only deletes adds nothing to store). */
+function addsDocuments(body: unknown): boolean {
+  if (body === null || typeof body !== 'object') return true; // not a write's shape: validation refuses it
+  const upserts = (body as { upserts?: unknown }).upserts;
+  if (upserts === undefined) return false;
+  return !Array.isArray(upserts) || upserts.length > 0;
+}
+
 /** An admitted principal: `release` frees what admission took (a query slot) once the response is sent. */
 export interface Admitted extends Principal {
   release?: () => void;
@@ -61,6 +69,27 @@ export class Admission {
     const d = cachedDecision(v?.decisions, k, now, this.d.generation());
     if (d) return this.enforce(d, req);
     return this.decide(req, route, k).then((fresh) => this.enforce(fresh, req));
+  };
+
+  /**
+   * Before the body is read: a request whose decision is cached and finds its request-rate
+   * bucket — for a write, its ingest bucket at the declared Content-Length — already spent is
+   * refused 429 now, having cost the node no body bytes and no parse. Nothing is charged here
+   * (admit charges); a request with no cached decision goes on to be decided after its body.
+   */
+  refuseSpent = (req: FastifyRequest, route: string): void => {
+    const now = this.d.now();
+    const v = this.d.keys.verifiedFor(req.headers.authorization, now);
+    const d = cachedDecision(v?.decisions, decisionKey(req.method, route, (req.params ?? {}) as Params), now, this.d.generation());
+    if (!d) return;
+    const q = this.d.quotas;
+    try {
+      for (const l of d.perRequest) q.refuseSpent(l, 1);
+      const declared = Number(req.headers['content-length']);
+      if (d.ingest && Number.isSafeInteger(declared) && declared > 0) q.refuseSpent(d.ingest, declared);
+    } catch (e) {
+      tooMany(e);
+    }
   };
 
   private async nsId(org: string, name: string): Promise<number | null> {
@@ -99,7 +128,7 @@ export class Admission {
     const nsKey = `${p.org}/${ns ?? '-'}`;
     const perRequest = [await q.rateLimiter(p.org, ns, 'request_rate', `${nsKey}/${SURFACE}`, 'requests')];
     if (ra.quota === 'metadata') perRequest.push(await q.rateLimiter(p.org, ns, 'metadata_ops_rate', nsKey, 'metadata operations'));
-    const d: Decision = { at: this.d.now(), generation, principal: p, org: p.org, ns, usage: this.d.usage.counter(p.org, ns), perRequest };
+    const d: Decision = { at: this.d.now(), generation, principal: p, action: ra.action, org: p.org, ns, usage: this.d.usage.counter(p.org, ns), perRequest };
     if (ra.quota === 'ingest' && ns !== null) d.ingest = await q.rateLimiter(p.org, ns, 'ingest_bytes_per_s', nsKey, 'ingest bytes');
     if (ra.quota === 'query' && ns !== null) {
       // The collection's id says whether this node owns it (its semaphore is whole at the owner, spec §6).
@@ -142,7 +171,10 @@ export class Admission {
         const bytes = bodyBytes(req);
         q.take(d.ingest, bytes);
         // The unapplied backlog is the collection writer's to check (it knows the batch; quota/backlog.ts).
-        return this.admitStorage(d.org, d.ns!).then(() => {
+        // A write that only deletes, and an erasure, store nothing more: a namespace at its storage
+        // quota can always shrink (and carry out an erasure request).
+        const grows = d.action === 'documents.write' && addsDocuments(req.body);
+        return (grows ? this.admitStorage(d.org, d.ns!) : Promise.resolve()).then(() => {
           // Looked up again: a flush during the checks may have dropped d's counter.
           this.d.usage.counter(d.org, d.ns).ingestBytes += bytes;
           return d.principal;

@@ -21,6 +21,8 @@ export interface Decision {
   at: number;
   generation: number;
   principal: Principal;
+  /** The route's action (a write that only deletes is not held to the storage quota). */
+  action: string;
   org: string;
   ns: number | null;
   /** Counts what was admitted (usage rollups). */

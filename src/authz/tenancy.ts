@@ -3,6 +3,7 @@
 // admission with its decision cache (admission.ts, decisions.ts), the quotas and their
 // measurements (quota/), gateway membership (quota/membership.ts), usage and last_used
 // flushing (here), and the key and org operations (operations.ts).
+import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import type { MetaStore } from '../meta/contract.js';
 import type { Collection } from '../meta/types.js';
@@ -56,6 +57,8 @@ export class Tenancy {
   private readonly membership: GatewayMembership | null;
   /** The gateway's admission hook (admission.ts). */
   readonly admit: Admission['admit'];
+  /** Before a request's body: refuses it when its cached decision's quota is spent (admission.ts). */
+  private readonly refuseSpent: Admission['refuseSpent'];
   private readonly failures: TaskFailures;
   /** Bumped by every change-feed event and local revocation: cached decisions are stale then. */
   private changes = 0;
@@ -88,7 +91,7 @@ export class Tenancy {
           failed: failed('membership', 'gateway membership heartbeat failed'),
         })
       : null;
-    this.admit = new Admission({
+    const admission = new Admission({
       keys: this.keys,
       authorizer: d.authorizer,
       catalog: d.catalog,
@@ -97,7 +100,9 @@ export class Tenancy {
       storage: this.storage,
       generation: () => this.changes + this.quotas.generation + this.d.catalog.generation,
       now,
-    }).admit;
+    });
+    this.admit = admission.admit;
+    this.refuseSpent = admission.refuseSpent;
     this.ops = new TenancyOperations({
       control: d.control,
       authorizer: d.authorizer,
@@ -169,6 +174,18 @@ export class Tenancy {
   authenticateNow(header: string | undefined): Principal | Promise<Principal> {
     const v = this.keys.verifiedNow(header);
     return v instanceof Promise ? v.then((x) => x.principal) : v.principal;
+  }
+
+  /**
+   * What the gateway asks of a request before its body (onRequest): its key (401 otherwise),
+   * and that its quota is not already spent (429, the body unread). At once for a cached key.
+   */
+  beforeBody(req: FastifyRequest): Principal | Promise<Principal> {
+    const route = req.routeOptions.url ?? '';
+    const p = this.authenticateNow(req.headers.authorization);
+    if (p instanceof Promise) return p.then((x) => (this.refuseSpent(req, route), x));
+    this.refuseSpent(req, route);
+    return p;
   }
 
   /** An org's quotas changed: re-read them, and measure storage afresh against the new values. */

@@ -15,8 +15,10 @@ const earlyPrincipals = new WeakMap<FastifyRequest, { org: string }>();
 /**
  * Authenticates every request but those of routes `early` passes over (health, the OpenAPI
  * document, the status page, whose key is in a cookie its own hook reads) before its body is
- * read; admission (authorization and quotas, which may need the body's size) still runs in
- * preHandler, finding the key's verification cached.
+ * read, and refused there when its quota is already spent (`authenticate` checks the cached
+ * decision: see Admission.refuseSpent); admission (authorization and the quotas' charge, which
+ * may need the body's size) still runs after the body is parsed, before it is validated,
+ * finding the key's verification cached.
  */
 export function authenticateBeforeBody(app: FastifyInstance, authenticate: (req: FastifyRequest) => { org: string } | Promise<{ org: string }>, early: (route: string) => boolean): void {
   app.addHook('onRequest', (req, _reply, done) => {

@@ -263,8 +263,10 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     }
   };
 
-  // Callback style, so an admission answered at once costs no promise (bench gateway).
-  app.addHook('preHandler', (req, reply, done) => {
+  // Callback style, so an admission answered at once costs no promise (bench gateway). Before
+  // validation: a request refused as malformed is charged to its quotas too, and a key that may
+  // not act learns nothing of the body's schema.
+  app.addHook('preValidation', (req, reply, done) => {
     // No route: authenticated like any request before its body (401 first), then 404 or 405 (not a 403 for an unmapped route).
     if (req.is404) return done();
     const route = req.routeOptions.url ?? '';

@@ -457,7 +457,7 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     ...(tenancy && control
       ? {
           admit: o.admit ?? tenancy.admit,
-          authenticate: (req: FastifyRequest) => tenancy.authenticateNow(req.headers.authorization),
+          authenticate: (req: FastifyRequest) => tenancy.beforeBody(req),
           routes: (a: FastifyInstance) => {
             tenancyRoutes(tenancy, control, catalog, erasure?.boundMs ?? null)(a);
             statusPage({ meta, catalog, manifests, authorizer: authorizer!, tenancy, control, node: { id, roles: config.roles }, workerRound: (ns, c) => metrics.lag.last(ns, c) })(a);

@@ -105,13 +105,16 @@ export class TokenBucket {
     if (this.rate <= 0) return 60_000;
     return Math.ceil(((need - this.tokens) / this.rate) * 1000);
   }
-  /** Takes n tokens (a request larger than the bucket needs a full bucket); 0 or ms to wait. */
+  /**
+   * Takes n tokens; 0 or ms to wait. A request larger than the bucket needs a full bucket and
+   * leaves it in debt for the rest, which later requests wait out: the rate holds on average
+   * whatever the sizes (a body of many seconds' quota is not let through for one second's).
+   */
   take(n: number, now: number): number {
-    this.tokens = Math.min(this.capacity, this.tokens + ((now - this.last) / 1000) * this.rate);
-    this.last = now;
+    this.refill(now);
     const need = Math.min(n, this.capacity);
     if (this.tokens >= need) {
-      this.tokens -= need;
+      this.tokens -= n;
       return 0;
     }
     if (this.rate <= 0) return 60_000;
@@ -286,8 +289,23 @@ export class Quotas {
 
   private readonly takeHere = (l: RateLimiter, n: number): void => {
     const wait = l.bucket.take(n, this.now());
-    if (wait > 0) throw new QuotaExceeded(l.name, wait, `${l.what}: over the ${l.name} quota (${l.rate} per second); retry later`);
+    if (wait > 0) throw this.over(l, wait);
   };
+
+  /**
+   * Throws QuotaExceeded when `n` could not be taken from the limiter's bucket now, taking
+   * nothing (a request refused before its body is read). A bucket at another node is not asked:
+   * only what this node holds is looked at.
+   */
+  refuseSpent(l: RateLimiter, n: number): void {
+    if (l.owner && this.owners) return;
+    const wait = l.bucket.msUntil(n, this.now());
+    if (wait > 0) throw this.over(l, wait);
+  }
+
+  private over(l: RateLimiter, wait: number): QuotaExceeded {
+    return new QuotaExceeded(l.name, wait, `${l.what}: over the ${l.name} quota (${l.rate} per second); retry later`);
+  }
 
   /**
    * The owner's side of a grant (spec §6): up to `want` tokens of (org, ns)'s request-rate

@@ -44,6 +44,11 @@ test('token bucket and semaphore', async () => {
   assert.equal(b.take(1, 0), 0);
   assert.equal(b.take(1, 0), 500);
   assert.equal(b.take(1, 500), 0);
+  // A request larger than the bucket takes a full one and leaves the rest as debt.
+  const big = new TokenBucket(1_000, 0);
+  assert.equal(big.take(10_000, 0), 0, 'a full bucket lets one oversized request through');
+  assert.equal(big.take(1, 1_000), 8_001, 'then nothing until the 9,000 tokens of debt are paid back');
+  assert.equal(big.take(1_000, 10_000), 0);
   const s = new Semaphore(1);
   const r1 = await s.acquire(1, 50);
   assert.ok(r1);

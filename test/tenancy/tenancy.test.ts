@@ -7,6 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { backendFactory, type BackendFactory } from '../harness/backends.js';
@@ -333,6 +334,56 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} wi
     await q('metadata_ops_rate', null);
     const show = await call(a, 'GET', '/v1/quotas?namespace=beta', admin);
     assert.equal(show.body.effective.concurrent_query_slots, 16);
+  });
+
+  test('quotas hold whatever the requests: a body larger than its bucket leaves debt, a refused malformed request is charged, a spent quota is refused before the body, deletes pass the storage quota', async (t) => {
+    if (!dataPlane) return t.skip('needs collections (multi-item transactions)');
+    const q = (name: string, value: number | null) => setQuota(name, value, 'beta');
+    const doc = '/v1/namespaces/beta/collections/docs/documents';
+    // ingest bytes/s: 1024 (512 per gateway). A body of 8 KB takes a full bucket, and the rest is
+    // debt: a second later a small write is still refused (before, each large body cost one second).
+    await q('ingest_bytes_per_s', 1024);
+    await new Promise((r) => setTimeout(r, 1_100)); // a full bucket
+    const big = await call(a, 'POST', doc, admin, { upserts: [{ id: 'debt', pad: 'x'.repeat(8_000) }] });
+    assert.equal(big.status, 200, big.text);
+    await new Promise((r) => setTimeout(r, 1_100));
+    const small = await call(a, 'POST', doc, admin, { upserts: [{ id: 'after-debt', pad: 'x'.repeat(200) }] });
+    assert.equal(small.status, 429, `the 8 KB body's debt is not paid back after 1 s: ${small.text}`);
+    assert.match(small.body.error.message, /ingest_bytes_per_s/);
+    // Spent: a write declaring a 30 MiB body is refused at once, its body never sent.
+    const { port } = new URL(a.url);
+    const head = await new Promise<string>((resolve, reject) => {
+      const s = connect(Number(port), '127.0.0.1');
+      let text = '';
+      const timer = setTimeout(() => (s.destroy(), reject(new Error(`no answer while the body was unsent: ${text}`))), 10_000);
+      s.on('data', (b: Buffer) => {
+        text += b.toString();
+        if (text.includes('\r\n\r\n')) {
+          clearTimeout(timer);
+          s.destroy();
+          resolve(text);
+        }
+      });
+      s.on('error', reject);
+      s.write(`POST ${doc} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${admin}\r\nContent-Type: application/json\r\nContent-Length: ${30 * 1024 * 1024}\r\n\r\n{"upserts":[`);
+    });
+    assert.match(head, /^HTTP\/1\.1 429 /);
+    assert.match(head, /\r\nretry-after: \d+/i);
+    await q('ingest_bytes_per_s', null);
+    assert.equal((await call(a, 'GET', `${doc}/after-debt`, admin)).status, 404, 'nothing of a refused write is applied');
+    // request_rate: a malformed request (400) is charged like any other.
+    await q('request_rate', 2);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await call(a, 'POST', '/v1/namespaces/beta/collections/docs/query', admin, { bogus: 1 })).status);
+    assert.ok(statuses.includes(429), `six malformed queries at request_rate 2: ${statuses}`);
+    await q('request_rate', null);
+    // storage_bytes: at its quota a namespace still deletes and erases (it can only shrink), and upserts are refused.
+    await q('storage_bytes', 1);
+    assert.equal((await call(a, 'POST', doc, admin, { upserts: [{ id: 's2' }] })).status, 429);
+    const del = await call(a, 'POST', doc, admin, { deletes: ['debt'] });
+    assert.equal(del.status, 200, del.text);
+    assert.equal((await call(a, 'GET', `${doc}/debt?token=${encodeURIComponent(del.body.token)}`, admin)).status, 404);
+    await q('storage_bytes', null);
   });
 
   test('usage: both gateways count admitted requests and ingest bytes per namespace', async (t) => {
