@@ -167,6 +167,8 @@ export function addRoute(app: FastifyInstance, r: RouteDef, handler: (req: Fasti
   app.route({ method: r.method, url: r.url, schema: { ...r.schema, response: undefined, summary: r.summary } as never, handler, ...(r.bodyLimit !== undefined ? { bodyLimit: r.bodyLimit } : {}) });
 }
 
+const AUTHORIZATION = 'authorization';
+
 export function buildApp(d: GatewayDeps): FastifyInstance {
   const app = Fastify({
     loggerInstance: d.logger,
@@ -189,6 +191,14 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
   app.decorateRequest('principal', null as unknown as Principal);
 
   const ops = new Set(['/healthz', '/readyz', '/v1/openapi.json', ...(d.publicPaths ?? [])]);
+  // One key per request: Node keeps the first of several Authorization headers and drops the
+  // rest, while a proxy in front may decide on another, so an ambiguous request is refused.
+  app.addHook('onRequest', (req, _reply, done) => {
+    const raw = req.raw.rawHeaders;
+    let n = 0;
+    for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === AUTHORIZATION.length && raw[i]!.toLowerCase() === AUTHORIZATION) n++;
+    done(n > 1 ? new HttpError(401, 'unauthenticated', `the request has ${n} Authorization headers: send exactly one, Authorization: Bearer loam_<key_id>_<secret>`) : undefined);
+  });
   if (d.authenticate) {
     const late = d.keyFromPlugin ?? [];
     authenticateBeforeBody(app as unknown as FastifyInstance, d.authenticate, (route) => !ops.has(route) && !late.some((at) => route === at || route.startsWith(`${at}/`)));

@@ -216,6 +216,8 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog, er
   return (app: FastifyInstance): void => {
     const nsIdOf = async (org: string, name: string | undefined): Promise<number | null> => (name ? (await catalog.namespace(org, name)).id : null);
     const who = (req: FastifyRequest) => req.principal.subject ?? 'local';
+    /** The creator an org's first key names. */
+    const OPERATOR_CREATOR = 'operator';
     const route = (r: RouteDef, handler: Handler) => addRoute(app, r, handler);
     const R = TENANCY_ROUTES;
 
@@ -310,7 +312,10 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog, er
     });
     route(R.createOrg, async (req, reply) => {
       const { id } = req.body as { id: string };
-      const k = await t.ops.createOrgWithAdmin(id, who(req)).catch((e: unknown) => {
+      // The org's keys show "operator" as the first one's creator, not the operator key's id: the
+      // deployment's own keys are none of a tenant's business (the log keeps which key it was).
+      req.log.info({ org: id, by: who(req) }, 'org created');
+      const k = await t.ops.createOrgWithAdmin(id, OPERATOR_CREATOR).catch((e: unknown) => {
         throw isMetaError(e, 'AlreadyExists') ? new HttpError(409, 'already_exists', `org "${id}" already exists`) : e;
       });
       return reply.status(201).send({ id, admin_key: k.token, key: k.key, note: 'the admin key is shown once; store it now' });

@@ -36,6 +36,14 @@ before(async () => {
   assert.equal((await call('GET', '/v1/org', acme)).body.id, 'acme', "the new org's admin key works");
 });
 
+test("a tenant's keys do not name the operator's key: its first key's creator reads \"operator\"", async () => {
+  const keys = await call('GET', '/v1/keys', acme);
+  assert.equal(keys.status, 200, keys.text);
+  const operatorId = operator.split('_')[1]!;
+  assert.ok(!keys.text.includes(operatorId), `the operator key's id ${operatorId} is not shown to the tenant: ${keys.text}`);
+  assert.deepEqual(keys.body.items.map((k: { createdBy: string }) => k.createdBy), ['operator']);
+});
+
 after(async () => {
   await node?.close();
   await f?.cleanup();

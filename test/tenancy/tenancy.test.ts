@@ -104,6 +104,21 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} wi
     assert.equal(revoked.status, 401);
     assert.match(revoked.body.error.message, /revoked/);
     assert.equal((await call(a, 'GET', path, doomed)).status, 401, 'and stays refused (no cached verification survives)');
+    // Two Authorization headers, in either order: which key is meant is ambiguous (Node keeps the first, a proxy may use the last).
+    const { port } = new URL(a.url);
+    for (const keys of [[admin, doomed], [doomed, admin], [admin, admin]]) {
+      const head = await new Promise<string>((resolve, reject) => {
+        const s = connect(Number(port), '127.0.0.1');
+        let text = '';
+        s.on('data', (b: Buffer) => (text += b.toString()));
+        s.on('end', () => resolve(text));
+        s.on('error', reject);
+        s.setTimeout(10_000, () => (s.destroy(), reject(new Error('no answer'))));
+        s.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${keys[0]}\r\nauthorization: Bearer ${keys[1]}\r\n\r\n`);
+      });
+      assert.match(head, /^HTTP\/1\.1 401 /, head);
+      assert.match(head, /2 Authorization headers: send exactly one/);
+    }
   });
 
   test('403: a reader cannot write or create; a namespace-scoped key sees only its namespace', async (t) => {
