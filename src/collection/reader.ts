@@ -48,6 +48,19 @@ export interface QueryOptions extends ReadOptions {
   cursor?: string;
 }
 
+/** One document of a query page. */
+export interface QueryDocument {
+  /** Its primary key's canonical (string) form. */
+  key: string;
+  /** Its JSON text as it was sent (UTF-8), to be answered as is (docs/api.md, "Documents as sent"). */
+  text: Buffer;
+}
+
+export interface QueryPage {
+  documents: QueryDocument[];
+  nextCursor: string | null;
+}
+
 /** Per partition: the latest log record per key for offsets [from, to). */
 interface TailState {
   from: number;
@@ -225,8 +238,12 @@ export class CollectionReader {
     });
   }
 
-  /** A page of documents in primary-key order that match the filter. */
-  async query(c: Collection, o: QueryOptions): Promise<{ documents: Record<string, unknown>[]; nextCursor: string | null }> {
+  /**
+   * A page of documents in primary-key order that match the filter: each one's stored text,
+   * not a parsed value (a parse and re-serialization would round 12345678901234567890 and
+   * respell 1.50); the filter alone reads the parsed form.
+   */
+  async query(c: Collection, o: QueryOptions): Promise<QueryPage> {
     const limit = o.limit ?? DEFAULT_QUERY_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_QUERY_LIMIT) throw dataErrors.invalid('limit', `must be an integer in 1..${MAX_QUERY_LIMIT}`);
     const filter = o.filter === undefined || o.filter === null ? undefined : parseFilter(o.filter, c.schema);
@@ -245,7 +262,7 @@ export class CollectionReader {
       tailEntries.sort((a, b) => compareKeys(a.key, b.key));
       const sources: AsyncIterator<DataEntry>[] = [arrayIter(tailEntries), ...v.manifest.files.map((f) => this.files.scan(f, after))];
       const heads: (DataEntry | undefined)[] = await Promise.all(sources.map(async (s) => (await s.next()).value as DataEntry | undefined));
-      const documents: Record<string, unknown>[] = [];
+      const documents: QueryDocument[] = [];
       let scanned = 0;
       let lastKey: string | undefined;
       while (documents.length < limit) {
@@ -262,8 +279,7 @@ export class CollectionReader {
         }
         lastKey = min;
         if (winner && !winner.tombstone) {
-          const doc = JSON.parse(winner.body.toString('utf8')) as Record<string, unknown>;
-          if (!filter || matches(filter, doc)) documents.push(doc);
+          if (!filter || matches(filter, JSON.parse(winner.body.toString('utf8')) as Record<string, unknown>)) documents.push({ key: min, text: winner.body });
         }
         if (++scanned >= MAX_QUERY_SCAN) break;
       }

@@ -7,7 +7,6 @@
 import type { MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
 import type { Store } from '../store/index.js';
-import { canonicalKey } from '../log/keys.js';
 import type { CollectionReader } from '../collection/reader.js';
 import type { CollectionWriter } from '../collection/writer.js';
 import type { ControlStore } from '../control/types.js';
@@ -65,11 +64,8 @@ async function replayOne(d: ReplayDeps, rec: RequestRecord): Promise<void> {
     const found: string[] = [];
     let cursor: string | null = null;
     for (let page = 0; page < MAX_REPLAY_SCAN_PAGES; page++) {
-      const r: { documents: Record<string, unknown>[]; nextCursor: string | null } = await d.reader.query(c, { limit: 1_000, consistency: 'strong', ...(cursor ? { cursor } : {}) });
-      for (const doc of r.documents) {
-        const k = canonicalKey(doc[c.schema.primaryKey]);
-        if (k.ok && erased.has(k.key)) found.push(k.key);
-      }
+      const r = await d.reader.query(c, { limit: 1_000, consistency: 'strong', ...(cursor ? { cursor } : {}) });
+      for (const doc of r.documents) if (erased.has(doc.key)) found.push(doc.key);
       cursor = r.nextCursor;
       if (!cursor) break;
     }

@@ -73,22 +73,23 @@ export class ErasureService {
       if (raw.length > MAX_ERASE_KEYS) throw dataErrors.tooLarge('body.keys', `an erasure takes at most ${MAX_ERASE_KEYS} keys (MAX_ERASE_KEYS); got ${raw.length}: split it`);
     } else {
       if (!reader) throw dataErrors.unavailable('an erase by filter needs the query role on this node; send it to a node that has it');
-      raw = [];
+      // The documents' keys as stored: canonical already, and checked when they were written.
+      const found = new Set<string>();
       let cursor: string | null = null;
-      const pk = c.schema.primaryKey;
       for (let page = 0; page <= MAX_ERASE_KEYS; page++) {
-        const r: { documents: Record<string, unknown>[]; nextCursor: string | null } = await reader.query(c, { filter: input.filter, limit: 1_000, consistency: 'strong', ...(cursor ? { cursor } : {}) });
-        for (const doc of r.documents) raw.push(doc[pk]);
-        if (raw.length > MAX_ERASE_KEYS) throw dataErrors.tooLarge('body.filter', `the filter matches more than ${MAX_ERASE_KEYS} documents (MAX_ERASE_KEYS): narrow it`);
+        const r = await reader.query(c, { filter: input.filter, limit: 1_000, consistency: 'strong', ...(cursor ? { cursor } : {}) });
+        for (const doc of r.documents) found.add(doc.key);
+        if (found.size > MAX_ERASE_KEYS) throw dataErrors.tooLarge('body.filter', `the filter matches more than ${MAX_ERASE_KEYS} documents (MAX_ERASE_KEYS): narrow it`);
         cursor = r.nextCursor;
         if (!cursor) break;
       }
-      if (raw.length === 0) throw dataErrors.notFound('a document matching body.filter');
+      if (found.size === 0) throw dataErrors.notFound('a document matching body.filter');
+      return [...found];
     }
     const out = new Set<string>();
     raw.forEach((v, i) => {
       const k = canonicalKey(v);
-      if (!k.ok) throw dataErrors.invalid(hasKeys ? `body.keys[${i}]` : 'body.filter', `a primary key value ${k.why}`);
+      if (!k.ok) throw dataErrors.invalid(`body.keys[${i}]`, `a primary key value ${k.why}`);
       const pkType = c.schema.fields[c.schema.primaryKey];
       if (pkType === 'number' && typeof v !== 'number') throw dataErrors.invalid(`body.keys[${i}]`, `a primary key value must be a number (the collection's schema), got ${typeof v}`);
       out.add(k.key);

@@ -18,6 +18,7 @@ import { DEFAULT_ORG } from '../collection/catalog.js';
 import type { CollectionReader, Consistency } from '../collection/reader.js';
 import type { CollectionWriter } from '../collection/writer.js';
 import { openApiDocument, ROUTES, type RouteDef } from './schemas.js';
+import { queryAnswer } from './query-answer.js';
 import { bodyText, clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES, notFound, registerBodyParser, registerValidators, RouteTable } from './protocol.js';
 import { MAX_KEY_BYTES } from '../log/keys.js';
 import type { Authorizer } from '../authz/authorizer.js';
@@ -467,7 +468,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     return reply.type('application/json').send(doc);
   });
 
-  route<CP, unknown, { filter?: unknown; limit?: number; cursor?: string; consistency?: Consistency; token?: string }>(ROUTES.query, async (req) => {
+  route<CP, unknown, { filter?: unknown; limit?: number; cursor?: string; consistency?: Consistency; token?: string }>(ROUTES.query, async (req, reply) => {
     const c = await d.catalog.collection(req.principal.org, req.params.ns, req.params.c);
     const b = req.body ?? {};
     const r = await d.reader!.query(c, {
@@ -477,7 +478,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
       consistency: b.consistency ?? 'strong',
       ...(b.token ? { token: b.token } : {}),
     });
-    return { documents: r.documents, next_cursor: r.nextCursor };
+    return reply.type('application/json').send(queryAnswer(r));
   });
 
   const erasure = (): ErasureService => {

@@ -143,6 +143,32 @@ describe('collections through the node', () => {
     assert.match(bad.body.error.message, /upserts\[1\]\.price/);
     assert.equal((await http(n.url, 'GET', `${C}/documents/raw-ok`)).status, 404, 'nothing of a refused batch is written');
   });
+
+  test('a query answers each document as sent: every digit, its spacing, 1.50 and a repeated member', async () => {
+    const sent = '{"sku":"q-big","price":12345678901234567890, "x" : 1.50, "r": 1, "r": 2,\n "s": "é\\u00e9"}';
+    const w = await http(n.url, 'POST', `${C}/documents`, `{"upserts":[${sent}]}`);
+    assert.equal(w.status, 200, JSON.stringify(w.body));
+    const query = async (body: object) => {
+      const r = await fetch(`${n.url}${C}/query`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      assert.equal(r.status, 200);
+      assert.match(r.headers.get('content-type') ?? '', /^application\/json/);
+      return r.text();
+    };
+    // The filter still reads the parsed value (the price's double, the last "r").
+    const filter = { sku: 'q-big', price: { $gt: 1e19 }, r: 2 };
+    const strong = await query({ filter });
+    assert.ok(strong.includes(sent), `a strong query answers the text as sent: ${strong}`);
+    assert.deepEqual(JSON.parse(strong), { documents: [JSON.parse(sent)], next_cursor: null }, 'in an answer of the same shape, valid JSON');
+    const eventual = await until(async () => {
+      const t = await query({ filter, consistency: 'eventual' });
+      return (JSON.parse(t) as { documents: unknown[] }).documents.length === 1 ? t : undefined;
+    });
+    assert.ok(eventual?.includes(sent), `and so does a query of the applied data files: ${eventual}`);
+    // A page with a next_cursor and several documents is valid JSON too.
+    const page = JSON.parse(await query({ limit: 2 })) as { documents: { sku: string }[]; next_cursor: string };
+    assert.equal(page.documents.length, 2);
+    assert.match(page.next_cursor, /^[A-Za-z0-9_-]+$/);
+  });
 });
 
 describe('stored bytes (the storage quota\'s measure)', () => {
