@@ -4032,7 +4032,10 @@ export interface operations {
                     cursor?: string;
                     /** @description e.g. {"status": "active", "age": {"$gte": 18}}, {"$or": [...]}, {"tag": {"$in": ["a", "b"]}}, {"$not": {...}} */
                     filter?: Record<string, unknown>;
-                    /** @default 100 */
+                    /**
+                     * @description Documents a page holds at most; a page also ends before the document that would take it past 16777216 bytes of documents (it always holds one).
+                     * @default 100
+                     */
                     limit?: number;
                     /** @description A consistency token a write returned: the read sees that write. Writes return tokens of at most 2048 characters. */
                     token?: string;
@@ -4047,9 +4050,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The matching documents in primary-key order, each as it was sent. */
                         documents?: {
                             [key: string]: unknown;
                         }[];
+                        /** @description The next page's cursor; null when there is no more. A page may hold fewer than limit documents and still have more. */
                         next_cursor?: string | null;
                     };
                 };

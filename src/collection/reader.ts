@@ -27,6 +27,16 @@ export const DEFAULT_QUERY_LIMIT = 100;
 export const MAX_QUERY_LIMIT = 1_000;
 /** Entries one query page examines at most; past it the page ends early with a cursor. */
 export const MAX_QUERY_SCAN = 100_000;
+/**
+ * Document text one query page holds at most (bytes as sent). A page ends before the
+ * document that would take it past this, with a cursor at it; it always holds one (a
+ * document is at most MAX_DOC_BYTES, 1 MiB). Without it a page of 1,000 documents of 1 MiB
+ * was built whole, and past V8's string limit (~540 of them) answered 500. 16 MiB still
+ * carries 16 of the largest documents a page, the same bytes an apply round reads
+ * (MAX_APPLY_BYTES), half of a write batch (MAX_BATCH_BYTES); a query holds about twice
+ * it (the page's texts, then the answer spliced from them).
+ */
+export const MAX_QUERY_PAGE_BYTES = 16 * 1024 * 1024;
 /** Keys one get may name (GET by many ids). */
 export const MAX_GET_KEYS = 1_000;
 /** Head reads a token read makes before it refuses a token beyond the heads (spec §3.5). */
@@ -52,7 +62,10 @@ export interface QueryOptions extends ReadOptions {
 export interface QueryDocument {
   /** Its primary key's canonical (string) form. */
   key: string;
-  /** Its JSON text as it was sent (UTF-8), to be answered as is (docs/api.md, "Documents as sent"). */
+  /**
+   * Its JSON text as it was sent (UTF-8), to be answered as is (docs/api.md, "Documents as
+   * sent"). A copy: a view would keep its whole cached block alive past the cache's bound.
+   */
   text: Buffer;
 }
 
@@ -263,6 +276,7 @@ export class CollectionReader {
       const sources: AsyncIterator<DataEntry>[] = [arrayIter(tailEntries), ...v.manifest.files.map((f) => this.files.scan(f, after))];
       const heads: (DataEntry | undefined)[] = await Promise.all(sources.map(async (s) => (await s.next()).value as DataEntry | undefined));
       const documents: QueryDocument[] = [];
+      let bytes = 0;
       let scanned = 0;
       let lastKey: string | undefined;
       while (documents.length < limit) {
@@ -277,10 +291,13 @@ export class CollectionReader {
             heads[i] = (await sources[i]!.next()).value as DataEntry | undefined;
           }
         }
-        lastKey = min;
-        if (winner && !winner.tombstone) {
-          if (!filter || matches(filter, JSON.parse(winner.body.toString('utf8')) as Record<string, unknown>)) documents.push({ key: min, text: winner.body });
+        if (winner && !winner.tombstone && (!filter || matches(filter, JSON.parse(winner.body.toString('utf8')) as Record<string, unknown>))) {
+          // Full: the cursor is the key before this one (lastKey), so the next page starts with it.
+          if (documents.length > 0 && bytes + winner.body.length > MAX_QUERY_PAGE_BYTES) return { documents, nextCursor: encodeCursor(lastKey!) };
+          documents.push({ key: min, text: Buffer.from(winner.body) });
+          bytes += winner.body.length;
         }
+        lastKey = min;
         if (++scanned >= MAX_QUERY_SCAN) break;
       }
       const more = heads.some((h) => h !== undefined);

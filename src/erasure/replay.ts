@@ -16,7 +16,10 @@ import { ERASURE_LOG_PREFIX, ERASURE_RECORD_FORMAT, readRecord, type ErasureData
 
 /** Listing pages of _erasure/ a start reads (pages of 1,000 objects). */
 export const MAX_REPLAY_LIST_PAGES = 1_000;
-/** Documents a replay scans per collection, at most (pages of 1,000). */
+/**
+ * Query pages a replay scans per collection, at most: each of up to 1,000 documents and
+ * MAX_QUERY_PAGE_BYTES of them (10 million documents, or 160 GiB of the largest ones).
+ */
 export const MAX_REPLAY_SCAN_PAGES = 10_000;
 
 export interface ReplayDeps {

@@ -3,7 +3,7 @@
 import { MAX_NAME_LENGTH, MAX_PARTITIONS, NAME_PATTERN, MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT } from '../meta/limits.js';
 import { MAX_BATCH_DOCS } from '../collection/writer.js';
 import { MAX_LEGACY_TOKEN_LENGTH, MAX_TOKEN_LENGTH } from '../meta/token.js';
-import { MAX_QUERY_LIMIT, DEFAULT_QUERY_LIMIT } from '../collection/reader.js';
+import { MAX_QUERY_LIMIT, DEFAULT_QUERY_LIMIT, MAX_QUERY_PAGE_BYTES } from '../collection/reader.js';
 import { MAX_LOG_RETENTION_BYTES, MAX_LOG_RETENTION_MS, MIN_LOG_RETENTION_BYTES, MIN_LOG_RETENTION_MS } from '../collection/retention.js';
 import { DEFAULT_COLLECTION_LOG_RETENTION_MS } from '../meta/limits.js';
 import { MAX_ERASE_KEYS } from '../erasure/record.js';
@@ -335,14 +335,26 @@ export const ROUTES = {
             type: 'object',
             description: 'e.g. {"status": "active", "age": {"$gte": 18}}, {"$or": [...]}, {"tag": {"$in": ["a", "b"]}}, {"$not": {...}}',
           },
-          limit: { type: 'integer', minimum: 1, maximum: MAX_QUERY_LIMIT, default: DEFAULT_QUERY_LIMIT },
+          limit: {
+            type: 'integer',
+            minimum: 1,
+            maximum: MAX_QUERY_LIMIT,
+            default: DEFAULT_QUERY_LIMIT,
+            description: `Documents a page holds at most; a page also ends before the document that would take it past ${MAX_QUERY_PAGE_BYTES} bytes of documents (it always holds one).`,
+          },
           cursor: { type: 'string', maxLength: 4096 },
           consistency,
           token,
         },
       },
       response: {
-        200: { type: 'object', properties: { documents: { type: 'array', items: { type: 'object', additionalProperties: true } }, next_cursor: { type: ['string', 'null'] } } },
+        200: {
+          type: 'object',
+          properties: {
+            documents: { type: 'array', items: { type: 'object', additionalProperties: true }, description: 'The matching documents in primary-key order, each as it was sent.' },
+            next_cursor: { type: ['string', 'null'], description: 'The next page\'s cursor; null when there is no more. A page may hold fewer than limit documents and still have more.' },
+          },
+        },
         400: errorBody,
         404: errorBody,
         503: errorBody,

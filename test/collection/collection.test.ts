@@ -5,6 +5,7 @@ import { linkPointerKey } from '../../src/meta/index.js';
 import { http, testNode, until, type TestNode } from '../node/helpers.js';
 import { storedBytes } from '../../src/collection/usage.js';
 import { upsertSpans } from '../../src/collection/batch-text.js';
+import { MAX_QUERY_PAGE_BYTES } from '../../src/collection/reader.js';
 
 const C = '/v1/namespaces/shop/collections/items';
 
@@ -168,6 +169,51 @@ describe('collections through the node', () => {
     const page = JSON.parse(await query({ limit: 2 })) as { documents: { sku: string }[]; next_cursor: string };
     assert.equal(page.documents.length, 2);
     assert.match(page.next_cursor, /^[A-Za-z0-9_-]+$/);
+  });
+
+  test('a query page holds at most MAX_QUERY_PAGE_BYTES of documents, and its next_cursor goes on from there', async () => {
+    const B = '/v1/namespaces/shop/collections/big';
+    assert.equal((await http(n.url, 'POST', '/v1/namespaces/shop/collections', { name: 'big', primary_key: 'id', partitions: 2 })).status, 201);
+    // 40 documents of 0.67 to 1 MiB, about 34 MiB: a few pages at the bound, whatever the limit.
+    const texts = Array.from({ length: 40 }, (_, i) => {
+      const head = `{"id":"b${String(i).padStart(2, '0')}","n":${i},"pad":"`;
+      return `${head}${'x'.repeat(700_000 + ((i * 37_003) % 340_000) - head.length - 2)}"}`;
+    });
+    for (let i = 0; i < texts.length; i += 10) {
+      const w = await http(n.url, 'POST', `${B}/documents`, `{"upserts":[${texts.slice(i, i + 10).join(',')}]}`, 60_000);
+      assert.equal(w.status, 200, JSON.stringify(w.body));
+    }
+    const size = (id: string) => Buffer.byteLength(texts[Number(id.slice(1))]!);
+    /** Every page of a query, checked against the bound; the ids of each. */
+    const pageThrough = async (filter: object | undefined, matching: string[]) => {
+      const pages: string[][] = [];
+      let cursor: string | null = null;
+      do {
+        const r: Response = await fetch(`${n.url}${B}/query`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ limit: 1000, ...(filter ? { filter } : {}), ...(cursor ? { cursor } : {}) }),
+          signal: AbortSignal.timeout(60_000),
+        });
+        assert.equal(r.status, 200);
+        const answer = await r.text();
+        const page = JSON.parse(answer) as { documents: { id: string }[]; next_cursor: string | null };
+        const ids = page.documents.map((d) => d.id);
+        const bytes = ids.reduce((sum, id) => sum + size(id), 0);
+        assert.ok(ids.length >= 1 && bytes <= MAX_QUERY_PAGE_BYTES, `page ${pages.length}: ${ids.length} documents, ${bytes} bytes (bound ${MAX_QUERY_PAGE_BYTES})`);
+        assert.ok(Buffer.byteLength(answer) <= MAX_QUERY_PAGE_BYTES + 1024, `the answer is the documents and a small envelope: ${Buffer.byteLength(answer)} bytes`);
+        const next = matching[pages.flat().length + ids.length];
+        if (next !== undefined) assert.ok(bytes + size(next) > MAX_QUERY_PAGE_BYTES, `page ${pages.length} stopped before ${next} although it fitted`);
+        pages.push(ids);
+        cursor = page.next_cursor;
+      } while (cursor && pages.length < texts.length);
+      assert.deepEqual(pages.flat(), matching, 'every document once, in key order');
+      assert.ok(pages.length >= 2, `${pages.length} pages`);
+    };
+    const ids = texts.map((_, i) => `b${String(i).padStart(2, '0')}`);
+    await pageThrough(undefined, ids);
+    // With a filter the page may end after keys it skipped: the cursor must not pass the next match.
+    await pageThrough({ n: { $in: ids.map((_, i) => i).filter((i) => i % 3 !== 1) } }, ids.filter((_, i) => i % 3 !== 1));
   });
 });
 
