@@ -106,7 +106,8 @@ export class Admission {
     const generation = this.d.generation();
     const v = await this.d.keys.authenticated(req.headers.authorization);
     const p = v.principal;
-    const ra = ROUTE_AUTH[`${req.method} ${route}`];
+    // HEAD is GET without the body (fastify serves one for every GET route): the same action.
+    const ra = ROUTE_AUTH[`${req.method === 'HEAD' ? 'GET' : req.method} ${route}`];
     if (!ra) throw new AuthzError('forbidden', `${req.method} ${route} is not mapped to an action; refused`, { reason: 'unmapped_route' });
     const params = (req.params ?? {}) as Params;
     let resource: Resource;

@@ -121,6 +121,21 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} wi
     }
   });
 
+  test('HEAD is GET without the body: admitted as the GET, answering its status', async (t) => {
+    if (!dataPlane) return t.skip('needs collections (multi-item transactions)');
+    const reader = await newKey(a, admin, { role: 'reader' });
+    const paths = ['/v1/namespaces', '/v1/namespaces/alpha', '/v1/namespaces/alpha/collections/docs/documents/d1', '/v1/namespaces/alpha/collections/docs/documents/nope', '/v1/quotas'];
+    for (const key of [admin, reader]) {
+      for (const path of paths) {
+        const get = await call(a, 'GET', path, key);
+        const head = await fetch(a.url + path, { method: 'HEAD', headers: { authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(10_000) });
+        assert.equal(head.status, get.status, `HEAD ${path}: ${head.status}, GET ${get.status}`);
+        assert.equal(await head.text(), '');
+      }
+    }
+    assert.equal((await fetch(a.url + '/v1/namespaces', { method: 'HEAD', signal: AbortSignal.timeout(10_000) })).status, 401);
+  });
+
   test('403: a reader cannot write or create; a namespace-scoped key sees only its namespace', async (t) => {
     if (!dataPlane) return t.skip('needs collections (multi-item transactions)');
     const reader = await newKey(a, admin, { role: 'reader' });
