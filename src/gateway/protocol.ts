@@ -49,9 +49,35 @@ export function bodyText(req: FastifyRequest): Buffer | undefined {
   return bodyTexts.get(req);
 }
 
+/** The charset parameter of a Content-Type, lower-cased; undefined when it names none. */
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
+const UTF8_NAMES: ReadonlySet<string> = new Set(['utf-8', 'utf8']);
+
+/**
+ * A body this node cannot read as sent is refused before it is read (415): one compressed or
+ * otherwise encoded (`Content-Encoding`: the bytes would be taken for JSON text, or refused as
+ * "not UTF-8"), or declared in a charset other than UTF-8 (it would be read as UTF-8).
+ */
+function unreadableBody(req: FastifyRequest): ProtocolError | undefined {
+  const encoding = req.headers['content-encoding']?.trim().toLowerCase();
+  if (encoding && encoding !== 'identity') {
+    return new ProtocolError(415, 'unsupported_media_type', `Content-Encoding "${encoding.slice(0, 64)}" is not accepted: send the body uncompressed, without a Content-Encoding header`);
+  }
+  const charset = CHARSET.exec(req.headers['content-type'] ?? '')?.[1]?.toLowerCase();
+  if (charset !== undefined && !UTF8_NAMES.has(charset)) {
+    return new ProtocolError(415, 'unsupported_media_type', `charset "${charset.slice(0, 64)}" is not accepted: send JSON in UTF-8 (Content-Type: application/json or application/json; charset=utf-8)`);
+  }
+  return undefined;
+}
+
 /** Only JSON bodies, checked for UTF-8, depth and numbers before any route sees them. */
 export function registerBodyParser(app: FastifyInstance, bodyLimit: number): void {
   app.removeAllContentTypeParsers();
+  // Before the parser reads the body (preParsing), only for a request that has one.
+  app.addHook('preParsing', (req, _reply, payload, done) => {
+    const hasBody = req.headers['content-length'] !== undefined ? req.headers['content-length'] !== '0' : req.headers['transfer-encoding'] !== undefined;
+    done(hasBody ? unreadableBody(req) ?? null : null, payload);
+  });
   app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, (req, raw, done) => {
     const buf = raw as Buffer;
     // No bytes is no body, as without a Content-Type (clients send the header on a DELETE too):

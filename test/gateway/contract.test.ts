@@ -4,6 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import { resolveConfig } from '../../src/node/config.js';
 import { startNode, type LoamNode } from '../../src/node/node.js';
 import { MAX_KEY_BYTES } from '../../src/log/keys.js';
@@ -179,6 +180,28 @@ describe('bodies', () => {
     isError(await raw('GET', `${C}/s/documents/t`), 404);
     isError(await json('POST', `${C}/s/documents`, '{"upserts": ['), 400, 'invalid_json');
     isError(await json('POST', '/v1/namespaces', '{"name":"x","__proto__":{"a":1}}'), 400);
+  });
+
+  test('a Content-Encoding, or a charset other than UTF-8, is 415 naming it, and nothing is written', async () => {
+    const body = '{"upserts":[{"id":"enc"}]}';
+    for (const [headers, says] of [
+      [{ 'content-type': 'application/json', 'content-encoding': 'gzip' }, /Content-Encoding "gzip"/],
+      [{ 'content-type': 'application/json', 'content-encoding': 'br' }, /Content-Encoding "br"/],
+      [{ 'content-type': 'application/json; charset=latin1' }, /charset "latin1"/],
+      [{ 'content-type': 'application/json; charset="utf-16"' }, /charset "utf-16"/],
+    ] as const) {
+      const r = await raw('POST', `${C}/s/documents`, { body, headers });
+      isError(r, 415, 'unsupported_media_type');
+      assert.match(r.body.error.message, says);
+    }
+    // A gzip body is refused as gzip, not as "not UTF-8".
+    const gz = await raw('POST', `${C}/s/documents`, { body: gzipSync(body), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    isError(gz, 415, 'unsupported_media_type');
+    isError(await raw('GET', `${C}/s/documents/enc`), 404);
+    for (const type of ['application/json; charset=utf-8', 'application/json; charset=UTF-8', 'application/json;charset=utf8']) {
+      const ok = await raw('POST', `${C}/s/documents`, { body, headers: { 'content-type': type, 'content-encoding': 'identity' } });
+      assert.equal(ok.status, 200, `${type}: ${JSON.stringify(ok.body)}`);
+    }
   });
 
   test('bad JSON says where; a "__proto__" key, or "constructor" holding "prototype", is refused by name, not as bad JSON', async () => {
