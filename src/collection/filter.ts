@@ -11,7 +11,11 @@
 import { dataErrors } from '../log/errors.js';
 import type { CollectionSchema } from '../meta/types.js';
 
-/** Nodes (conditions and logical operators) in one filter. */
+/**
+ * Nodes in one filter: every filter object, every condition (shorthand `{field: value}`
+ * included) and every operator. Each document is tested against every node, so this bounds
+ * the work a query does per document.
+ */
 export const MAX_FILTER_NODES = 256;
 export const MAX_FILTER_DEPTH = 16;
 export const MAX_IN_VALUES = 1_000;
@@ -41,9 +45,14 @@ export function parseFilter(raw: unknown, schema: CollectionSchema, at = 'filter
   return parse(raw, schema, at, 0, count);
 }
 
+/** Counts one node toward MAX_FILTER_NODES. */
+function tick(count: { n: number }): void {
+  if (++count.n > MAX_FILTER_NODES) throw dataErrors.invalid('filter', `has more than ${MAX_FILTER_NODES} conditions`);
+}
+
 function parse(raw: unknown, schema: CollectionSchema, at: string, depth: number, count: { n: number }): Filter {
   if (depth > MAX_FILTER_DEPTH) throw dataErrors.invalid(at, `nests deeper than ${MAX_FILTER_DEPTH} levels`);
-  if (++count.n > MAX_FILTER_NODES) throw dataErrors.invalid('filter', `has more than ${MAX_FILTER_NODES} conditions`);
+  tick(count);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     throw dataErrors.invalid(at, `must be an object such as {"status": "active"} or {"$and": [...]}, got ${typeName(raw)}`);
   }
@@ -75,6 +84,7 @@ function fieldConditions(field: string, v: unknown, schema: CollectionSchema, at
     if (typeof x !== declared) throw dataErrors.invalid(where, `field "${field}" is a ${declared}; got ${typeName(x)}`);
   };
   if (isScalar(v)) {
+    tick(count);
     checkType(v, at);
     return [{ kind: 'cmp', field, op: '$eq', value: v }];
   }
@@ -84,7 +94,7 @@ function fieldConditions(field: string, v: unknown, schema: CollectionSchema, at
   const out: Filter[] = [];
   for (const [op, x] of Object.entries(v)) {
     const here = `${at}.${op}`;
-    if (++count.n > MAX_FILTER_NODES) throw dataErrors.invalid('filter', `has more than ${MAX_FILTER_NODES} conditions`);
+    tick(count);
     if (op === '$in') {
       if (!Array.isArray(x)) throw dataErrors.invalid(here, `must be an array of values, got ${typeName(x)}`);
       if (x.length > MAX_IN_VALUES) throw dataErrors.invalid(here, `has more than ${MAX_IN_VALUES} values`);

@@ -1,0 +1,51 @@
+// Query filters as a user meets them over HTTP (POST …/query and …/erase {"filter"}): the
+// limits that keep one tenant's filter from stalling a node, and which field names and
+// values a filter takes.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MAX_FILTER_NODES } from '../../src/collection/filter.js';
+import { http, testNode, type TestNode } from '../node/helpers.js';
+import { KEK } from '../erasure/helpers.js';
+
+const NS = '/v1/namespaces/f/collections';
+
+let n: TestNode;
+before(async () => {
+  n = await testNode({ config: { erasure_kek: KEK } });
+  assert.equal((await http(n.url, 'POST', '/v1/namespaces', { name: 'f' })).status, 201);
+  assert.equal((await http(n.url, 'POST', NS, { name: 'docs', primary_key: 'id' })).status, 201);
+  const docs = Array.from({ length: 20 }, (_, i) => ({ id: `d${String(i).padStart(2, '0')}`, v: i }));
+  assert.equal((await http(n.url, 'POST', `${NS}/docs/documents`, { upserts: docs })).status, 200);
+});
+after(async () => n?.cleanup());
+
+const ids = (r: { body: { documents: { id: unknown }[] } }) => r.body.documents.map((d) => d.id);
+
+/** A 400 invalid_argument whose message names `field` and says `why`. */
+function refused(r: { status: number; body: any }, field: string, why: RegExp): void {
+  assert.equal(r.status, 400, JSON.stringify(r.body).slice(0, 300));
+  assert.equal(r.body.error.code, 'invalid_argument');
+  assert.ok(r.body.error.message.startsWith(`${field}:`) || r.body.error.message.includes(` ${field}`), r.body.error.message);
+  assert.match(r.body.error.message, why);
+}
+
+describe('filter size', () => {
+  test(`shorthand conditions {field: value} count toward the ${MAX_FILTER_NODES}-condition limit like operators do`, async () => {
+    const shorthand = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`f${i}`, null]));
+    const tooMany = new RegExp(`has more than ${MAX_FILTER_NODES} conditions`);
+    // The filter that held the event loop for seconds: 100,000 conditions, each tested against every document.
+    const huge = shorthand(100_000);
+    refused(await http(n.url, 'POST', `${NS}/docs/query`, { filter: huge }), 'filter', tooMany);
+    refused(await http(n.url, 'POST', `${NS}/docs/query`, { filter: shorthand(MAX_FILTER_NODES) }), 'filter', tooMany);
+    // Inside $or, and mixed with operators, the same count.
+    refused(await http(n.url, 'POST', `${NS}/docs/query`, { filter: { $or: [shorthand(200), shorthand(60)] } }), 'filter', tooMany);
+    refused(await http(n.url, 'POST', `${NS}/docs/query`, { filter: { ...shorthand(200), v: { $gte: 0, $lte: 100 }, w: { $in: [1] }, ...Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`g${i}`, { $ne: 1 }])) } }), 'filter', tooMany);
+    // An erase by filter is refused the same way, and erases nothing.
+    refused(await http(n.url, 'POST', `${NS}/docs/erase`, { filter: huge }), 'filter', tooMany);
+    assert.equal((await http(n.url, 'POST', `${NS}/docs/query`, { limit: 1000 })).body.documents.length, 20);
+    // Within the limit (the filter object is one node, each condition another) it answers.
+    const ok = await http(n.url, 'POST', `${NS}/docs/query`, { filter: shorthand(MAX_FILTER_NODES - 1) });
+    assert.equal(ok.status, 200, JSON.stringify(ok.body));
+    assert.equal(ok.body.documents.length, 20);
+  });
+});
