@@ -9,6 +9,7 @@
 // collection's schema declares a field's type, operands must have that type. Ranges compare
 // numbers with numbers and strings with strings; a value of another type never matches.
 import { dataErrors } from '../log/errors.js';
+import { ownField } from '../meta/fields.js';
 import type { CollectionSchema } from '../meta/types.js';
 
 /**
@@ -78,7 +79,7 @@ function parse(raw: unknown, schema: CollectionSchema, at: string, depth: number
 function fieldConditions(field: string, v: unknown, schema: CollectionSchema, at: string, count: { n: number }): Filter[] {
   if (field.includes('.')) throw dataErrors.invalid(at, 'nested paths are not supported; filter on top-level fields');
   if (!FIELD_NAME_PATTERN.test(field)) throw dataErrors.invalid(at, `is not a valid field name (${FIELD_NAME_PATTERN.source})`);
-  const declared = schema.fields[field];
+  const declared = ownField(schema.fields, field);
   const checkType = (x: Scalar, where: string) => {
     if (x === null || declared === undefined || declared === 'json') return;
     if (typeof x !== declared) throw dataErrors.invalid(where, `field "${field}" is a ${declared}; got ${typeName(x)}`);
@@ -131,11 +132,11 @@ export function matches(f: Filter, doc: Record<string, unknown>): boolean {
     case 'not':
       return !matches(f.of, doc);
     case 'in': {
-      const v = doc[f.field];
+      const v = ownField(doc, f.field);
       return f.values.some((x) => eq(v, x));
     }
     case 'cmp': {
-      const v = doc[f.field];
+      const v = ownField(doc, f.field);
       switch (f.op) {
         case '$eq':
           return eq(v, f.value);

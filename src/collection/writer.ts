@@ -5,6 +5,7 @@
 // object, acknowledged only after commitWal, spec §3.1).
 import type { MetaStore } from '../meta/contract.js';
 import { encodeToken } from '../meta/token.js';
+import { ownField } from '../meta/fields.js';
 import type { Collection } from '../meta/types.js';
 import { dataErrors } from '../log/errors.js';
 import { encodeRecord, OP_DELETE, OP_UPSERT } from '../log/format.js';
@@ -79,7 +80,7 @@ export class CollectionWriter {
     if (n === 0) throw dataErrors.invalid('upserts', 'the batch is empty: give at least one upsert or delete');
     if (n > MAX_BATCH_DOCS) throw dataErrors.tooLarge('upserts', `a batch holds at most ${MAX_BATCH_DOCS} upserts and deletes; got ${n}`);
     const pk = c.schema.primaryKey;
-    const pkType = c.schema.fields[pk];
+    const pkType = ownField(c.schema.fields, pk);
     // A key declared `number` must be a JSON number; a `string` key also takes numbers (by
     // their string form: 7 and "7" name one document).
     const keyTypeOk = (v: unknown) => pkType !== 'number' || typeof v === 'number';
@@ -100,12 +101,12 @@ export class CollectionWriter {
       if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw dataErrors.invalid(at, 'must be a JSON object');
       const bad = checkJson(doc, MAX_DOC_DEPTH);
       if (bad) throw dataErrors.invalid(`${at}${bad.path}`, bad.why);
-      const kv = (doc as Record<string, unknown>)[pk];
+      const kv = ownField(doc as Record<string, unknown>, pk);
       const k = canonicalKey(kv);
       if (!k.ok) throw dataErrors.invalid(`${at}.${pk}`, `the primary key ${k.why}`);
       if (!keyTypeOk(kv)) throw dataErrors.invalid(`${at}.${pk}`, `the primary key must be a ${pkType} (the collection's schema), got ${typeof kv}`);
       for (const [f, t] of typed) {
-        const v = (doc as Record<string, unknown>)[f];
+        const v = ownField(doc as Record<string, unknown>, f);
         if (v !== undefined && v !== null && typeof v !== t) throw dataErrors.invalid(`${at}.${f}`, `must be a ${t} (the collection's schema), got ${Array.isArray(v) ? 'array' : typeof v}`);
       }
       const body = spans ? text!.subarray(spans[2 * i]!, spans[2 * i + 1]!) : JSON.stringify(doc);

@@ -10,6 +10,7 @@
 // which the purge waits for the applier to pass (spec §9.2).
 import type { Collection } from '../meta/types.js';
 import { isMetaError } from '../meta/errors.js';
+import { ownField } from '../meta/fields.js';
 import { dataErrors } from '../log/errors.js';
 import { canonicalKey } from '../log/keys.js';
 import type { CollectionWriter } from '../collection/writer.js';
@@ -90,7 +91,7 @@ export class ErasureService {
     raw.forEach((v, i) => {
       const k = canonicalKey(v);
       if (!k.ok) throw dataErrors.invalid(`body.keys[${i}]`, `a primary key value ${k.why}`);
-      const pkType = c.schema.fields[c.schema.primaryKey];
+      const pkType = ownField(c.schema.fields, c.schema.primaryKey);
       if (pkType === 'number' && typeof v !== 'number') throw dataErrors.invalid(`body.keys[${i}]`, `a primary key value must be a number (the collection's schema), got ${typeof v}`);
       out.add(k.key);
     });

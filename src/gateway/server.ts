@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Logger } from 'pino';
 import type { MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
+import { ownField } from '../meta/fields.js';
 import { isHoldRefusal, type MoveHold } from './move-buffer.js';
 import type { Collection, Namespace, Retention } from '../meta/types.js';
 import { collectionLogRetentionOrDefault } from '../meta/core/catalog.js';
@@ -379,11 +380,11 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
       const n = await d.catalog.namespace(req.principal.org, req.params.ns);
       const b = req.body;
       const fields = { ...(b.fields ?? {}) };
-      const pkType = fields[b.primary_key];
+      const pkType = ownField(fields, b.primary_key);
       if (pkType !== undefined && pkType !== 'string' && pkType !== 'number') {
         throw new HttpError(400, 'invalid_argument', `body.fields.${b.primary_key}: the primary key must be a string or number field`);
       }
-      fields[b.primary_key] ??= 'string';
+      if (pkType === undefined) fields[b.primary_key] = 'string';
       let c: Collection;
       try {
         c = await d.meta.createCollection({

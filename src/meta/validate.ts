@@ -1,6 +1,7 @@
 // Argument checks every backend runs before writing anything, so bad input is the same
 // InvalidArgument (naming the field) on every backend and nothing is half-written.
 import { errors } from './errors.js';
+import { ownField } from './fields.js';
 import {
   DEFAULT_PAGE_LIMIT,
   KEY_PATTERN,
@@ -111,7 +112,7 @@ export function schema(field: string, v: CollectionSchema): CollectionSchema {
       throw errors.invalid(`${field}.fields.${n}`, `type must be one of ${[...FIELD_TYPES].join(', ')}`);
     }
   }
-  const pkType = v.fields[v.primaryKey];
+  const pkType = ownField(v.fields, v.primaryKey);
   if (pkType !== 'string' && pkType !== 'number') {
     throw errors.invalid(`${field}.primaryKey`, `must name a string or number field, got ${show(v.primaryKey)}`);
   }

@@ -19,7 +19,11 @@ before(async () => {
 });
 after(async () => n?.cleanup());
 
-const ids = (r: { body: { documents: { id: unknown }[] } }) => r.body.documents.map((d) => d.id);
+/** The primary keys (`pk`) of a query's documents, once it answered 200. */
+const ids = (r: { status: number; body: any }, pk = 'id') => {
+  assert.equal(r.status, 200, JSON.stringify(r.body).slice(0, 300));
+  return r.body.documents.map((d: Record<string, unknown>) => d[pk]);
+};
 
 /** A 400 invalid_argument whose message names `field` and says `why`. */
 function refused(r: { status: number; body: any }, field: string, why: RegExp): void {
@@ -47,5 +51,43 @@ describe('filter size', () => {
     const ok = await http(n.url, 'POST', `${NS}/docs/query`, { filter: shorthand(MAX_FILTER_NODES - 1) });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     assert.equal(ok.body.documents.length, 20);
+  });
+});
+
+describe("field names that are Object.prototype's members (toString, constructor, valueOf, …)", () => {
+  test('a primary key of such a name is an ordinary field: the collection is created, written, read and filtered', async () => {
+    const c = await http(n.url, 'POST', NS, { name: 'proto', primary_key: 'toString' });
+    assert.equal(c.status, 201, JSON.stringify(c.body));
+    assert.deepEqual(c.body.fields, { toString: 'string' });
+    assert.equal((await http(n.url, 'POST', `${NS}/proto/documents`, { upserts: [{ toString: 'a' }, { toString: 'b', v: 1 }] })).status, 200);
+    assert.equal((await http(n.url, 'GET', `${NS}/proto/documents/b`)).body.v, 1);
+    const q = (filter: object) => http(n.url, 'POST', `${NS}/proto/query`, { filter });
+    assert.deepEqual(ids(await q({ toString: 'a' }), 'toString'), ['a']);
+    assert.deepEqual(ids(await q({ toString: { $gt: 'a' } }), 'toString'), ['b']);
+  });
+
+  test('declared fields of such names that a document leaves out are absent: the write is accepted and {field: null} finds it', async () => {
+    const c = await http(n.url, 'POST', NS, { name: 'proto2', primary_key: 'id', fields: { constructor: 'string', hasOwnProperty: 'number' } });
+    assert.equal(c.status, 201, JSON.stringify(c.body));
+    const w = await http(n.url, 'POST', `${NS}/proto2/documents`, { upserts: [{ id: 'a', constructor: 'Ada', hasOwnProperty: 1 }, { id: 'b' }] });
+    assert.equal(w.status, 200, JSON.stringify(w.body));
+    // The declared types still hold.
+    refused(await http(n.url, 'POST', `${NS}/proto2/documents`, { upserts: [{ id: 'c', hasOwnProperty: 'yes' }] }), 'upserts[0].hasOwnProperty', /must be a number/);
+    const q = (filter: object) => http(n.url, 'POST', `${NS}/proto2/query`, { filter });
+    assert.deepEqual(ids(await q({ constructor: null })), ['b']);
+    assert.deepEqual(ids(await q({ constructor: 'Ada' })), ['a']);
+    assert.deepEqual(ids(await q({ hasOwnProperty: { $gte: 1 } })), ['a']);
+    refused(await q({ hasOwnProperty: 'x' }), 'filter.hasOwnProperty', /field "hasOwnProperty" is a number; got string/);
+  });
+
+  test('in a filter, an undeclared field of such a name is a field like any other, absent from documents without it', async () => {
+    const q = (filter: object) => http(n.url, 'POST', `${NS}/docs/query`, { filter });
+    const names = ['toString', 'valueOf', 'constructor', 'hasOwnProperty', 'isPrototypeOf', 'zzz'];
+    // Every document lacks the field: {field: null} matches them all, as for any other name.
+    for (const f of names) assert.equal(ids(await q({ [f]: null })).length, 20, `{"${f}": null}`);
+    for (const f of names) {
+      assert.deepEqual(ids(await q({ [f]: 'x' })), [], `{"${f}": "x"}`);
+      assert.equal(ids(await q({ [f]: { $ne: 'x' } })).length, 20, `{"${f}": {"$ne": "x"}}`);
+    }
   });
 });
