@@ -5,11 +5,13 @@
 //              |  { "$and": [filter, …] } | { "$or": [filter, …] } | { "$not": filter }
 //   Several keys in one object are ANDed.
 //
-// Fields are top-level names (no dots: nested paths are refused with a message). When the
+// Fields are top-level names (no dots: nested paths are refused with a message) of
+// FIELD_NAME_PATTERN, which takes every name a schema may hold. When the
 // collection's schema declares a field's type, operands must have that type. Ranges compare
 // numbers with numbers and strings with strings; a value of another type never matches.
 import { dataErrors } from '../log/errors.js';
 import { ownField } from '../meta/fields.js';
+import { FIELD_NAME_PATTERN, FIELD_NAME_RULE } from '../meta/limits.js';
 import type { CollectionSchema } from '../meta/types.js';
 
 /**
@@ -20,7 +22,6 @@ import type { CollectionSchema } from '../meta/types.js';
 export const MAX_FILTER_NODES = 256;
 export const MAX_FILTER_DEPTH = 16;
 export const MAX_IN_VALUES = 1_000;
-export const FIELD_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_-]{0,127}$/;
 
 type Scalar = string | number | boolean | null;
 type CmpOp = '$eq' | '$ne' | '$gt' | '$gte' | '$lt' | '$lte';
@@ -78,7 +79,7 @@ function parse(raw: unknown, schema: CollectionSchema, at: string, depth: number
 
 function fieldConditions(field: string, v: unknown, schema: CollectionSchema, at: string, count: { n: number }): Filter[] {
   if (field.includes('.')) throw dataErrors.invalid(at, 'nested paths are not supported; filter on top-level fields');
-  if (!FIELD_NAME_PATTERN.test(field)) throw dataErrors.invalid(at, `is not a valid field name (${FIELD_NAME_PATTERN.source})`);
+  if (!FIELD_NAME_PATTERN.test(field)) throw dataErrors.invalid(at, `is not a field name a filter takes: ${FIELD_NAME_RULE}`);
   const declared = ownField(schema.fields, field);
   const checkType = (x: Scalar, where: string) => {
     if (x === null || declared === undefined || declared === 'json') return;

@@ -6,6 +6,14 @@ export const MAX_NAME_LENGTH = 63;
 /** Letters, digits, '_' and '-', starting with a letter or digit: safe in URLs, paths and DynamoDB keys. */
 export const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 export const NAME_RULE = `1-${MAX_NAME_LENGTH} characters of A-Z a-z 0-9 _ -, starting with a letter or digit`;
+/** Field names a query filter takes: documents' own fields may be longer than names. */
+export const MAX_FIELD_NAME_LENGTH = 128;
+/**
+ * The one rule for field names in filters: every name a collection's schema may hold
+ * (NAME_PATTERN, its primary key included, "1id" too) and document fields such as "_id".
+ */
+export const FIELD_NAME_PATTERN = new RegExp(`^[A-Za-z0-9_][A-Za-z0-9_-]{0,${MAX_FIELD_NAME_LENGTH - 1}}$`);
+export const FIELD_NAME_RULE = `1-${MAX_FIELD_NAME_LENGTH} characters of A-Z a-z 0-9 _ -, not starting with -`;
 
 /** Object paths in the bucket (S3 keys may be 1024 bytes). */
 export const MAX_PATH_LENGTH = 1024;

@@ -4,6 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_FILTER_NODES } from '../../src/collection/filter.js';
+import { MAX_NAME_LENGTH } from '../../src/meta/limits.js';
 import { http, testNode, type TestNode } from '../node/helpers.js';
 import { KEK } from '../erasure/helpers.js';
 
@@ -89,5 +90,26 @@ describe("field names that are Object.prototype's members (toString, constructor
       assert.deepEqual(ids(await q({ [f]: 'x' })), [], `{"${f}": "x"}`);
       assert.equal(ids(await q({ [f]: { $ne: 'x' } })).length, 20, `{"${f}": {"$ne": "x"}}`);
     }
+  });
+});
+
+describe('field names', () => {
+  test('every name a collection may declare (a primary key "1id", a field "9x", 63 characters) is one a filter takes', async () => {
+    const long = `7${'k'.repeat(MAX_NAME_LENGTH - 1)}`;
+    const c = await http(n.url, 'POST', NS, { name: 'digits', primary_key: '1id', fields: { '9x': 'number', [long]: 'string' } });
+    assert.equal(c.status, 201, JSON.stringify(c.body));
+    const w = await http(n.url, 'POST', `${NS}/digits/documents`, { upserts: [{ '1id': 'a', '9x': 5, [long]: 'L', '2nd': true, _id: 1 }, { '1id': 'b', '9x': 50 }] });
+    assert.equal(w.status, 200, JSON.stringify(w.body));
+    const q = (filter: object) => http(n.url, 'POST', `${NS}/digits/query`, { filter });
+    assert.deepEqual(ids(await q({ '1id': 'b' }), '1id'), ['b']);
+    assert.deepEqual(ids(await q({ '9x': { $gte: 10 } }), '1id'), ['b']);
+    assert.deepEqual(ids(await q({ [long]: 'L' }), '1id'), ['a']);
+    // Documents' own fields too, declared or not.
+    assert.deepEqual(ids(await q({ '2nd': true }), '1id'), ['a']);
+    assert.deepEqual(ids(await q({ _id: 1 }), '1id'), ['a']);
+    // The declared type still holds; a name no collection or filter takes is refused, naming it.
+    refused(await q({ '9x': 'five' }), 'filter.9x', /field "9x" is a number; got string/);
+    refused(await q({ '-x': 1 }), 'filter.-x', /not a field name a filter takes/);
+    refused(await q({ 'a b': 1 }), 'filter.a b', /not a field name a filter takes/);
   });
 });
