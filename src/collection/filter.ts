@@ -9,7 +9,12 @@
 // FIELD_NAME_PATTERN, which takes every name a schema may hold. When the
 // collection's schema declares a field's type, operands must have that type. Ranges compare
 // numbers with numbers and strings with strings; a value of another type never matches.
+//
+// A string primary key is compared as the document's identity, the key's canonical string
+// form (log/keys.ts): 7 and "7" name one document, so {"id": 7} and {"id": "7"} both find it,
+// and ranges order it with the strings ("10" < "7", the order of query results).
 import { dataErrors } from '../log/errors.js';
+import { canonicalKey } from '../log/keys.js';
 import { ownField } from '../meta/fields.js';
 import { FIELD_NAME_PATTERN, FIELD_NAME_RULE } from '../meta/limits.js';
 import type { CollectionSchema } from '../meta/types.js';
@@ -29,8 +34,8 @@ export type Filter =
   | { kind: 'and'; of: Filter[] }
   | { kind: 'or'; of: Filter[] }
   | { kind: 'not'; of: Filter }
-  | { kind: 'cmp'; field: string; op: CmpOp; value: Scalar }
-  | { kind: 'in'; field: string; values: Scalar[] };
+  | { kind: 'cmp'; field: string; byKey: boolean; op: CmpOp; value: Scalar }
+  | { kind: 'in'; field: string; byKey: boolean; values: Scalar[] };
 
 const CMP_OPS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte']);
 
@@ -81,14 +86,24 @@ function fieldConditions(field: string, v: unknown, schema: CollectionSchema, at
   if (field.includes('.')) throw dataErrors.invalid(at, 'nested paths are not supported; filter on top-level fields');
   if (!FIELD_NAME_PATTERN.test(field)) throw dataErrors.invalid(at, `is not a field name a filter takes: ${FIELD_NAME_RULE}`);
   const declared = ownField(schema.fields, field);
-  const checkType = (x: Scalar, where: string) => {
-    if (x === null || declared === undefined || declared === 'json') return;
-    if (typeof x !== declared) throw dataErrors.invalid(where, `field "${field}" is a ${declared}; got ${typeName(x)}`);
+  // A number key is compared as a number; a string key by its canonical form, which a write gives numbers too.
+  const byKey = field === schema.primaryKey && declared !== 'number';
+  /** The operand as compared: type-checked, and a key's canonical form. */
+  const operand = (x: Scalar, where: string): Scalar => {
+    if (x === null) return x;
+    if (byKey) {
+      if (typeof x === 'string') return x;
+      if (typeof x !== 'number') throw dataErrors.invalid(where, `field "${field}" is the primary key, a string (or a number, by its string form); got ${typeName(x)}`);
+      const k = canonicalKey(x);
+      if (!k.ok) throw dataErrors.invalid(where, `a primary key value ${k.why}`);
+      return k.key;
+    }
+    if (declared !== undefined && declared !== 'json' && typeof x !== declared) throw dataErrors.invalid(where, `field "${field}" is a ${declared}; got ${typeName(x)}`);
+    return x;
   };
   if (isScalar(v)) {
     tick(count);
-    checkType(v, at);
-    return [{ kind: 'cmp', field, op: '$eq', value: v }];
+    return [{ kind: 'cmp', field, byKey, op: '$eq', value: operand(v, at) }];
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) {
     throw dataErrors.invalid(at, `must be a scalar (equality) or an object of operators like {"$gte": 1}; got ${typeName(v)}`);
@@ -100,18 +115,17 @@ function fieldConditions(field: string, v: unknown, schema: CollectionSchema, at
     if (op === '$in') {
       if (!Array.isArray(x)) throw dataErrors.invalid(here, `must be an array of values, got ${typeName(x)}`);
       if (x.length > MAX_IN_VALUES) throw dataErrors.invalid(here, `has more than ${MAX_IN_VALUES} values`);
-      x.forEach((y, i) => {
+      const values = x.map((y: unknown, i) => {
         if (!isScalar(y)) throw dataErrors.invalid(`${here}[${i}]`, `must be a string, number, boolean or null; got ${typeName(y)}`);
-        checkType(y, `${here}[${i}]`);
+        return operand(y, `${here}[${i}]`);
       });
-      out.push({ kind: 'in', field, values: x as Scalar[] });
+      out.push({ kind: 'in', field, byKey, values });
     } else if (CMP_OPS.has(op)) {
       if (!isScalar(x)) throw dataErrors.invalid(here, `must be a string, number, boolean or null; got ${typeName(x)}`);
       if (op !== '$eq' && op !== '$ne' && typeof x !== 'number' && typeof x !== 'string') {
         throw dataErrors.invalid(here, `a range needs a number or a string; got ${typeName(x)}`);
       }
-      checkType(x, here);
-      out.push({ kind: 'cmp', field, op: op as CmpOp, value: x });
+      out.push({ kind: 'cmp', field, byKey, op: op as CmpOp, value: operand(x, here) });
     } else {
       throw dataErrors.invalid(here, `unknown operator; use one of $eq $ne $gt $gte $lt $lte $in`);
     }
@@ -124,20 +138,21 @@ function eq(a: unknown, b: Scalar): boolean {
   return a === b || (b === null && a === undefined);
 }
 
-export function matches(f: Filter, doc: Record<string, unknown>): boolean {
+/** Whether `doc`, whose canonical key is `key`, matches the filter. */
+export function matches(f: Filter, doc: Record<string, unknown>, key: string): boolean {
   switch (f.kind) {
     case 'and':
-      return f.of.every((x) => matches(x, doc));
+      return f.of.every((x) => matches(x, doc, key));
     case 'or':
-      return f.of.some((x) => matches(x, doc));
+      return f.of.some((x) => matches(x, doc, key));
     case 'not':
-      return !matches(f.of, doc);
+      return !matches(f.of, doc, key);
     case 'in': {
-      const v = ownField(doc, f.field);
+      const v = f.byKey ? key : ownField(doc, f.field);
       return f.values.some((x) => eq(v, x));
     }
     case 'cmp': {
-      const v = ownField(doc, f.field);
+      const v = f.byKey ? key : ownField(doc, f.field);
       switch (f.op) {
         case '$eq':
           return eq(v, f.value);

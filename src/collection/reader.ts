@@ -291,7 +291,7 @@ export class CollectionReader {
             heads[i] = (await sources[i]!.next()).value as DataEntry | undefined;
           }
         }
-        if (winner && !winner.tombstone && (!filter || matches(filter, JSON.parse(winner.body.toString('utf8')) as Record<string, unknown>))) {
+        if (winner && !winner.tombstone && (!filter || matches(filter, JSON.parse(winner.body.toString('utf8')) as Record<string, unknown>, min))) {
           // Full: the cursor is the key before this one (lastKey), so the next page starts with it.
           if (documents.length > 0 && bytes + winner.body.length > MAX_QUERY_PAGE_BYTES) return { documents, nextCursor: encodeCursor(lastKey!) };
           documents.push({ key: min, text: Buffer.from(winner.body) });

@@ -113,3 +113,40 @@ describe('field names', () => {
     refused(await q({ 'a b': 1 }), 'filter.a b', /not a field name a filter takes/);
   });
 });
+
+describe('numeric keys in a string-keyed collection', () => {
+  test('a key written as a number is found by a filter on the key as a number or as its string form, and ranges order it with the strings', async () => {
+    assert.equal((await http(n.url, 'POST', NS, { name: 'mixed', primary_key: 'id' })).status, 201);
+    const w = await http(n.url, 'POST', `${NS}/mixed/documents`, { upserts: [{ id: 7, v: 'seven' }, { id: '10' }, { id: 'a' }, { id: '8b' }, { id: 2.5 }] });
+    assert.equal(w.status, 200, JSON.stringify(w.body));
+    assert.equal((await http(n.url, 'GET', `${NS}/mixed/documents/7`)).body.v, 'seven');
+    const q = (filter: object) => http(n.url, 'POST', `${NS}/mixed/query`, { filter });
+    // Results come in key order, the keys' string forms: "10" < "2.5" < "7" < "8b" < "a".
+    assert.deepEqual(ids(await q({})), ['10', 2.5, 7, '8b', 'a']);
+    assert.deepEqual(ids(await q({ id: 7 })), [7]);
+    assert.deepEqual(ids(await q({ id: '7' })), [7]);
+    assert.deepEqual(ids(await q({ id: { $eq: '2.5' } })), [2.5]);
+    assert.deepEqual(ids(await q({ id: 10 })), ['10']);
+    assert.deepEqual(ids(await q({ id: { $in: ['7', 'a'] } })), [7, 'a']);
+    assert.deepEqual(ids(await q({ id: { $ne: '7' } })), ['10', 2.5, '8b', 'a']);
+    assert.deepEqual(ids(await q({ id: { $gte: '7' } })), [7, '8b', 'a']);
+    assert.deepEqual(ids(await q({ id: { $gt: '2', $lt: '8' } })), [2.5, 7]);
+    assert.deepEqual(ids(await q({ id: { $gte: 7 } })), [7, '8b', 'a']);
+    // What a write refuses as a key is refused here too, naming the field.
+    refused(await q({ id: true }), 'filter.id', /primary key.*got boolean/);
+    refused(await q({ id: { $in: ['a', 12345678901234567890] } }), 'filter.id.$in[1]', /beyond/);
+    // An erase by filter finds it the same way.
+    const e = await http(n.url, 'POST', `${NS}/mixed/erase`, { filter: { id: '7' } });
+    assert.equal(e.status, 202, JSON.stringify(e.body));
+    assert.equal((await http(n.url, 'GET', `${NS}/mixed/documents/7`)).status, 404);
+  });
+
+  test('a number key is compared as a number, and takes only numbers', async () => {
+    assert.equal((await http(n.url, 'POST', NS, { name: 'numbers', primary_key: 'id', fields: { id: 'number' } })).status, 201);
+    assert.equal((await http(n.url, 'POST', `${NS}/numbers/documents`, { upserts: [{ id: 9 }, { id: 10 }] })).status, 200);
+    const q = (filter: object) => http(n.url, 'POST', `${NS}/numbers/query`, { filter });
+    assert.deepEqual(ids(await q({ id: { $gt: 9 } })), [10]);
+    assert.deepEqual(ids(await q({ id: 9 })), [9]);
+    refused(await q({ id: '9' }), 'filter.id', /field "id" is a number; got string/);
+  });
+});
