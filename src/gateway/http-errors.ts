@@ -106,20 +106,47 @@ function fromMeta(e: MetaError): HttpError {
   }
 }
 
+type AjvError = { instancePath: string; keyword?: string; message?: string; params?: Record<string, unknown>; schema?: unknown };
+
+const ARTICLE: Record<string, string> = { string: 'a string', number: 'a number', integer: 'an integer', boolean: 'a boolean', object: 'an object', array: 'an array', null: 'null' };
+
+/** A schema of one type (and a string's minimum length) in words, e.g. "a non-empty string"; undefined for anything more. */
+function inWords(s: unknown): string | undefined {
+  if (typeof s !== 'object' || s === null) return undefined;
+  const { type, minLength } = s as { type?: unknown; minLength?: unknown };
+  if (Object.keys(s).some((k) => k !== 'type' && k !== 'minLength' && k !== 'description')) return undefined;
+  if (typeof type !== 'string' || !Object.hasOwn(ARTICLE, type)) return undefined;
+  if (minLength === undefined) return ARTICLE[type];
+  if (type !== 'string' || typeof minLength !== 'number') return undefined;
+  return minLength === 1 ? 'a non-empty string' : `a string of at least ${minLength} characters`;
+}
+
+/** An error's field as the caller names it: `body.deletes[1]`. */
+function fieldOf(e: AjvError, dataVar: string): string {
+  return `${dataVar}${e.instancePath.replace(/\//g, '.').replace(/\.(\d+)(?=\.|$)/g, '[$1]')}`;
+}
+
 /** Ajv errors → one message naming the field to fix. */
-export function formatValidation(errors: { instancePath: string; message?: string; params?: Record<string, unknown> }[], dataVar: string): Error {
+export function formatValidation(errors: AjvError[], dataVar: string): Error {
+  // Without allErrors the keyword that failed is the last error. For an anyOf, the errors
+  // before it are its branches' own (the first says only "must be string"): say what each takes.
+  const last = errors[errors.length - 1]!;
+  if (last.keyword === 'anyOf' && Array.isArray(last.schema)) {
+    const each = last.schema.map(inWords);
+    if (each.every((x) => x !== undefined)) return new HttpError(400, 'invalid_argument', `${fieldOf(last, dataVar)} must be ${each.join(' or ')}`);
+  }
   const e = errors[0]!;
   // A route that takes a JSON object was sent no body (or an array, a string, null).
-  if (dataVar === 'body' && e.instancePath === '' && (e as { keyword?: string }).keyword === 'type' && e.params?.type === 'object') {
+  if (dataVar === 'body' && e.instancePath === '' && e.keyword === 'type' && e.params?.type === 'object') {
     return new HttpError(400, 'invalid_json', 'the body is empty or not an object; send a JSON object with Content-Type: application/json');
   }
-  const path = `${dataVar}${e.instancePath.replace(/\//g, '.').replace(/\.(\d+)(?=\.|$)/g, '[$1]')}`;
+  const path = fieldOf(e, dataVar);
   let msg = `${path} ${e.message ?? 'is invalid'}`;
   if (Array.isArray(e.params?.type)) msg = `${path} must be ${(e.params.type as string[]).join(' or ')}`;
   if (e.params?.additionalProperty) msg = `${path}.${String(e.params.additionalProperty)} is not a known field`;
   if (e.params?.missingProperty) msg = `${path}.${String(e.params.missingProperty)} is required`;
   if (e.params?.allowedValues) msg += ` (${(e.params.allowedValues as unknown[]).join(', ')})`;
   // A batch over its item limit is too large (413), like one over its byte limit.
-  if ((e as { keyword?: string }).keyword === 'maxItems' && dataVar === 'body' && /^\/(upserts|deletes)$/.test(e.instancePath)) return new HttpError(413, 'too_large', msg);
+  if (e.keyword === 'maxItems' && dataVar === 'body' && /^\/(upserts|deletes)$/.test(e.instancePath)) return new HttpError(413, 'too_large', msg);
   return new HttpError(400, 'invalid_argument', msg);
 }

@@ -101,7 +101,8 @@ export function registerBodyParser(app: FastifyInstance, bodyLimit: number): voi
 
 /** Bodies are validated as sent; text parts (querystring, params, headers) are coerced from strings. */
 export function registerValidators(app: FastifyInstance): void {
-  const common = { removeAdditional: false, useDefaults: true, allErrors: false, strict: false } as const;
+  // verbose: an error carries its schema, so an anyOf's refusal can say what each branch takes.
+  const common = { removeAdditional: false, useDefaults: true, allErrors: false, strict: false, verbose: true } as const;
   const strict = new Ajv({ ...common, coerceTypes: false });
   const coercing = new Ajv({ ...common, coerceTypes: 'array' });
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as object));

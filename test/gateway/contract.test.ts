@@ -220,6 +220,23 @@ describe('bodies', () => {
     assert.equal((await raw('GET', `${C}/s/documents/p3`)).body.constructor, 'Ada');
   });
 
+  test('a primary key value that is neither a non-empty string nor a number is refused saying what is accepted, naming the item', async () => {
+    const cases: [string, unknown, string][] = [
+      [`${C}/s/documents`, { deletes: ['a', true] }, 'body.deletes[1]'],
+      [`${C}/s/documents`, { deletes: ['a', 'b', ''] }, 'body.deletes[2]'],
+      [`${C}/s/documents`, { deletes: [null] }, 'body.deletes[0]'],
+      [`${C}/s/documents`, { upserts: [{ id: 'kept' }], deletes: [{ id: 'x' }] }, 'body.deletes[0]'],
+      [`${C}/s/erase`, { keys: [1, false] }, 'body.keys[1]'],
+      ['/v1/erasures/er_0123456789abcdef/verify', { key: ['x'] }, 'body.key'],
+    ];
+    for (const [path, body, field] of cases) {
+      const r = await json('POST', path, body);
+      isError(r, 400, 'invalid_argument');
+      assert.equal(r.body.error.message, `${field} must be a non-empty string or a number`, JSON.stringify(body));
+    }
+    isError(await raw('GET', `${C}/s/documents/kept`), 404, 'not_found');
+  });
+
   test('a batch over 10,000 items is 413 as documented; types in bodies are not coerced', async () => {
     isError(await json('POST', `${C}/s/documents`, { upserts: Array.from({ length: 10_001 }, (_, i) => ({ id: i })) }), 413, 'too_large');
     isError(await json('POST', `${C}/s/documents`, { deletes: Array.from({ length: 10_001 }, (_, i) => i) }), 413, 'too_large');
