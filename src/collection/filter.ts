@@ -35,7 +35,8 @@ export type Filter =
   | { kind: 'or'; of: Filter[] }
   | { kind: 'not'; of: Filter }
   | { kind: 'cmp'; field: string; byKey: boolean; op: CmpOp; value: Scalar }
-  | { kind: 'in'; field: string; byKey: boolean; values: Scalar[] };
+  // A set, so an $in costs one lookup per document, not one comparison per value.
+  | { kind: 'in'; field: string; byKey: boolean; values: Set<Scalar> };
 
 const CMP_OPS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte']);
 
@@ -119,7 +120,7 @@ function fieldConditions(field: string, v: unknown, schema: CollectionSchema, at
         if (!isScalar(y)) throw dataErrors.invalid(`${here}[${i}]`, `must be a string, number, boolean or null; got ${typeName(y)}`);
         return operand(y, `${here}[${i}]`);
       });
-      out.push({ kind: 'in', field, byKey, values });
+      out.push({ kind: 'in', field, byKey, values: new Set(values) });
     } else if (CMP_OPS.has(op)) {
       if (!isScalar(x)) throw dataErrors.invalid(here, `must be a string, number, boolean or null; got ${typeName(x)}`);
       if (op !== '$eq' && op !== '$ne' && typeof x !== 'number' && typeof x !== 'string') {
@@ -149,7 +150,8 @@ export function matches(f: Filter, doc: Record<string, unknown>, key: string): b
       return !matches(f.of, doc, key);
     case 'in': {
       const v = f.byKey ? key : ownField(doc, f.field);
-      return f.values.some((x) => eq(v, x));
+      // As eq: === (Set's SameValueZero differs only for NaN, which JSON cannot carry), and null matches a missing field.
+      return f.values.has(v as Scalar) || (v === undefined && f.values.has(null));
     }
     case 'cmp': {
       const v = f.byKey ? key : ownField(doc, f.field);
