@@ -51,6 +51,28 @@ export const PROMPT_OPS: ReadonlySet<string> = new Set([
 export const GROUPED_OPS: ReadonlySet<string> = new Set(['commitWal']);
 /** How often a prompt write tries the write lock. */
 export const PROMPT_POLL_MS = 1;
+/** Pause between tries to switch a fresh file to WAL mode while another process holds it (doubling up to this). */
+const WAL_SWITCH_MAX_PAUSE_MS = 50;
+
+/**
+ * journal_mode=WAL, waiting up to BUSY_TIMEOUT_MS for other processes opening the same fresh
+ * file at once: SQLite answers the switch SQLITE_BUSY at once, without its busy handler, while
+ * another connection holds the file (nodes of one host starting together; CI saw one of six
+ * fail so under load). The constructor is synchronous, so the pause is a blocking sleep.
+ */
+function enterWal(db: Database.Database): void {
+  const deadline = performance.now() + BUSY_TIMEOUT_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let ms = 1; ; ms = Math.min(ms * 2, WAL_SWITCH_MAX_PAUSE_MS)) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (e) {
+      if (!((e as { code?: string }).code ?? '').startsWith('SQLITE_BUSY') || performance.now() + ms > deadline) throw e;
+      Atomics.wait(pause, 0, 0, ms);
+    }
+  }
+}
 /**
  * Page cache per SQLite connection, KiB (better-sqlite3's build defaults to 16 MB each; a node
  * opens one in its main thread and one in its worker thread). The metastore's hot pages are
@@ -108,7 +130,7 @@ export class SqliteContext {
 
   constructor(o: ContextOptions) {
     this.db = new Database(o.path, { timeout: BUSY_TIMEOUT_MS });
-    this.db.pragma('journal_mode = WAL');
+    enterWal(this.db);
     this.db.pragma(`synchronous = ${o.synchronous}`);
     this.db.pragma('foreign_keys = OFF');
     this.db.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
