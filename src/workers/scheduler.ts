@@ -548,6 +548,10 @@ export class Workers {
         }
       }
       await this.dropped.follow(fence.epoch, () => this.stopped);
+      // Saved before any is collected: the janitor removes a dropped collection's records first,
+      // after which its drop in the feed no longer leads to its objects, so a GC killed between
+      // the janitor and the pass's end would otherwise leave them for good.
+      await this.dropped.save();
       for (const c of this.dropped.entries()) {
         if (this.stopped) break;
         if (await gcDropped(d, c, r)) this.dropped.collected(c);

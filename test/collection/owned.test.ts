@@ -21,6 +21,7 @@ import type { CollectionKey, Ownership } from '../../src/workers/ownership.js';
 import { createNamespacesWith } from '../../src/meta/core/bulk.js';
 import { MAX_BULK_NAMESPACES } from '../../src/meta/limits.js';
 import { http, testNode, until, type TestNode } from '../node/helpers.js';
+import type { Store } from '../../src/store/index.js';
 
 const CACHE = 8 * 1024 * 1024;
 const SCHEMA: CollectionSchema = { primaryKey: 'id', fields: { id: 'string' } };
@@ -71,10 +72,10 @@ class TestOwnership implements Ownership {
   }
 }
 
-function worker(n: TestNode, owner: string, ownership: Ownership, meta: MetaStore = n.meta, extra: { segmentMinAgeMs?: number; gcGraceMs?: number; gcIntervalMs?: number } = {}): Workers {
+function worker(n: TestNode, owner: string, ownership: Ownership, meta: MetaStore = n.meta, extra: { segmentMinAgeMs?: number; gcGraceMs?: number; gcIntervalMs?: number; store?: Store } = {}): Workers {
   return new Workers({
     meta,
-    store: n.store,
+    store: extra.store ?? n.store,
     // The node's key ring: its WAL chunks are sealed (encryption is on by default).
     log: new LogReader(meta, n.store, CACHE, n.keys ?? undefined),
     manifests: new Manifests(n.store),
@@ -258,6 +259,53 @@ describe('a starting worker', () => {
       assert.equal((await until(() => applied(n, 'h0', 'y'), 10_000))!.v, 2, 'the write made before it started is applied');
       await until(async () => (await n.rawStore.list(prefix, { limit: 10 })).items.length === 0, 15_000, 200);
       assert.ok(changesRead <= START_MAX_CHANGES, `it read ${changesRead} feed changes of a catalog with ${2 * FEED_HISTORY} (at most ${START_MAX_CHANGES})`);
+    } finally {
+      await next.stop();
+    }
+  });
+});
+
+// A GC killed in the middle of collecting a dropped collection (kill -9 found it leaking: the
+// janitor had removed the collection's records, the pass never saved that the drop was still
+// pending, and the next GC, finding no records, took it for collected).
+describe('a GC that dies while it collects a dropped collection', () => {
+  let n: TestNode;
+  before(async () => {
+    n = await testNode({ config: { roles: ['log', 'query'] } });
+    await createNamespacesWith(n.meta, [{ org: 'default', name: 'k1', collections: [{ name: 'docs', schema: SCHEMA, partitions: 1 }] }]);
+  });
+  after(async () => n.cleanup());
+
+  test('leaves the drop to the next GC, which deletes every object of the collection', async () => {
+    const first = worker(n, 'node-first', new TestOwnership(() => true), n.meta, { gcGraceMs: 0 });
+    first.start();
+    await write(n, 'k1', 'x', 1);
+    const c = await n.meta.collectionByName((await n.meta.namespaceByName('default', 'k1')).id, 'docs');
+    const prefixes = [`ns/${c.ns}/c/${c.id}/`, `ns/${c.ns}/s/${c.streamId}/`];
+    const left = async () => (await Promise.all(prefixes.map(async (p) => (await n.rawStore.list(p, { limit: 100 })).items.length))).reduce((a, b) => a + b, 0);
+    await until(async () => (await left()) >= 2, 10_000);
+    assert.ok(await first.gc(), 'a first pass saves the feed position');
+    await first.stop();
+    assert.equal((await http(n.url, 'DELETE', '/v1/namespaces/k1/collections/docs')).status, 204);
+    const before = await left();
+    // A pass that dies at its first delete of the collection's objects (after the janitor ran).
+    const dying = Object.assign(Object.create(n.store) as Store, {
+      delete: async (path: string) => {
+        if (prefixes.some((p) => path.startsWith(p))) throw new Error('the GC process was killed');
+        return n.store.delete(path);
+      },
+    });
+    const killed = worker(n, 'node-killed', new TestOwnership(() => true), n.meta, { gcGraceMs: 0, store: dying });
+    await assert.rejects(killed.gc(), /killed/);
+    await killed.stop();
+    assert.equal(await left(), before, 'the dying pass deleted none of them');
+    // The next GC (a new process: it loads the saved state) collects them all.
+    const next = worker(n, 'node-next', new TestOwnership(() => true), n.meta, { gcGraceMs: 0 });
+    try {
+      await until(async () => {
+        await next.gc();
+        return (await left()) === 0;
+      }, 15_000, 200);
     } finally {
       await next.stop();
     }
