@@ -159,11 +159,10 @@ export class CollectionWriter {
     const enc = this.encode(c, batch, text);
     const [b, max] = await Promise.all([this.backlogOf(c), typeof this.limits === 'function' ? this.limits(c) : this.limits]);
     const over = (quota: string, have: number, adds: number, limit: number, unit: string) =>
-      dataErrors.quotaExceeded(
-        quota,
-        `collection "${c.name}" has ${have} unapplied ${unit} and this write adds ${adds}, over its ${quota} quota (${limit})${have === 0 ? '; split the batch' : '; retry once the workers catch up'}`,
-        BACKLOG_RETRY_MS,
-      );
+      // A batch over the quota by itself never fits, however long it waits: 413, not a 429 to retry.
+      adds > limit
+        ? dataErrors.tooLarge('body', `this write adds ${adds} ${unit}, more than collection "${c.name}"'s ${quota} quota (${limit}) allows unapplied at once: split the batch`)
+        : dataErrors.quotaExceeded(quota, `collection "${c.name}" has ${have} unapplied ${unit} and this write adds ${adds}, over its ${quota} quota (${limit}); retry once the workers catch up`, BACKLOG_RETRY_MS);
     if (b.records + enc.records > max.records) throw over('unapplied_records', b.records, enc.records, max.records, 'records');
     if (b.bytes + enc.bytes > max.bytes) throw over('unapplied_bytes', b.bytes, enc.bytes, max.bytes, 'bytes');
     const e = this.backlog.get(`${c.ns}/${c.id}`);

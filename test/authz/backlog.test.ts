@@ -67,12 +67,13 @@ test("an override above the setting is honoured, and the limit is the override's
 
 test('an override below the setting is honoured', async () => {
   await override('lowered', 'unapplied_records', 3);
+  // A batch over the quota by itself can never be taken: 413, naming the quota.
   const r = await call('POST', '/v1/namespaces/lowered/collections/c/documents', docs('l', 4));
-  assert.equal(r.status, 429, r.text);
-  assert.equal(r.body.error.code, 'quota_exceeded');
+  assert.equal(r.status, 413, r.text);
+  assert.equal(r.body.error.code, 'too_large');
   assert.match(r.body.error.message, /unapplied_records quota \(3\)/);
   await override('lowered', 'unapplied_bytes', 1024);
   const big = await call('POST', '/v1/namespaces/lowered/collections/c/documents', { upserts: [{ id: 'big', pad: 'x'.repeat(2_000) }] });
-  assert.equal(big.status, 429, big.text);
+  assert.equal(big.status, 413, big.text);
   assert.match(big.body.error.message, /unapplied_bytes quota \(1024\)/);
 });

@@ -90,9 +90,17 @@ describe('HTTP API: 429 and 503', () => {
     try {
       await http(n.url, 'POST', '/v1/namespaces', { name: 'ns' });
       await http(n.url, 'POST', '/v1/namespaces/ns/collections', { name: 'c', primary_key: 'id' });
-      const r = await http(n.url, 'POST', '/v1/namespaces/ns/collections/c/documents', { upserts: Array.from({ length: 6 }, (_, i) => ({ id: i })) });
+      // A batch the quota can never hold is too large (413): waiting would not help.
+      const alone = await http(n.url, 'POST', '/v1/namespaces/ns/collections/c/documents', { upserts: Array.from({ length: 6 }, (_, i) => ({ id: i })) });
+      assert.equal(alone.status, 413);
+      assert.equal(alone.body.error.code, 'too_large');
+      assert.match(alone.body.error.message, /adds 6 records, more than collection "c"'s unapplied_records quota \(5\).*split the batch/);
+      assert.equal(alone.headers.get('retry-after'), null);
+      // One that would fit once the workers catch up is 429 with Retry-After (the setting is the quota's default).
+      assert.equal((await http(n.url, 'POST', '/v1/namespaces/ns/collections/c/documents', { upserts: Array.from({ length: 3 }, (_, i) => ({ id: i })) })).status, 200);
+      const r = await http(n.url, 'POST', '/v1/namespaces/ns/collections/c/documents', { upserts: Array.from({ length: 3 }, (_, i) => ({ id: 10 + i })) });
       assert.equal(r.status, 429);
-      assert.equal(r.body.error.code, 'quota_exceeded', 'the one backlog check and its one code (the setting is the quota\'s default)');
+      assert.equal(r.body.error.code, 'quota_exceeded');
       assert.match(r.body.error.message, /unapplied_records quota \(5\)/);
       assert.ok(Number(r.headers.get('retry-after')) >= 1);
     } finally {

@@ -349,7 +349,9 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} wi
     assert.equal((await call(a, 'GET', `${doc}/i0`, admin)).status, 200, 'a slot refused earlier is not held');
     // unapplied data per collection
     await q('unapplied_records', 1);
-    over(await call(a, 'POST', doc, admin, { upserts: [{ id: 'u1' }, { id: 'u2' }] }), 'unapplied_records');
+    const alone = await call(a, 'POST', doc, admin, { upserts: [{ id: 'u1' }, { id: 'u2' }] });
+    assert.equal(alone.status, 413, `a batch the quota can never hold: ${alone.text}`);
+    assert.match(alone.body.error.message, /unapplied_records/);
     await q('unapplied_records', null);
     // storage bytes (soft, measured)
     await q('storage_bytes', 1);
