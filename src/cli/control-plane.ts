@@ -7,6 +7,7 @@ import type { ControlPlaneConfig } from '../controlplane/config.js';
 import { ConfigError } from '../node/config-error.js';
 import { CLUSTER_ID_RULE, type ClusterRegistry } from '../control/clusters.js';
 import { isMetaError } from '../meta/errors.js';
+import { redactUrl } from '../meta/url.js';
 
 /** Pages `clusters list` follows, at most (every loop a bound). */
 export const MAX_CLUSTER_LIST_PAGES = 100;
@@ -147,7 +148,7 @@ export function clusterCommands(p: Command): void {
       let after: string | undefined;
       for (let i = 0; i < MAX_CLUSTER_LIST_PAGES; i++) {
         const page = await r.listClusters({ limit: MAX_PAGE_LIMIT, ...(after ? { after } : {}) });
-        for (const x of page.items) out.push({ id: x.id, created: x.created, store: clusterUrl(c.clusters, x.id).replace(/\/\/[^@/]*@/, '//…@') });
+        for (const x of page.items) out.push({ id: x.id, created: x.created, store: redactUrl(clusterUrl(c.clusters, x.id)) });
         if (!page.next) return out;
         after = page.next;
       }

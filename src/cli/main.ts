@@ -11,6 +11,7 @@ import { MAX_PAGE_LIMIT } from '../meta/limits.js';
 // starts in about a third of the time, since it never loads the drivers of every backend.
 import type { NodeConfig } from '../node/config.js';
 import { ConfigError } from '../node/config-error.js';
+import { shownConfig } from '../node/shown-config.js';
 import type { LoamNode } from '../node/node.js';
 import { VERSION } from '../node/version.js';
 import type { Catalog } from '../collection/catalog.js';
@@ -89,11 +90,8 @@ export function devErasureKek(dir: string): string {
   return readFileSync(path, 'utf8').trim();
 }
 
-/** The settings as config-check shows them: secrets masked (the metastore's password, the erasure log's KEK, the encryption master key). */
-export function shownConfig(c: NodeConfig): Record<string, unknown> {
-  const masked = (v: string | null) => (v === null ? null : '(set)');
-  return { ...c, metastore: c.metastore.replace(/\/\/[^@/]*@/g, '//…@'), erasure_kek: masked(c.erasure_kek), encryption_master_key: masked(c.encryption_master_key) };
-}
+/** The settings as config-check shows them: secrets masked, and every URL's credentials. */
+export { shownConfig };
 
 export function devBanner(url: string, dataDir: string, key: string | null = null, operatorKey: string | null = null): string {
   const auth = `-H "Authorization: Bearer $LOAM_KEY"`;

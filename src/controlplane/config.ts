@@ -13,6 +13,7 @@
 //   }
 import { readFileSync } from 'node:fs';
 import { descriptorFor, DESCRIPTORS } from '../meta/backends/registry.js';
+import { redactUrl } from '../meta/url.js';
 import { ConfigError, LOG_LEVELS, LOOPBACK_HOSTS, readConfigFile } from '../node/config.js';
 import { DEFAULT_CLUSTER_POOL_SIZE, DEFAULT_MAX_OPEN_CLUSTERS, templateCovers, templateProblem } from './cluster-stores.js';
 
@@ -74,8 +75,6 @@ export function cpEnvOverrides(env: NodeJS.ProcessEnv = process.env): Record<str
   }
   return out;
 }
-
-const redactUrl = (url: string) => url.replace(/\/\/[^@/]*@/, '//…@');
 
 /** Merges defaults ← file ← env ← flags and validates everything. */
 export function resolveControlPlaneConfig(...layers: Record<string, unknown>[]): ControlPlaneConfig {

@@ -14,6 +14,7 @@ import type { SizeClass } from '../meta/backends/sharded/directory.js';
 import { ALL_SMALL, type SizeClasses } from '../router/placement.js';
 import { DESCRIPTORS, METASTORE_SCHEMES as SCHEMES, descriptorFor, type Connection } from '../meta/backends/registry.js';
 import { ConfigError } from './config-error.js';
+import { redactSecrets, redactUrl } from '../meta/url.js';
 import { openDirectory } from '../control/directory/index.js';
 
 export const METASTORE_SCHEMES = [...SCHEMES];
@@ -32,11 +33,14 @@ export function metastoreDescriptor(url: string): NonNullable<ReturnType<typeof 
   if (!d) {
     throw new ConfigError(
       'metastore',
-      `unknown metastore URL scheme in ${JSON.stringify(url.replace(/\/\/[^@/]*@/, '//…@'))} (expected ${METASTORE_SCHEMES.join(', ')}: ${DESCRIPTORS.map((x) => x.urlForm).join('; ')})`,
+      `unknown metastore URL scheme in ${JSON.stringify(redactUrl(url))} (expected ${METASTORE_SCHEMES.join(', ')}: ${DESCRIPTORS.map((x) => x.urlForm).join('; ')})`,
     );
   }
   return d;
 }
+
+/** A MetaError's `url: ` prefix (the field is the setting, named already). */
+const stripField = (message: string) => message.replace(/^url: /, '');
 
 export async function openMetastore(url: string): Promise<OpenedMeta> {
   const d = metastoreDescriptor(url);
@@ -44,7 +48,7 @@ export async function openMetastore(url: string): Promise<OpenedMeta> {
     // A sharded metastore's directory lives beside the ControlStore, which this layer opens.
     return await d.open(url, { applicationName: 'loam-node', ...(d.name === 'sharded' ? { openDirectory } : {}) } as Parameters<typeof d.open>[1]);
   } catch (e) {
-    const message = redact((e as Error).message, url);
+    const message = redactSecrets(stripField((e as Error).message), url);
     // The embedded backend's URL errors say what to write; a service backend's say it cannot be used.
     throw new ConfigError('metastore', d.name === 'embedded' ? message : `cannot use the ${d.name} metastore: ${message}`);
   }
@@ -55,18 +59,4 @@ export function sizeClassesOf(meta: MetaStore): SizeClasses {
   const m = meta as MetaStore & { sizeClassOf?: (ns: number) => SizeClass; sizeClassVersion?: () => number };
   if (typeof m.sizeClassOf !== 'function' || typeof m.sizeClassVersion !== 'function') return ALL_SMALL;
   return { of: (ns) => m.sizeClassOf!(ns), version: () => m.sizeClassVersion!() };
-}
-
-/** An error message without the URL's password (each shard's, for a sharded metastore). */
-function redact(message: string, url: string): string {
-  if (url.startsWith('sharded:')) {
-    const passwords = [...url.matchAll(/\/\/[^:@/]*:([^@/]*)@/g)].map((m) => m[1]!).filter(Boolean);
-    return passwords.reduce((m, pw) => m.split(pw).join('…').split(decodeURIComponent(pw)).join('…'), message);
-  }
-  try {
-    const u = new URL(url);
-    return u.password ? message.split(u.password).join('…') : message;
-  } catch {
-    return message;
-  }
 }

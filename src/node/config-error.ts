@@ -1,13 +1,17 @@
 // A setting that is missing or out of range: its own module, so that the CLI can recognise one
 // without loading the config's defaults (and with them every component's constants).
+import { redactUrl } from '../meta/url.js';
 
-/** A setting that cannot be used, naming it and what to fix. */
+/**
+ * A setting that cannot be used, naming it and what to fix. The message is printed: any URL in
+ * it has its credentials masked here too, whatever the caller quoted.
+ */
 export class ConfigError extends Error {
   constructor(
     readonly setting: string,
     why: string,
   ) {
-    super(`configuration: ${setting} ${why}`);
+    super(`configuration: ${setting} ${redactUrl(why)}`);
     this.name = 'ConfigError';
   }
 }

@@ -32,6 +32,7 @@ import { MIN_LEASE_TTL_MS, MAX_LEASE_TTL_MS } from '../meta/limits.js';
 import { parseShardedSetting, shardedUrl } from '../meta/backends/sharded/descriptor.js';
 import { parseStoreUrl } from '../store/open.js';
 import { metastoreDescriptor } from './backends.js';
+import { redactUrl } from '../meta/url.js';
 import { KEY_REFRESH_INTERVAL_MS } from '../crypto/keyring.js';
 import { parseMasterKey } from '../crypto/local.js';
 import { MAX_WEIGHT, MIN_WEIGHT, ZONE_PATTERN } from '../router/placement.js';
@@ -251,6 +252,16 @@ const INTS: Partial<Record<keyof NodeConfig, IntRange>> = {
 
 const KEYS = ['metastore', 'store', ...Object.keys(DEFAULTS)] as (keyof NodeConfig)[];
 
+/** A setting's value as an error quotes it: a URL's credentials masked (src/meta/url.ts). */
+function shown(v: unknown): string {
+  return JSON.stringify(typeof v === 'string' ? redactUrl(v) : v);
+}
+
+/** A JSON.parse error without the text V8 quotes from the input (it may be a password's). */
+function jsonProblem(e: unknown): string {
+  return (e as Error).message.replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, ' (the text there is not shown)');
+}
+
 /** Reads a config file (JSON). Missing file or bad JSON is a ConfigError naming the file. */
 export function readConfigFile(path: string): Record<string, unknown> {
   let text: string;
@@ -264,7 +275,7 @@ export function readConfigFile(path: string): Record<string, unknown> {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('the top level must be an object');
     return v as Record<string, unknown>;
   } catch (e) {
-    throw new ConfigError('--config', `${path} is not valid JSON: ${(e as Error).message}`);
+    throw new ConfigError('--config', `${path} is not valid JSON: ${jsonProblem(e)}`);
   }
 }
 
@@ -313,7 +324,7 @@ export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig 
     try {
       ms = JSON.parse(ms) as unknown;
     } catch (e) {
-      throw new ConfigError('metastore', `is not valid JSON: ${(e as Error).message}`);
+      throw new ConfigError('metastore', `is not valid JSON: ${jsonProblem(e)}`);
     }
   }
   if (typeof ms === 'object' && ms !== null) {
@@ -331,7 +342,7 @@ export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig 
   try {
     parseStoreUrl(out.store as string);
   } catch (e) {
-    throw new ConfigError('store', (e as Error).message.replace(/^url: /, ''));
+    throw new ConfigError('store', redactUrl((e as Error).message.replace(/^url: /, '')));
   }
   if (!(AUTH_MODES as readonly string[]).includes(raw.auth as string)) {
     throw new ConfigError('auth', `must be one of ${AUTH_MODES.join(', ')}; got ${JSON.stringify(raw.auth)}`);
@@ -348,11 +359,11 @@ export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig 
       url = null;
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-      throw new ConfigError('openfga_url', `must be the OpenFGA server's HTTP API URL (http://host:8080) when authorizer is openfga; got ${JSON.stringify(raw.openfga_url)}`);
+      throw new ConfigError('openfga_url', `must be the OpenFGA server's HTTP API URL (http://host:8080) when authorizer is openfga; got ${shown(raw.openfga_url)}`);
     }
     out.openfga_url = url.toString().replace(/\/$/, '');
   } else if (raw.openfga_url !== null && typeof raw.openfga_url !== 'string') {
-    throw new ConfigError('openfga_url', `must be a URL or null; got ${JSON.stringify(raw.openfga_url)}`);
+    throw new ConfigError('openfga_url', `must be a URL or null; got ${shown(raw.openfga_url)}`);
   }
   if (typeof raw.openfga_store !== 'string' || !OPENFGA_STORE_PATTERN.test(raw.openfga_store)) {
     throw new ConfigError('openfga_store', `must be 3-64 characters of A-Z a-z 0-9 _ . - (an OpenFGA store name); got ${JSON.stringify(raw.openfga_store)}`);
@@ -401,7 +412,7 @@ export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig 
     } catch {
       u = null;
     }
-    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new ConfigError('kms_endpoint', `must be an http(s) URL or null; got ${JSON.stringify(raw.kms_endpoint)}`);
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw new ConfigError('kms_endpoint', `must be an http(s) URL or null; got ${shown(raw.kms_endpoint)}`);
   }
   if (typeof raw.kms_region !== 'string' || !/^[a-z]{2}(-[a-z]+)+-\d+$/.test(raw.kms_region)) {
     throw new ConfigError('kms_region', `must be an AWS region name such as eu-west-2; got ${JSON.stringify(raw.kms_region)}`);
@@ -425,7 +436,7 @@ export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig 
       u = null;
     }
     if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || (u.pathname !== '/' && u.pathname !== '')) {
-      throw new ConfigError('advertise_url', `must be http(s)://host:port (no path, no credentials) or null; got ${JSON.stringify(raw.advertise_url)}`);
+      throw new ConfigError('advertise_url', `must be http(s)://host:port (no path, no credentials) or null; got ${shown(raw.advertise_url)}`);
     }
     out.advertise_url = u.origin;
   }

@@ -1,7 +1,12 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError, envOverrides, resolveConfig } from '../../src/node/config.js';
 import { openMetastore } from '../../src/node/backends.js';
+import { redactUrl } from '../../src/meta/url.js';
 
 const base = { metastore: 'sqlite::memory:', store: 'memory://' };
 
@@ -80,4 +85,87 @@ test('metastore URLs: sqlite works; unknown schemes and unbuilt backends are cle
     });
     assert.ok(Date.now() - t0 < 30_000);
   }
+});
+
+// The real CLI in a child process, as an operator runs it (config-check, serve).
+const BIN = new URL('../../src/cli/loam.mjs', import.meta.url).pathname;
+/** A command that reads a config and exits; it compiles the TypeScript first: generous, but bounded. */
+const CLI_DEADLINE_MS = 60_000;
+const dir = mkdtempSync(join(tmpdir(), 'loam-config-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `loam <args>` with only the LOAM_* variables given. */
+function loam(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, timeout: CLI_DEADLINE_MS }, (e, stdout, stderr) => {
+      resolve({ code: e ? ((e as { code?: number }).code ?? null) : 0, stdout, stderr });
+    });
+  });
+}
+
+let files = 0;
+/** A config file of these settings (an embedded metastore in the test's directory unless given). */
+function configFile(settings: Record<string, unknown>): string {
+  const file = join(dir, `c${files++}.json`);
+  writeFileSync(file, JSON.stringify({ metastore: `sqlite:${join(dir, 'meta.db')}`, store: 'memory://', ...settings }));
+  return file;
+}
+
+/** One line on stderr naming the setting, exit 1, and the secret nowhere. */
+function refused(r: Ran, setting: string, secret: string): void {
+  assert.equal(r.code, 1, r.stderr);
+  assert.match(r.stderr, new RegExp(`^loam: configuration: ${setting} `));
+  assert.equal(r.stderr.trim().split('\n').length, 1, `one line, no stack trace: ${r.stderr}`);
+  assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret), `the secret is not printed: ${r.stderr}${r.stdout}`);
+}
+
+test("a URL's credentials are masked: userinfo (a raw / or @ in the password too) and credential-like query values", () => {
+  const cases: [string, string][] = [
+    ['postgres://loam:hunter2@db:5432/loam', 'postgres://…@db:5432/loam'],
+    ['postgres://loam:hun/ter@2@db/loam', 'postgres://…@db/loam'],
+    ['https://token@github.example/x', 'https://…@github.example/x'],
+    ['s3://bucket/prefix?endpoint=http://u:hunter2@minio:9000&region=eu-west-1', 's3://bucket/prefix?endpoint=http://…@minio:9000&region=eu-west-1'],
+    ['postgres://db/loam?user=loam&password=hunter2&sslmode=require', 'postgres://db/loam?user=loam&password=…&sslmode=require'],
+    ['x://h/?secretAccessKey=a&sessionToken=b&key=c&sseKmsKeyId=d', 'x://h/?secretAccessKey=…&sessionToken=…&key=…&sseKmsKeyId=d'],
+    ['sharded:{"shards":["postgres://a:pw1@h/a"],"directory":"postgres://b:pw2@h/b"}', 'sharded:{"shards":["postgres://…@h/a"],"directory":"postgres://…@h/b"}'],
+    // Nothing to mask: unchanged.
+    ['file:///var/lib/loam/a@b', 'file:///var/lib/loam/a@b'],
+    ['http://10.0.0.1:7070', 'http://10.0.0.1:7070'],
+  ];
+  for (const [url, shown] of cases) assert.equal(redactUrl(url), shown, url);
+});
+
+test('errors about URL settings never print their credentials (in the file or LOAM_*), and name the setting', async () => {
+  const pw = 'hunter2';
+  // One child at a time (a shared machine): each is a whole CLI start.
+  const runs: [() => Promise<Ran>, string][] = [
+    [() => loam(['config-check', '--config', configFile({ advertise_url: `http://admin:${pw}@10.0.0.1:7070` })]), 'advertise_url'],
+    [() => loam(['config-check', '--config', configFile({})], { LOAM_ADVERTISE_URL: `http://admin:${pw}@10.0.0.1:7070` }), 'advertise_url'],
+    [() => loam(['config-check', '--config', configFile({ key_provider: 'kms', kms_endpoint: `ftp://admin:${pw}@kms.internal` })]), 'kms_endpoint'],
+    [() => loam(['config-check', '--config', configFile({ auth: 'api_keys', authorizer: 'openfga', openfga_url: `ftp://admin:${pw}@fga:8080` })]), 'openfga_url'],
+    [() => loam(['config-check', '--config', configFile({ store: `s3://bucket/prefix?endpoint=http://u:${pw}@minio:9000&colour=blue` })]), 'store'],
+    [() => loam(['config-check', '--config', configFile({ metastore: `mysql://loam:${pw}@db/loam` })]), 'metastore'],
+    // serve reads the same config: the same line.
+    [() => loam(['serve', '--config', configFile({ port: 0, advertise_url: `http://admin:${pw}@10.0.0.1:7070` })]), 'advertise_url'],
+  ];
+  for (const [run, setting] of runs) refused(await run(), setting, pw);
+});
+
+test('config-check prints every URL setting with its credentials masked', async () => {
+  const pw = 'hunter2';
+  const file = configFile({ store: `s3://bucket/prefix?endpoint=http://u:${pw}@minio:9000`, key_provider: 'kms', kms_endpoint: `https://k:${pw}@kms.internal`, metastore: `postgres://loam:${pw}@db/loam` });
+  for (const r of [await loam(['config-check', '--config', file]), await loam(['config-check', '--config', configFile({})], { LOAM_STORE: `s3://bucket/prefix?endpoint=http://u:${pw}@minio:9000` })]) {
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!r.stdout.includes(pw) && !r.stderr.includes(pw), r.stdout);
+    assert.equal((JSON.parse(r.stdout) as { store: string }).store, 's3://bucket/prefix?endpoint=http://…@minio:9000');
+  }
+  const shown = JSON.parse((await loam(['config-check', '--config', file])).stdout) as Record<string, string>;
+  assert.equal(shown.kms_endpoint, 'https://…@kms.internal');
+  assert.equal(shown.metastore, 'postgres://…@db/loam');
 });

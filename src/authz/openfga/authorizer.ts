@@ -12,6 +12,7 @@ import type { MetaStore } from '../../meta/contract.js';
 import type { ControlStore } from '../../control/types.js';
 import { CLASS, decideBeforeBindings, openToEveryMember, type Action, type Authorizer, type LifecycleEvent, type Principal, type Resource } from '../authorizer.js';
 import { AuthzError } from '../errors.js';
+import { redactUrl } from '../../meta/url.js';
 import { TaskFailures } from '../task-failures.js';
 import { ensureModel } from './model.js';
 import { OutboxDrainer, TupleSync, withDeadline } from './outbox.js';
@@ -90,13 +91,13 @@ export class OpenFgaAuthorizer implements Authorizer {
     try {
       let token: string | undefined;
       for (let page = 0; page < MAX_STORE_PAGES && id === undefined; page++) {
-        const r = await withDeadline(probe.listStores({ pageSize: 100, name: store, ...(token ? { continuationToken: token } : {}) }), CHECK_DEADLINE_MS * 5, `the OpenFGA server at ${url}`);
+        const r = await withDeadline(probe.listStores({ pageSize: 100, name: store, ...(token ? { continuationToken: token } : {}) }), CHECK_DEADLINE_MS * 5, `the OpenFGA server at ${redactUrl(url)}`);
         id = r.stores.find((s) => s.name === store)?.id;
         token = r.continuation_token || undefined;
         if (!token) break;
       }
     } catch (e) {
-      throw new Error(`openfga: cannot reach the OpenFGA server at ${url} (openfga_url): ${(e as Error).message}`);
+      throw new Error(`openfga: cannot reach the OpenFGA server at ${redactUrl(url)} (openfga_url): ${redactUrl((e as Error).message)}`);
     }
     id ??= (await probe.createStore({ name: store })).id;
     this.storeId = id;
@@ -120,7 +121,7 @@ export class OpenFgaAuthorizer implements Authorizer {
       });
       this.drainer.start();
     }
-    this.o.logger.info({ openfga: url, store, store_id: id, model_id: this.modelId }, 'authorizer: openfga');
+    this.o.logger.info({ openfga: redactUrl(url), store, store_id: id, model_id: this.modelId }, 'authorizer: openfga');
   }
 
   async close(): Promise<void> {
@@ -129,7 +130,7 @@ export class OpenFgaAuthorizer implements Authorizer {
 
   private failed(op: string, e: unknown): void {
     this.o.observe?.failed?.(op);
-    this.failures.failed(`openfga_${op}`, `openfga: ${op} failed (the server at ${this.o.url}); refusing what it cannot decide`, e);
+    this.failures.failed(`openfga_${op}`, `openfga: ${op} failed (the server at ${redactUrl(this.o.url)}); refusing what it cannot decide`, e);
   }
 
   private isRecent(p: Principal): boolean {

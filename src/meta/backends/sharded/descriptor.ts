@@ -10,6 +10,7 @@ import type { MetaStore } from '../../contract.js';
 import { NAME_PATTERN, MAX_NAME_LENGTH, NAME_RULE } from '../../limits.js';
 import type { BackendDescriptor, BackendOpenOptions } from '../descriptor.js';
 import type { OpenedDirectory } from './index.js';
+import { redactUrl } from '../../url.js';
 
 export const SHARDED_SCHEME = 'sharded:';
 /** Shards one sharded metastore may list (every shard is a connection of every node). */
@@ -44,10 +45,7 @@ export function shardIdentity(url: string): string {
   }
 }
 
-/** Hides the password of a URL for messages. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, '//…@');
-}
+export { redactUrl } from '../../url.js';
 
 /** Parses and checks the object form ({shards, directory}); errors name the entry to fix. */
 export function parseShardedSetting(v: unknown): ShardedUrl {
