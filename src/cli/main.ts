@@ -12,6 +12,7 @@ import { MAX_PAGE_LIMIT } from '../meta/limits.js';
 import type { NodeConfig } from '../node/config.js';
 import { ConfigError } from '../node/config-error.js';
 import { shownConfig } from '../node/shown-config.js';
+import { bootstrapOperatorKey, OPERATOR_KEY_ENV } from '../node/operator-key.js';
 import type { LoamNode } from '../node/node.js';
 import { VERSION } from '../node/version.js';
 import type { Catalog } from '../collection/catalog.js';
@@ -32,8 +33,7 @@ import { prepareDataDir } from './data-dir.js';
 export const DEV_DATA_DIR = './.loam';
 /** Where `loam serve` writes the first operator key (mode 0600) unless told otherwise. */
 export const DEFAULT_OPERATOR_KEY_FILE = './loam-operator.key';
-/** `loam serve` installs this key as the first operator key instead of generating one. */
-export const OPERATOR_KEY_ENV = 'LOAM_BOOTSTRAP_OPERATOR_KEY';
+export { OPERATOR_KEY_ENV };
 
 const OPERATOR_HELP = [
   '',
@@ -205,7 +205,8 @@ export function program(): Command {
         const { envOverrides, readConfigFile, resolveConfig } = await import('../node/config.js');
         const { startNode } = await import('../node/node.js');
         const config: NodeConfig = resolveConfig(readConfigFile(o.config), envOverrides(), o.port !== undefined ? { port: o.port } : {});
-        const given = process.env[OPERATOR_KEY_ENV];
+        // Read with the config: a malformed key stops the start before anything is opened or written.
+        const given = bootstrapOperatorKey();
         // No org, hence no org admin key: the operator creates orgs (spec §6's bootstrap, without a secret on stdout).
         const node = await startNode(config, { bootstrap: { org: null, ...(given ? { operatorKey: given } : {}) } });
         if (node.operatorKey) {
@@ -236,6 +237,7 @@ export function program(): Command {
       try {
         const { envOverrides, readConfigFile, resolveConfig } = await import('../node/config.js');
         const c = resolveConfig(readConfigFile(o.config), envOverrides());
+        bootstrapOperatorKey();
         console.log(JSON.stringify(shownConfig(c), null, 2));
       } catch (e) {
         fail(e);

@@ -144,7 +144,7 @@ test('a malformed LOAM_BOOTSTRAP_OPERATOR_KEY, or a key file that exists, stops 
     (e: { output: string; code: number }) => e,
   );
   assert.equal(bad.code, 1);
-  assert.match(bad.output, /bootstrap operator key must be loam_<key_id/);
+  assert.match(bad.output, /LOAM_BOOTSTRAP_OPERATOR_KEY must be loam_<key_id/);
   assert.doesNotMatch(bad.output, /loam_nope/, 'not even a malformed key is echoed');
 
   const taken = join(dir, 'taken.key');

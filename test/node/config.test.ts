@@ -1,7 +1,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, envOverrides, resolveConfig } from '../../src/node/config.js';
@@ -168,4 +168,17 @@ test('config-check prints every URL setting with its credentials masked', async 
   const shown = JSON.parse((await loam(['config-check', '--config', file])).stdout) as Record<string, string>;
   assert.equal(shown.kms_endpoint, 'https://…@kms.internal');
   assert.equal(shown.metastore, 'postgres://…@db/loam');
+});
+
+test('a malformed LOAM_BOOTSTRAP_OPERATOR_KEY is refused with the config, in one line that does not quote it, before anything is written', async () => {
+  const bad = 'S3CRETbad';
+  const data = join(dir, 'bootstrap');
+  mkdirSync(data);
+  const file = configFile({ metastore: `sqlite:${join(data, 'meta.db')}`, store: 'memory://', port: 0, auth: 'api_keys' });
+  for (const command of ['serve', 'config-check']) {
+    const r = await loam([command, '--config', file], { LOAM_BOOTSTRAP_OPERATOR_KEY: bad });
+    refused(r, 'LOAM_BOOTSTRAP_OPERATOR_KEY', bad);
+    assert.match(r.stderr, /must be loam_<key_id: 16 hex digits>_<secret: 64 hex digits>/);
+    assert.deepEqual(readdirSync(data), [], `${command} made no metastore file, no encryption.key`);
+  }
 });
