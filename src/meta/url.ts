@@ -50,3 +50,23 @@ export function redactSecrets(message: string, url: string): string {
   const secrets = credentialsIn(url).sort((a, b) => b.length - a.length);
   return secrets.reduce((m, s) => m.split(s).join(MASK), redactUrl(message));
 }
+
+/** The largest TCP port. */
+export const MAX_PORT = 65_535;
+
+/**
+ * Why `new URL` refused a `scheme://…` text (it says only "Invalid URL"): the port, the host,
+ * or the form expected. Reads the masked text, so nothing it says holds a credential.
+ */
+export function urlProblem(url: string, form: string): string {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(redactUrl(url));
+  if (!m) return `is not a URL of the form ${form}`;
+  const authority = m[1]!.slice(m[1]!.lastIndexOf('@') + 1);
+  const hostPort = /^(\[[^\]]*\]|[^:]*)(?::(.*))?$/.exec(authority);
+  const port = hostPort?.[2];
+  if (port !== undefined && port !== '' && !(/^\d+$/.test(port) && Number(port) >= 1 && Number(port) <= MAX_PORT)) {
+    return `port must be a number 1..${MAX_PORT}, got ${port}`;
+  }
+  if (hostPort && /[^A-Za-z0-9._~%!$&'()*+,;=[\]:-]/.test(hostPort[1]!)) return `host ${JSON.stringify(hostPort[1])} is not a host name or address (expected ${form})`;
+  return `is not a URL of the form ${form}`;
+}

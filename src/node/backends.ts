@@ -39,6 +39,21 @@ export function metastoreDescriptor(url: string): NonNullable<ReturnType<typeof 
   return d;
 }
 
+/**
+ * The metastore URL read by its backend without connecting (a ConfigError saying what is
+ * wrong): with the config, so config-check refuses what serve would.
+ */
+export function checkMetastoreUrl(url: string): void {
+  const d = metastoreDescriptor(url);
+  try {
+    d.parse(url);
+  } catch (e) {
+    const why = redactSecrets(stripField((e as Error).message), url);
+    // A sharded setting's own messages name the shard; its URL is the whole setting.
+    throw new ConfigError('metastore', d.name === 'sharded' ? why : `${JSON.stringify(redactUrl(url))}: ${why}`);
+  }
+}
+
 /** A MetaError's `url: ` prefix (the field is the setting, named already). */
 const stripField = (message: string) => message.replace(/^url: /, '');
 

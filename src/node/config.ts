@@ -31,7 +31,7 @@ import { DEFAULT_WRITE_INFLIGHT_BYTES, DEFAULT_WRITE_QUEUE_TIMEOUT_MS } from '..
 import { MIN_LEASE_TTL_MS, MAX_LEASE_TTL_MS } from '../meta/limits.js';
 import { parseShardedSetting, shardedUrl } from '../meta/backends/sharded/descriptor.js';
 import { parseStoreUrl } from '../store/open.js';
-import { metastoreDescriptor } from './backends.js';
+import { checkMetastoreUrl } from './backends.js';
 import { redactUrl } from '../meta/url.js';
 import { KEY_REFRESH_INTERVAL_MS } from '../crypto/keyring.js';
 import { parseMasterKey } from '../crypto/local.js';
@@ -337,8 +337,9 @@ export function resolveConfig(...layers: Record<string, unknown>[]): NodeConfig 
   for (const k of ['metastore', 'store'] as const) {
     if (typeof out[k] !== 'string' || (out[k] as string).trim() === '') throw new ConfigError(k, 'is required (a URL; see the README)');
   }
-  // Both URLs read now, before anything is opened or written (config-check refuses what serve would).
-  metastoreDescriptor(out.metastore as string);
+  // Both URLs read now by what opens them, before anything is opened or written (config-check
+  // refuses what serve would).
+  checkMetastoreUrl(out.metastore as string);
   try {
     parseStoreUrl(out.store as string);
   } catch (e) {

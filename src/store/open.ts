@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { storeErrors } from './errors.js';
 import { FileStore, type FileStoreOptions } from './file.js';
 import { MemoryStore } from './memory.js';
-import { S3Store, type S3StoreOptions } from './s3.js';
+import { checkS3Endpoint, S3Store, type S3StoreOptions } from './s3.js';
 import type { Store } from './types.js';
 
 export interface OpenStoreOverrides {
@@ -91,6 +91,7 @@ export function parseStoreUrl(url: string): StoreSpec {
       if (sse !== undefined && sse !== 'AES256' && sse !== 'aws:kms') throw storeErrors.invalid('url', 'sse must be AES256 or aws:kms');
       const forcePathStyle = bool(p.get('forcePathStyle'), 'forcePathStyle');
       const endpoint = p.get('endpoint');
+      if (endpoint !== undefined) checkS3Endpoint(endpoint);
       const region = p.get('region');
       const sseKmsKeyId = p.get('sseKmsKeyId');
       return {

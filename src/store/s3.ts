@@ -165,6 +165,20 @@ function parseContentRange(v: string | undefined): { start: number; end: number;
   return m ? { start: Number(m[1]), end: Number(m[2]) + 1, total: Number(m[3]) } : undefined;
 }
 
+/**
+ * An S3 endpoint is an http(s) URL (the store URL's ?endpoint=, read with the config too). The
+ * value is not quoted: it may carry credentials.
+ */
+export function checkS3Endpoint(endpoint: string): void {
+  let u: URL;
+  try {
+    u = new URL(endpoint);
+  } catch {
+    throw storeErrors.invalid('endpoint', 'is not a URL (http://host:port or https://host)');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw storeErrors.invalid('endpoint', 'must be an http:// or https:// URL');
+}
+
 export class S3Store implements Store {
   readonly bucket: string;
   readonly keyPrefix: string;
@@ -189,15 +203,7 @@ export class S3Store implements Store {
       throw storeErrors.invalid('prefix', `must leave room for paths: at most ${MAX_PATH_BYTES / 2} bytes`);
     }
     this.keyPrefix = prefix === '' ? '' : `${prefix}/`;
-    if (opts.endpoint !== undefined) {
-      let u: URL;
-      try {
-        u = new URL(opts.endpoint);
-      } catch {
-        throw storeErrors.invalid('endpoint', `is not a URL: ${JSON.stringify(opts.endpoint)}`);
-      }
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw storeErrors.invalid('endpoint', 'must be an http:// or https:// URL');
-    }
+    if (opts.endpoint !== undefined) checkS3Endpoint(opts.endpoint);
     if (opts.sse !== undefined && opts.sse !== 'AES256' && opts.sse !== 'aws:kms') {
       throw storeErrors.invalid('sse', 'must be AES256 or aws:kms');
     }

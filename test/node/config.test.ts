@@ -182,3 +182,34 @@ test('a malformed LOAM_BOOTSTRAP_OPERATOR_KEY is refused with the config, in one
     assert.deepEqual(readdirSync(data), [], `${command} made no metastore file, no encryption.key`);
   }
 });
+
+test('the metastore URL is read by its backend with the config (no connection): config-check refuses what serve would, saying what is wrong', async () => {
+  const refusedUrls: [unknown, RegExp][] = [
+    ['postgres://loam:pw@127.0.0.1:notaport/loam', /metastore "postgres:\/\/…@127\.0\.0\.1:notaport\/loam": port must be a number 1\.\.65535, got notaport$/],
+    ['postgres://loam:pw@127.0.0.1:70000/loam', /port must be a number 1\.\.65535, got 70000$/],
+    ['dynamodb://127.0.0.1:1/tab?region=us-east-1&profile=bogus', /profile must be dynamodb or alternator, got bogus$/],
+    ['dynamodb://127.0.0.1:1/t', /names no valid table/],
+    ['remote://u:pw@127.0.0.1:1', /"remote:\/\/…@127\.0\.0\.1:1": the remote metastore URL takes no credentials/],
+    ['remote://127.0.0.1', /needs a host and a port/],
+    ['sqlite:/a.db?synchronous=SOMETIMES', /takes only \?synchronous=FULL\|NORMAL/],
+    [{ shards: ['sqlite:/a.db', 'postgres://u:pw@h:x/db'], directory: 'sqlite:/d.db' }, /shards\[1\] \(s1\): postgres: port must be a number 1\.\.65535, got x$/],
+    [{ shards: ['sqlite:/a.db'], directory: 'dynamodb://h:1/tab?profile=bogus' }, /directory: profile must be dynamodb or alternator/],
+  ];
+  for (const [metastore, says] of refusedUrls) {
+    assert.throws(
+      () => resolveConfig(base, { metastore }),
+      (e: unknown) => e instanceof ConfigError && e.setting === 'metastore' && says.test(e.message) && !e.message.includes(':pw@'),
+      JSON.stringify(metastore),
+    );
+  }
+  // What the backends take still passes: a socket directory, a space in a password, postgresql:, a remote URL's options.
+  for (const metastore of ['postgres://u:p@/db?host=/var/run/postgresql', 'postgres://u:p w@h/db', 'postgresql://h:5432/db', 'dynamodb:///loam-meta?region=eu-west-1', 'remote://127.0.0.1:7443?cluster=c1&timeout_ms=500']) {
+    assert.equal(resolveConfig(base, { metastore }).metastore, metastore);
+  }
+  // An S3 endpoint is read with the config too.
+  assert.throws(() => resolveConfig(base, { store: 's3://b/p?endpoint=ftp://minio:9000' }), (e: unknown) => e instanceof ConfigError && e.setting === 'store' && /endpoint: must be an http/.test(e.message));
+  // The operator's three, through the CLI: one line each, exit 1.
+  for (const metastore of ['postgres://loam:pw@127.0.0.1:notaport/loam', 'dynamodb://127.0.0.1:1/tab?region=us-east-1&profile=bogus', 'remote://u:pw@127.0.0.1:1']) {
+    refused(await loam(['config-check', '--config', configFile({ metastore })]), 'metastore', ':pw@');
+  }
+});

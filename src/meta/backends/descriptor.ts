@@ -25,6 +25,12 @@ export interface BackendDescriptor {
   /** One line of the URL forms, for help text and errors. */
   urlForm: string;
   /**
+   * Reads a URL without connecting, opening or writing anything: an Error saying what is
+   * wrong (never printing a password) for one open() would refuse. The node's config runs it
+   * when it is read, so `loam config-check` refuses what `loam serve` would; open() runs it too.
+   */
+  parse(url: string): void;
+  /**
    * Opens (connects, migrates, creates the table when missing) and returns the handle; a bad
    * URL or an unreachable service is an Error saying why (never printing a password).
    * The returned meta is closed with meta.close().

@@ -20,16 +20,33 @@ export type { BackendDescriptor, BackendOpenOptions, OpenedBackend } from './des
 /** The backends a shard of a sharded metastore may be (any but sharded itself). */
 const SHARD_DESCRIPTORS: readonly BackendDescriptor[] = [embeddedDescriptor, postgresDescriptor, dynamoDescriptor, remoteDescriptor];
 
+/** The backend of a shard's (or the directory's) URL. */
+function shardDescriptor(u: string): BackendDescriptor {
+  const d = SHARD_DESCRIPTORS.find((x) => x.schemes.some((sc) => u.toLowerCase().startsWith(sc)));
+  if (!d) throw new Error(`not a backend URL (expected ${SHARD_DESCRIPTORS.flatMap((x) => x.schemes).join(', ')})`);
+  return d;
+}
+
 /** The sharded backend opens its shards through the registry (it cannot import it: a cycle). */
 const sharded: BackendDescriptor = {
   ...shardedDescriptor,
+  // Every shard's and the directory's URL, read by its own backend, as a lone one is.
+  parse(url) {
+    const setting = parseShardedUrl(url);
+    const read = (u: string, where: string) => {
+      try {
+        shardDescriptor(u).parse(u);
+      } catch (e) {
+        // A MetaError's field prefix (`url: `): the entry is named instead.
+        throw new Error(`${where}: ${(e as Error).message.replace(/^url: /, '')}`);
+      }
+    };
+    setting.shards.forEach((s, i) => read(s.url, `shards[${i}] (${s.name})`));
+    read(setting.directory, 'directory');
+  },
   open: (url, options?: ShardedOpenOptions) =>
     shardedDescriptor.open(url, {
-      openShard: async (u: string) => {
-        const d = SHARD_DESCRIPTORS.find((x) => x.schemes.some((sc) => u.toLowerCase().startsWith(sc)));
-        if (!d) throw new Error(`not a backend URL (expected ${SHARD_DESCRIPTORS.flatMap((x) => x.schemes).join(', ')})`);
-        return (await d.open(u, options)).meta;
-      },
+      openShard: async (u: string) => (await shardDescriptor(u).open(u, options)).meta,
       ...options,
     }),
   // Each shard's and the directory's backend makes what it needs (the control plane's clusters).

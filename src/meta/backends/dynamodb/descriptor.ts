@@ -2,13 +2,17 @@
 // The table is created when it is missing (idempotent), so a new cluster starts from one URL.
 // The SDK is loaded only when such a URL is opened.
 import type { BackendDescriptor } from '../descriptor.js';
+import { DYNAMO_URL_FORM, dynamoOptionsFromUrl } from './url.js';
 
 export const dynamoDescriptor: BackendDescriptor = {
   name: 'dynamodb',
   schemes: ['dynamodb:'],
-  urlForm: 'dynamodb://[host:port]/table?region=…&profile=dynamodb|alternator&tls=true|false',
+  urlForm: DYNAMO_URL_FORM,
+  parse(url) {
+    dynamoOptionsFromUrl(url);
+  },
   async open(url) {
-    const { openDynamo, dynamoOptionsFromUrl } = await import('./index.js');
+    const { openDynamo } = await import('./index.js');
     const opts = dynamoOptionsFromUrl(url);
     const meta = openDynamo(opts);
     try {

@@ -93,27 +93,7 @@ export { MAX_KEY_PATH_BYTES } from './items.js';
 export { TRIM_CHUNK_ENTRIES } from './segments.js';
 export { WATCH_POLL_MAX_MS, WATCH_POLL_MIN_MS } from './feed.js';
 
-/**
- * Options from a metastore URL, so a node can be wired with one setting:
- *   dynamodb://[host:port]/<table>?region=eu-west-1&profile=alternator&tls=false
- * An empty host means AWS's regional endpoint; tls defaults to true unless the host is
- * loopback. Credentials come from the SDK's default provider chain.
- */
-export function dynamoOptionsFromUrl(url: string): DynamoOptions {
-  const u = new URL(url);
-  if (u.protocol !== 'dynamodb:') throw errors.invalid('url', `must start with dynamodb://, got ${u.protocol}`);
-  const table = decodeURIComponent(u.pathname.replace(/^\//, ''));
-  if (!/^[A-Za-z0-9_.-]{3,255}$/.test(table)) throw errors.invalid('url', `names no valid table (3-255 of A-Z a-z 0-9 _ . -): ${table}`);
-  const profile = u.searchParams.get('profile') ?? 'dynamodb';
-  if (profile !== 'dynamodb' && profile !== 'alternator') throw errors.invalid('url', `profile must be dynamodb or alternator, got ${profile}`);
-  const opts: DynamoOptions = { table, region: u.searchParams.get('region') ?? 'us-east-1', profile };
-  if (u.host) {
-    const loopback = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(u.hostname);
-    const tls = (u.searchParams.get('tls') ?? (loopback ? 'false' : 'true')) !== 'false';
-    opts.endpoint = `${tls ? 'https' : 'http'}://${u.host}`;
-  }
-  return opts;
-}
+export { dynamoOptionsFromUrl } from './url.js';
 
 export function openDynamo(opts: DynamoOptions): DynamoMetaStore {
   // Through the one validating wrapper (src/meta/core), recorded with its connection for the

@@ -39,6 +39,9 @@ export const embeddedDescriptor: BackendDescriptor = {
   name: 'embedded',
   schemes: ['sqlite:'],
   urlForm: 'sqlite:/abs/path.db[?synchronous=FULL|NORMAL] or sqlite::memory:',
+  parse(url) {
+    embeddedPathFromUrl(url);
+  },
   async open(url) {
     const meta = openEmbedded(embeddedPathFromUrl(url));
     return { meta, connection: { kind: 'sqlite', db: meta.db }, backend: 'embedded' };

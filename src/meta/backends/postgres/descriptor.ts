@@ -1,12 +1,15 @@
 // The Postgres backend's registry entry: postgres:// and postgresql:// URLs, connected and
 // migrated at open. The driver is loaded only when such a URL is opened.
 import type { BackendDescriptor } from '../descriptor.js';
+import { checkPostgresUrl, POSTGRES_URL_FORM } from './url.js';
 
 export const postgresDescriptor: BackendDescriptor = {
   name: 'postgres',
   schemes: ['postgres:', 'postgresql:'],
-  urlForm: 'postgres://user:password@host:port/database',
+  urlForm: POSTGRES_URL_FORM,
+  parse: checkPostgresUrl,
   async open(url, options) {
+    checkPostgresUrl(url);
     const { connectPostgres } = await import('./index.js');
     const meta = await connectPostgres({
       url,

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { BackendDescriptor } from '../descriptor.js';
 import { registerConnection } from '../connections.js';
 import type { RemoteOptions } from './channel.js';
+import { urlProblem } from '../../url.js';
 
 /** The environment variable an agent key is read from. */
 export const AGENT_KEY_ENV = 'LOAM_AGENT_KEY';
@@ -15,7 +16,7 @@ export function remoteOptionsFromUrl(url: string, env: NodeJS.ProcessEnv = proce
   try {
     u = new URL(url);
   } catch {
-    throw new Error(`${JSON.stringify(url)} is not a remote metastore URL (remote://host:port or grpcs://host:port)`);
+    throw new Error(`the remote metastore URL: ${urlProblem(url, 'remote://host:port or grpcs://host:port')}`);
   }
   const tls = u.protocol === 'grpcs:';
   if (!u.hostname || !u.port) throw new Error(`the remote metastore URL needs a host and a port (${tls ? 'grpcs' : 'remote'}://host:port)`);
@@ -64,6 +65,10 @@ export const remoteDescriptor: BackendDescriptor = {
   name: 'remote',
   schemes: ['remote:', 'grpcs:'],
   urlForm: 'remote://host:port or grpcs://host:port[?ca=…&cert=…&key=…] (with ?cluster=…&cache=true&timeout_ms=…)',
+  // Reads the TLS files it names too (not LOAM_AGENT_KEY's presence: the server judges the key).
+  parse(url) {
+    remoteOptionsFromUrl(url);
+  },
   async open(url) {
     // Loaded on use, as the other network backends are: gRPC and the generated stubs cost a
     // node on any other backend (both its threads) a fifth of its start.

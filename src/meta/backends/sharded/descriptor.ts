@@ -10,7 +10,7 @@ import type { MetaStore } from '../../contract.js';
 import { NAME_PATTERN, MAX_NAME_LENGTH, NAME_RULE } from '../../limits.js';
 import type { BackendDescriptor, BackendOpenOptions } from '../descriptor.js';
 import type { OpenedDirectory } from './index.js';
-import { redactUrl } from '../../url.js';
+import { redactUrl, urlProblem } from '../../url.js';
 
 export const SHARDED_SCHEME = 'sharded:';
 /** Shards one sharded metastore may list (every shard is a connection of every node). */
@@ -41,7 +41,7 @@ export function shardIdentity(url: string): string {
     const scheme = u.protocol === 'postgresql:' ? 'postgres:' : u.protocol;
     return `${scheme}//${u.host}${u.pathname}`;
   } catch {
-    throw new ShardedConfigError(`${url.split(':')[0]}: is not a backend URL`);
+    throw new ShardedConfigError(`${url.split(':')[0]}: ${urlProblem(url, 'a backend URL')}`);
   }
 }
 
@@ -107,6 +107,10 @@ export const shardedDescriptor: BackendDescriptor = {
   name: 'sharded',
   schemes: [SHARDED_SCHEME],
   urlForm: 'sharded:{"shards":["<backend URL>" | {"name","url"}, …],"directory":"<backend URL>"}',
+  // The setting's form; each shard's and the directory's URL is read by its backend (the registry's entry).
+  parse(url) {
+    parseShardedUrl(url);
+  },
   async open(url, options?: ShardedOpenOptions) {
     const setting = parseShardedUrl(url);
     if (!options?.openDirectory || !options.openShard) throw new Error('the sharded metastore is opened by the node (it needs the directory beside the ControlStore)');
