@@ -238,6 +238,8 @@ export function program(): Command {
         const { envOverrides, readConfigFile, resolveConfig } = await import('../node/config.js');
         const c = resolveConfig(readConfigFile(o.config), envOverrides());
         bootstrapOperatorKey();
+        // What serve would need on this host and not make: an embedded metastore file's directory.
+        (await import('../node/backends.js')).preflightMetastore(c.metastore);
         console.log(JSON.stringify(shownConfig(c), null, 2));
       } catch (e) {
         fail(e);
@@ -268,9 +270,14 @@ async function withControl<T>(o: { config?: string; dataDir?: string }, fn: (t: 
     import('../authz/tenancy.js'),
     import('pino'),
   ]);
-  const config = o.config
-    ? resolveConfig(readConfigFile(o.config), envOverrides())
-    : resolveConfig({ metastore: sqliteUrl(resolve(o.dataDir ?? DEV_DATA_DIR, 'meta.db')), store: 'memory://' }, envOverrides());
+  let config: NodeConfig;
+  if (o.config) config = resolveConfig(readConfigFile(o.config), envOverrides());
+  else {
+    // A data dir that is not there is a mistake (a wrong cwd, a missing flag), not a metastore to begin.
+    const dir = resolve(o.dataDir ?? DEV_DATA_DIR);
+    if (!existsSync(dir)) throw new ConfigError('--data-dir', `${dir} does not exist: pass --data-dir <a loam dev data dir> or --config <the node's config file>`);
+    config = resolveConfig({ metastore: sqliteUrl(resolve(dir, 'meta.db')), store: 'memory://' }, envOverrides());
+  }
   const { meta } = await openMetastore(config.metastore);
   // A node running OpenFGA delivers what these commands change through the outbox (spec §7).
   const cs = await controlStoreFor(meta, { outbox: config.authorizer === 'openfga' });

@@ -54,6 +54,19 @@ export function checkMetastoreUrl(url: string): void {
   }
 }
 
+/**
+ * What opening the metastore needs on this host and will not make (an embedded file's
+ * directory), checked without changing anything: `loam config-check`.
+ */
+export function preflightMetastore(url: string): void {
+  const d = metastoreDescriptor(url);
+  try {
+    d.preflight?.(url);
+  } catch (e) {
+    throw new ConfigError('metastore', redactSecrets((e as Error).message, url));
+  }
+}
+
 /** A MetaError's `url: ` prefix (the field is the setting, named already). */
 const stripField = (message: string) => message.replace(/^url: /, '');
 

@@ -213,3 +213,18 @@ test('the metastore URL is read by its backend with the config (no connection): 
     refused(await loam(['config-check', '--config', configFile({ metastore })]), 'metastore', ':pw@');
   }
 });
+
+test('an embedded metastore file whose directory is missing is named, with what to do, by serve, config-check and the operator commands', async () => {
+  const missing = join(dir, 'no-such-dir');
+  const file = configFile({ metastore: `sqlite:${join(missing, 'meta.db')}`, port: 0 });
+  for (const args of [['serve', '--config', file], ['config-check', '--config', file], ['keys', 'list', '--config', file]]) {
+    const r = await loam(args);
+    refused(r, 'metastore', 'hunter2');
+    assert.match(r.stderr, new RegExp(`cannot open the file ${join(missing, 'meta.db')}: its directory ${missing} does not exist; create it`), args[0]);
+  }
+  // Without --config, the operator commands read a loam dev data dir: one that is not there is named.
+  const r = await loam(['keys', 'list', '--data-dir', missing]);
+  refused(r, '--data-dir', 'hunter2');
+  assert.match(r.stderr, /no-such-dir does not exist: pass --data-dir <a loam dev data dir> or --config/);
+  assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('no-such')), [], 'nothing made');
+});

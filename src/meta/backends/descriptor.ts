@@ -31,6 +31,12 @@ export interface BackendDescriptor {
    */
   parse(url: string): void;
   /**
+   * Checks, on this host and without changing anything, what open() needs and will not make
+   * (the embedded backend: the metastore file's directory): an Error saying what to do.
+   * `loam config-check` runs it. Absent: nothing to check.
+   */
+  preflight?(url: string): void;
+  /**
    * Opens (connects, migrates, creates the table when missing) and returns the handle; a bad
    * URL or an unreachable service is an Error saying why (never printing a password).
    * The returned meta is closed with meta.close().

@@ -44,6 +44,18 @@ const sharded: BackendDescriptor = {
     setting.shards.forEach((s, i) => read(s.url, `shards[${i}] (${s.name})`));
     read(setting.directory, 'directory');
   },
+  preflight(url) {
+    const setting = parseShardedUrl(url);
+    const check = (u: string, where: string) => {
+      try {
+        shardDescriptor(u).preflight?.(u);
+      } catch (e) {
+        throw new Error(`${where}: ${(e as Error).message}`);
+      }
+    };
+    setting.shards.forEach((s, i) => check(s.url, `shards[${i}] (${s.name})`));
+    check(setting.directory, 'directory');
+  },
   open: (url, options?: ShardedOpenOptions) =>
     shardedDescriptor.open(url, {
       openShard: async (u: string) => (await shardDescriptor(u).open(u, options)).meta,
