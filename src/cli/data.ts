@@ -5,7 +5,7 @@
 // with exit status 1 and the server's message on stderr.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { LoamClient, LoamError, type Doc, type Page } from '../client/index.js';
+import { CLIENT_ERROR_CODES, isLoamError, LoamClient, LoamError, type Doc, type Page } from '../client/index.js';
 import { formatOne, formatRows, OUTPUT_FORMATS, type OutputFormat } from './output.js';
 import { MIN_LOG_RETENTION_BYTES, MIN_LOG_RETENTION_MS } from '../collection/retention.js';
 import { DEFAULT_COLLECTION_LOG_RETENTION_MS } from '../meta/limits.js';
@@ -55,7 +55,10 @@ export function clientFor(o: Remote): LoamClient {
 /** Reports a failure the way a user can act on: the server's message, unchanged, and exit status 1. */
 function failed(e: unknown, o: { url?: string }): void {
   if (e instanceof LoamError) {
-    console.error(e.status === 0 ? `loam: ${e.message} (is a node running at ${o.url}? set --url or LOAM_URL)` : `loam: ${e.message} (HTTP ${e.status} ${e.code})`);
+    if (e.status === 0) console.error(`loam: ${e.message} (is a node running at ${o.url}? set --url or LOAM_URL)`);
+    // Its message names the status and the request already.
+    else if (e.code === CLIENT_ERROR_CODES.badResponse) console.error(`loam: ${e.message}; is ${o.url} a Loam node? (set --url or LOAM_URL)`);
+    else console.error(`loam: ${e.message} (HTTP ${e.status} ${e.code})`);
   } else if (e instanceof InputError || e instanceof CommanderError) console.error(`loam: ${e.message}`);
   else console.error(`loam: ${(e as Error).stack ?? String(e)}`);
   process.exitCode = 1;
@@ -255,6 +258,8 @@ async function putDocuments(ns: string, coll: string, args: string[], o: Remote 
         token = (await loam.write(ns, coll, { upserts: batch.map((d) => d.doc as Doc) })).token;
       } catch (e) {
         bar?.stop();
+        // The first answer was not Loam's: the one line about that is all there is to say.
+        if (written === 0 && isLoamError(e, CLIENT_ERROR_CODES.badResponse)) throw e;
         const range = batch.length === 1 ? batch[0]!.at : `${batch[0]!.at}–${batch[batch.length - 1]!.at}`;
         console.error(`loam: ${written} documents written${last ? ` (through ${last})` : ''}; the batch ${range} was not written${locate(e, batch)}:`);
         throw e;

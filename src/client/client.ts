@@ -7,6 +7,7 @@
 import type { operations, paths } from './api-types.js';
 import { CLIENT_ERROR_CODES, LoamError } from './errors.js';
 import { DEFAULT_RETRY, nextDelay, parseRetryAfter, type Idempotence, type Outcome, type RetryPolicy } from './retry.js';
+import { documentWithId, NO_CONTENT, notLoamAnswer, SHAPES, type Shape } from './shapes.js';
 
 /** One attempt may take at most this long unless `timeoutMs` says otherwise (reads with a token wait server-side). */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -137,6 +138,22 @@ async function answerError(res: Response, request: string, attempts: number): Pr
   return new LoamError(CLIENT_ERROR_CODES.badResponse, status, `HTTP ${status} from ${request}: ${text.slice(0, MAX_ERROR_TEXT)}`, details);
 }
 
+/** A 2xx answer's JSON (undefined when it has no body), once it has the route's shape. */
+async function loamAnswer(res: Response, request: string, attempts: number, shape: Shape): Promise<unknown> {
+  const text = await res.text();
+  let body: unknown;
+  if (text !== '') {
+    try {
+      body = JSON.parse(text) as unknown;
+    } catch {
+      throw new LoamError(CLIENT_ERROR_CODES.badResponse, res.status, notLoamAnswer(res.status, request, res.headers.get('content-type'), text), { request, attempts });
+    }
+  }
+  const lacks = shape(body);
+  if (lacks !== null) throw new LoamError(CLIENT_ERROR_CODES.badResponse, res.status, `HTTP ${res.status} from ${request}: not a Loam answer (${lacks})`, { request, attempts });
+  return body;
+}
+
 export class LoamClient {
   private readonly base: string;
   private readonly headers: Record<string, string>;
@@ -159,9 +176,10 @@ export class LoamClient {
 
   /**
    * Sends one request, retrying as ./retry.ts allows; resolves with the answer's JSON (undefined
-   * for 204) or rejects with a LoamError.
+   * for 204) once it has the route's `shape`, or rejects with a LoamError (`bad_response` for a
+   * 2xx that is not the route's answer: a server that is not Loam).
    */
-  private async send<T>(method: Method, path: string, idem: Idempotence, o: { query?: object; body?: unknown } = {}): Promise<T> {
+  private async send<T>(method: Method, path: string, idem: Idempotence, shape: Shape, o: { query?: object; body?: unknown } = {}): Promise<T> {
     const request = `${method} ${path}`;
     const url = this.base + path + queryString(o.query);
     const body = o.body === undefined ? undefined : JSON.stringify(o.body);
@@ -172,15 +190,15 @@ export class LoamClient {
       let err: LoamError;
       try {
         const res = await this.fetch(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
-        if (res.ok) return (res.status === 204 ? await res.arrayBuffer().then(() => undefined) : await res.json()) as T;
+        if (res.ok) return (await loamAnswer(res, request, n, shape)) as T;
         err = await answerError(res, request, n);
         outcome = { kind: 'answer', status: res.status, ...(err.details.retryAfterS !== undefined ? { retryAfterMs: err.details.retryAfterS * 1000 } : {}) };
       } catch (e) {
         if ((e as Error).name === 'TimeoutError') {
           err = new LoamError(CLIENT_ERROR_CODES.timeout, 0, `${request}: no answer within ${this.timeoutMs} ms`, { request, attempts: n, cause: e });
           outcome = { kind: 'lost' };
-        } else if (e instanceof SyntaxError) {
-          throw new LoamError(CLIENT_ERROR_CODES.badResponse, 200, `${request}: the answer is not JSON: ${e.message}`, { request, attempts: n, cause: e });
+        } else if (e instanceof LoamError) {
+          throw e; // an answer, but not Loam's: sending it again would get the same
         } else {
           const code = networkCode(e);
           err = new LoamError(CLIENT_ERROR_CODES.unreachable, 0, `${request}: ${networkReason(e)}`, { request, attempts: n, cause: e });
@@ -219,26 +237,26 @@ export class LoamClient {
   // ------------------------------------------------------------------ namespaces
 
   readonly namespaces = {
-    create: (name: string): Promise<Namespace> => this.send('POST', pathOf('/v1/namespaces'), 'unsafe', { body: { name } satisfies BodyOf<'createNamespace'> }),
-    get: (name: string): Promise<Namespace> => this.send('GET', pathOf('/v1/namespaces/{ns}', { ns: name }), 'safe'),
+    create: (name: string): Promise<Namespace> => this.send('POST', pathOf('/v1/namespaces'), 'unsafe', SHAPES.namespace, { body: { name } satisfies BodyOf<'createNamespace'> }),
+    get: (name: string): Promise<Namespace> => this.send('GET', pathOf('/v1/namespaces/{ns}', { ns: name }), 'safe', SHAPES.namespace),
     /** One page, by name. */
-    list: (o: ListOptions = {}): Promise<Page<Namespace>> => this.send('GET', pathOf('/v1/namespaces'), 'safe', { query: o }),
+    list: (o: ListOptions = {}): Promise<Page<Namespace>> => this.send('GET', pathOf('/v1/namespaces'), 'safe', SHAPES.page, { query: o }),
     /** Every page, following the cursor. */
     pages: (o: ListOptions = {}): AsyncGenerator<Page<Namespace>> => this.paged((cursor) => this.namespaces.list({ ...o, ...cursor })),
-    drop: (name: string): Promise<void> => this.send('DELETE', pathOf('/v1/namespaces/{ns}', { ns: name }), 'unsafe'),
+    drop: (name: string): Promise<void> => this.send('DELETE', pathOf('/v1/namespaces/{ns}', { ns: name }), 'unsafe', NO_CONTENT),
   };
 
   // ------------------------------------------------------------------ collections
 
   readonly collections = {
-    create: (ns: string, spec: CollectionSpec): Promise<Collection> => this.send('POST', pathOf('/v1/namespaces/{ns}/collections', { ns }), 'unsafe', { body: spec }),
-    get: (ns: string, c: string): Promise<Collection> => this.send('GET', pathOf('/v1/namespaces/{ns}/collections/{c}', { ns, c }), 'safe'),
-    list: (ns: string, o: ListOptions = {}): Promise<Page<Collection>> => this.send('GET', pathOf('/v1/namespaces/{ns}/collections', { ns }), 'safe', { query: o }),
+    create: (ns: string, spec: CollectionSpec): Promise<Collection> => this.send('POST', pathOf('/v1/namespaces/{ns}/collections', { ns }), 'unsafe', SHAPES.collection, { body: spec }),
+    get: (ns: string, c: string): Promise<Collection> => this.send('GET', pathOf('/v1/namespaces/{ns}/collections/{c}', { ns, c }), 'safe', SHAPES.collection),
+    list: (ns: string, o: ListOptions = {}): Promise<Page<Collection>> => this.send('GET', pathOf('/v1/namespaces/{ns}/collections', { ns }), 'safe', SHAPES.page, { query: o }),
     pages: (ns: string, o: ListOptions = {}): AsyncGenerator<Page<Collection>> => this.paged((cursor) => this.collections.list(ns, { ...o, ...cursor })),
-    drop: (ns: string, c: string): Promise<void> => this.send('DELETE', pathOf('/v1/namespaces/{ns}/collections/{c}', { ns, c }), 'unsafe'),
+    drop: (ns: string, c: string): Promise<void> => this.send('DELETE', pathOf('/v1/namespaces/{ns}/collections/{c}', { ns, c }), 'unsafe', NO_CONTENT),
     /** Replaces the collection's log retention (a namespace admin's key); answers the collection. Setting it twice is the same as once. */
     setRetention: (ns: string, c: string, r: LogRetention): Promise<Collection> =>
-      this.send('PUT', pathOf('/v1/namespaces/{ns}/collections/{c}/retention', { ns, c }), 'safe', { body: r }),
+      this.send('PUT', pathOf('/v1/namespaces/{ns}/collections/{c}/retention', { ns, c }), 'safe', SHAPES.collection, { body: r }),
   };
 
   /** A handle on one collection's documents. */
@@ -251,7 +269,7 @@ export class LoamClient {
   /** Upserts and deletes in one batch; resolves once committed, with its consistency token. */
   async write<D extends Doc>(ns: string, c: string, batch: WriteBatch<D>): Promise<WriteResult> {
     // Not retried once it may have reached the server: writes carry no idempotency key.
-    const r = await this.send<WriteResult>('POST', pathOf('/v1/namespaces/{ns}/collections/{c}/documents', { ns, c }), 'unsafe', {
+    const r = await this.send<WriteResult>('POST', pathOf('/v1/namespaces/{ns}/collections/{c}/documents', { ns, c }), 'unsafe', SHAPES.write, {
       body: batch satisfies BodyOf<'writeDocuments'>,
     });
     this.remember(ns, c, r.token);
@@ -262,14 +280,14 @@ export class LoamClient {
   get<D extends Doc = Doc>(ns: string, c: string, id: string | number, o: ReadOptions = {}): Promise<D> {
     const token = this.readToken(ns, c, o.token);
     const query = token === undefined ? o : { ...o, token };
-    return this.send('GET', pathOf('/v1/namespaces/{ns}/collections/{c}/documents/{id}', { ns, c, id: String(id) }), 'safe', { query });
+    return this.send('GET', pathOf('/v1/namespaces/{ns}/collections/{c}/documents/{id}', { ns, c, id: String(id) }), 'safe', documentWithId(id), { query });
   }
 
   /** One page of a query. */
   queryPage<D extends Doc = Doc>(ns: string, c: string, q: QueryRequest = {}): Promise<QueryPage<D>> {
     const token = this.readToken(ns, c, q.token);
     const body = token === undefined ? q : { ...q, token };
-    return this.send('POST', pathOf('/v1/namespaces/{ns}/collections/{c}/query', { ns, c }), 'safe', { body });
+    return this.send('POST', pathOf('/v1/namespaces/{ns}/collections/{c}/query', { ns, c }), 'safe', SHAPES.queryPage, { body });
   }
 
   /** A query's pages, in primary-key order, each fetched when the loop asks for it. */
@@ -292,79 +310,79 @@ export class LoamClient {
    * erasure's deadline. Not retried once it may have reached the server (a repeat erases again).
    */
   async erase(ns: string, c: string, req: EraseRequest): Promise<EraseResult> {
-    const r = await this.send<EraseResult>('POST', pathOf('/v1/namespaces/{ns}/collections/{c}/erase', { ns, c }), 'unsafe', { body: req });
+    const r = await this.send<EraseResult>('POST', pathOf('/v1/namespaces/{ns}/collections/{c}/erase', { ns, c }), 'unsafe', SHAPES.erase, { body: req });
     this.remember(ns, c, r.token);
     return r;
   }
 
   /** The org's erasure log (an org admin's key). */
   readonly erasures = {
-    list: (o: QueryOf<'listErasures'> = {}): Promise<ErasureList> => this.send('GET', pathOf('/v1/erasures'), 'safe', { query: o }),
-    get: (id: string): Promise<Erasure> => this.send('GET', pathOf('/v1/erasures/{id}', { id }), 'safe'),
+    list: (o: QueryOf<'listErasures'> = {}): Promise<ErasureList> => this.send('GET', pathOf('/v1/erasures'), 'safe', SHAPES.erasureList, { query: o }),
+    get: (id: string): Promise<Erasure> => this.send('GET', pathOf('/v1/erasures/{id}', { id }), 'safe', SHAPES.erasure),
     /** Recomputes the key's HMAC under the erasure's key version: 200 when the record holds it, a LoamError not_found when not. */
     verify: (id: string, key: string | number): Promise<ErasureVerification> =>
-      this.send('POST', pathOf('/v1/erasures/{id}/verify', { id }), 'safe', { body: { key } satisfies BodyOf<'verifyErasure'> }),
+      this.send('POST', pathOf('/v1/erasures/{id}/verify', { id }), 'safe', SHAPES.erasureVerification, { body: { key } satisfies BodyOf<'verifyErasure'> }),
   };
 
   // ------------------------------------------------------------------ namespace keys (encryption)
 
   /** A namespace's encryption key: show, rotate, destroy (crypto-shred); a namespace admin's key. */
   readonly namespaceKeys = {
-    get: (ns: string): Promise<NamespaceKey> => this.send('GET', pathOf('/v1/namespaces/{ns}/key', { ns }), 'safe'),
+    get: (ns: string): Promise<NamespaceKey> => this.send('GET', pathOf('/v1/namespaces/{ns}/key', { ns }), 'safe', SHAPES.namespaceKey),
     /** A new key version for data written from now on. Not retried once it may have reached the server (a repeat rotates again). */
-    rotate: (ns: string): Promise<NamespaceKey> => this.send('POST', pathOf('/v1/namespaces/{ns}/key/rotate', { ns }), 'unsafe'),
+    rotate: (ns: string): Promise<NamespaceKey> => this.send('POST', pathOf('/v1/namespaces/{ns}/key/rotate', { ns }), 'unsafe', SHAPES.namespaceKey),
     /**
      * Crypto-shreds the namespace: every version of its key is destroyed and none of its data
      * can be read again. `confirm` must be the namespace's name. Idempotent.
      */
     destroy: (ns: string, confirm: string): Promise<NamespaceKey> =>
-      this.send('POST', pathOf('/v1/namespaces/{ns}/key/destroy', { ns }), 'safe', { body: { confirm } satisfies BodyOf<'destroyNamespaceKey'> }),
+      this.send('POST', pathOf('/v1/namespaces/{ns}/key/destroy', { ns }), 'safe', SHAPES.namespaceKey, { body: { confirm } satisfies BodyOf<'destroyNamespaceKey'> }),
   };
 
   // ------------------------------------------------------------------ tenancy
 
   readonly org = {
-    get: (): Promise<Org> => this.send('GET', pathOf('/v1/org'), 'safe'),
+    get: (): Promise<Org> => this.send('GET', pathOf('/v1/org'), 'safe', SHAPES.org),
   };
 
   readonly keys = {
-    list: (o: PageOptions = {}): Promise<Page<KeyInfo>> => this.send('GET', pathOf('/v1/keys'), 'safe', { query: o }),
+    list: (o: PageOptions = {}): Promise<Page<KeyInfo>> => this.send('GET', pathOf('/v1/keys'), 'safe', SHAPES.page, { query: o }),
     pages: (o: PageOptions = {}): AsyncGenerator<Page<KeyInfo>> => this.paged((cursor) => this.keys.list({ ...o, ...cursor })),
     /** A new key; its secret is in this answer only. */
-    create: (spec: KeySpec): Promise<CreatedKey> => this.send('POST', pathOf('/v1/keys'), 'unsafe', { body: spec }),
-    revoke: (keyId: string): Promise<void> => this.send('DELETE', pathOf('/v1/keys/{key}', { key: keyId }), 'unsafe'),
+    create: (spec: KeySpec): Promise<CreatedKey> => this.send('POST', pathOf('/v1/keys'), 'unsafe', SHAPES.createdKey, { body: spec }),
+    revoke: (keyId: string): Promise<void> => this.send('DELETE', pathOf('/v1/keys/{key}', { key: keyId }), 'unsafe', NO_CONTENT),
   };
 
   readonly bindings = {
-    list: (o: PageOptions = {}): Promise<Page<Binding>> => this.send('GET', pathOf('/v1/bindings'), 'safe', { query: o }),
+    list: (o: PageOptions = {}): Promise<Page<Binding>> => this.send('GET', pathOf('/v1/bindings'), 'safe', SHAPES.page, { query: o }),
     pages: (o: PageOptions = {}): AsyncGenerator<Page<Binding>> => this.paged((cursor) => this.bindings.list({ ...o, ...cursor })),
-    grant: (b: BindingSpec): Promise<Binding> => this.send('POST', pathOf('/v1/bindings'), 'unsafe', { body: b }),
-    revoke: (b: BindingSpec): Promise<void> => this.send('DELETE', pathOf('/v1/bindings'), 'unsafe', { body: b }),
+    grant: (b: BindingSpec): Promise<Binding> => this.send('POST', pathOf('/v1/bindings'), 'unsafe', SHAPES.binding, { body: b }),
+    revoke: (b: BindingSpec): Promise<void> => this.send('DELETE', pathOf('/v1/bindings'), 'unsafe', NO_CONTENT, { body: b }),
   };
 
   /** The key's own org's quotas: read only (the operator sets them, through `orgs`). */
   readonly quotas = {
-    get: (o: QueryOf<'getQuotas'> = {}): Promise<Quotas> => this.send('GET', pathOf('/v1/quotas'), 'safe', { query: o }),
+    get: (o: QueryOf<'getQuotas'> = {}): Promise<Quotas> => this.send('GET', pathOf('/v1/quotas'), 'safe', SHAPES.quotas, { query: o }),
   };
 
   /** The operator's routes (an operator key): orgs, and any org's quotas and usage. */
   readonly orgs = {
-    list: (o: PageOptions = {}): Promise<OrgList> => this.send('GET', pathOf('/v1/orgs'), 'safe', { query: o }),
+    list: (o: PageOptions = {}): Promise<OrgList> => this.send('GET', pathOf('/v1/orgs'), 'safe', SHAPES.orgList, { query: o }),
     /** Creates an org; the answer holds its first admin key, once. */
-    create: (id: string): Promise<CreatedOrg> => this.send('POST', pathOf('/v1/orgs'), 'unsafe', { body: { id } }),
-    quotas: (org: string, o: QueryOf<'getOrgQuotas'> = {}): Promise<Quotas> => this.send('GET', pathOf('/v1/orgs/{org}/quotas', { org }), 'safe', { query: o }),
+    create: (id: string): Promise<CreatedOrg> => this.send('POST', pathOf('/v1/orgs'), 'unsafe', SHAPES.createdOrg, { body: { id } }),
+    quotas: (org: string, o: QueryOf<'getOrgQuotas'> = {}): Promise<Quotas> => this.send('GET', pathOf('/v1/orgs/{org}/quotas', { org }), 'safe', SHAPES.quotas, { query: o }),
     /** Sets (or with value null clears) an override; setting a value twice is the same as once. */
-    setQuota: (org: string, q: QuotaSetting): Promise<OrgQuotaSet> => this.send('PUT', pathOf('/v1/orgs/{org}/quotas', { org }), 'safe', { body: q }),
-    usage: (org: string, o: UsageOptions = {}): Promise<Usage> => this.send('GET', pathOf('/v1/orgs/{org}/usage', { org }), 'safe', { query: o }),
+    setQuota: (org: string, q: QuotaSetting): Promise<OrgQuotaSet> => this.send('PUT', pathOf('/v1/orgs/{org}/quotas', { org }), 'safe', SHAPES.orgQuotaSet, { body: q }),
+    usage: (org: string, o: UsageOptions = {}): Promise<Usage> => this.send('GET', pathOf('/v1/orgs/{org}/usage', { org }), 'safe', SHAPES.usage, { query: o }),
   };
 
   /** Where a namespace's keys are placed and the load per node (an org admin's key; the operator's names the org). */
   readonly placement = {
-    get: (ns: string, o: PlacementOptions = {}): Promise<Placement> => this.send('GET', pathOf('/v1/placement'), 'safe', { query: { ns, ...o } }),
+    get: (ns: string, o: PlacementOptions = {}): Promise<Placement> => this.send('GET', pathOf('/v1/placement'), 'safe', SHAPES.placement, { query: { ns, ...o } }),
   };
 
   readonly usage = {
-    get: (o: UsageOptions = {}): Promise<Usage> => this.send('GET', pathOf('/v1/usage'), 'safe', { query: o }),
+    get: (o: UsageOptions = {}): Promise<Usage> => this.send('GET', pathOf('/v1/usage'), 'safe', SHAPES.usage, { query: o }),
   };
 
   /** Follows a list's cursor page by page, for as long as the loop asks. */

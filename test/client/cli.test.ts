@@ -3,52 +3,21 @@
 // status checked. The progress bar is checked on a pseudo-terminal (script(1)) and off a pipe.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { program } from '../../src/cli/main.js';
-import { freePort, keyedNode, raw, type KeyedNode } from './helpers.js';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
-const BIN = join(ROOT, 'src/cli/loam.mjs');
-const CLI_DEADLINE_MS = 60_000;
+import { BIN, freePort, keyedNode, raw, sh, type KeyedNode, type Run } from './helpers.js';
 
 let n: KeyedNode;
 let dir: string;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+/** A command line run with the node's URL and key in the environment. */
+const nodeSh = (line: string, o: { input?: string; env?: Record<string, string> } = {}): Promise<Run> =>
+  sh(line, { ...o, env: { LOAM_URL: n.url, LOAM_KEY: n.admin, ...o.env } });
 
-/** Runs a command line (through bash, as typed) with the node's URL and key in the environment. */
-function sh(line: string, o: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const p = spawn('bash', ['-c', line], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOAM_URL: n.url, LOAM_KEY: n.admin, ...o.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-    p.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-    const t = setTimeout(() => {
-      p.kill('SIGKILL');
-      reject(new Error(`${line}: no exit within ${CLI_DEADLINE_MS} ms`));
-    }, CLI_DEADLINE_MS);
-    p.on('exit', (code) => {
-      clearTimeout(t);
-      resolve({ code, stdout, stderr });
-    });
-    p.stdin.end(o.input ?? '');
-  });
-}
-
-const loam = (args: string, o?: { input?: string; env?: Record<string, string> }) => sh(`node ${BIN} ${args}`, o);
+const loam = (args: string, o?: { input?: string; env?: Record<string, string> }) => nodeSh(`node ${BIN} ${args}`, o);
 
 function ok(r: Run): string {
   assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
@@ -180,7 +149,7 @@ describe('loam CLI: data commands against a real node', () => {
   test('bulk put shows a progress bar on a terminal and nothing on a pipe', async () => {
     const file = join(dir, 'bulk.jsonl');
     writeFileSync(file, Array.from({ length: 1000 }, (_, i) => JSON.stringify({ id: `p${i}`, year: 1 })).join('\n'));
-    const tty = await sh(`script -qec "node ${BIN} docs put demo books --file ${file} --batch-size 100" /dev/null`);
+    const tty = await nodeSh(`script -qec "node ${BIN} docs put demo books --file ${file} --batch-size 100" /dev/null`);
     assert.equal(tty.code, 0, tty.stderr);
     assert.match(tty.stdout, /docs put \|[=-]+\| 100% 1000\/1000 documents/);
     const piped = await loam(`docs put demo books --file ${file} --batch-size 100 | cat`);

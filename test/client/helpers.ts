@@ -1,6 +1,9 @@
 // A real node for the client and CLI tests: `loam dev`'s settings (API keys on, the bootstrap
 // admin key), in memory, on a free port; and a fetch that counts what was sent (it passes
-// every call to the real fetch: the server answers, nothing is faked).
+// every call to the real fetch: the server answers, nothing is faked); and the `loam` bin run
+// as a user runs it, in a child process.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { resolveConfig, type NodeConfig } from '../../src/node/config.js';
 import { startNode, type LoamNode } from '../../src/node/node.js';
@@ -49,3 +52,39 @@ export async function raw(url: string, key: string | null, method: string, path:
 
 /** A loopback port nothing listens on (it was free a moment ago). */
 export { freePort } from '../harness/ports.js';
+
+export const ROOT = new URL('../..', import.meta.url).pathname;
+/** The package's bin, as `npx loam` runs it. */
+export const BIN = join(ROOT, 'src/cli/loam.mjs');
+/** A CLI run that has not exited by then is killed and fails its test. */
+export const CLI_DEADLINE_MS = 60_000;
+
+export interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command line through bash, as typed, with only PATH, HOME and `env` in its environment. */
+export function sh(line: string, o: { input?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const p = spawn('bash', ['-c', line], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...o.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    p.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const t = setTimeout(() => {
+      p.kill('SIGKILL');
+      reject(new Error(`${line}: no exit within ${CLI_DEADLINE_MS} ms`));
+    }, CLI_DEADLINE_MS);
+    p.on('exit', (code) => {
+      clearTimeout(t);
+      resolve({ code, stdout, stderr });
+    });
+    p.stdin.end(o.input ?? '');
+  });
+}

@@ -1,0 +1,95 @@
+// The data CLI where things are not as they should be: --url naming a server that is not
+// Loam (a real HTTP server started here on 127.0.0.1, answering what other services answer),
+// a reader of stdout that goes away, Ctrl-C in the middle of a bulk put, a mistyped command.
+// The bin runs in a child process, as a user runs it; stdout, stderr and the exit status are
+// what is checked.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LoamClient, LoamError } from '../../src/client/index.js';
+import { BIN, sh, type Run } from './helpers.js';
+
+let dir: string;
+
+/** A real HTTP server on a free loopback port, answering every request with `answer`. */
+async function server(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; close(): Promise<void> }> {
+  const s: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => answer(req, res));
+  });
+  await new Promise<void>((done) => s.listen(0, '127.0.0.1', done));
+  return {
+    url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((done) => s.close(() => done())),
+  };
+}
+
+/** Another service's JSON: 200 and `{"hello":"world"}` to everything. */
+const helloWorld = (_req: IncomingMessage, res: ServerResponse) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end('{"hello":"world"}');
+};
+
+const lines = (s: string) => s.split('\n').filter((l) => l !== '');
+
+before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'loam-cli-hostile-'));
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('loam CLI against a server that is not Loam', () => {
+  test('the client: a 2xx without the route\'s fields is a bad_response LoamError, not a result', async () => {
+    const other = await server(helloWorld);
+    try {
+      const loam = new LoamClient({ url: other.url });
+      for (const call of [() => loam.write('DB', 'COLL', { upserts: [{ id: 'a' }] }), () => loam.namespaces.list(), () => loam.namespaces.drop('x'), () => loam.get('DB', 'COLL', 'a')]) {
+        const e = await call().then(
+          () => assert.fail(`${String(call)} resolved`),
+          (x: unknown) => x,
+        );
+        assert.ok(e instanceof LoamError, String(e));
+        assert.equal(e.code, 'bad_response');
+        assert.equal(e.status, 200);
+        assert.match(e.message, /^HTTP 200 from (POST|GET|DELETE) \/v1\/\S+: not a Loam answer \(/);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('a 200 with other JSON is not success: one line naming the request, "not a Loam answer", exit 1', async () => {
+    const other = await server(helloWorld);
+    try {
+      const file = join(dir, 'docs.jsonl');
+      writeFileSync(file, Array.from({ length: 1200 }, (_, i) => JSON.stringify({ id: `d${i}` })).join('\n') + '\n');
+      const cases: [string, string][] = [
+        [`docs put DB COLL --file ${file}`, 'POST /v1/namespaces/DB/collections/COLL/documents'],
+        ['ns create x', 'POST /v1/namespaces'],
+        ['ns drop x', 'DELETE /v1/namespaces/x'],
+        ['docs delete DB COLL a b', 'POST /v1/namespaces/DB/collections/COLL/documents'],
+        ['coll show DB COLL', 'GET /v1/namespaces/DB/collections/COLL'],
+        ['docs get DB COLL a', 'GET /v1/namespaces/DB/collections/COLL/documents/a'],
+        ['placement DB', 'GET /v1/placement'],
+        // Defect 2: these were "TypeError: Cannot read properties of undefined (reading 'slice')".
+        ['ns list', 'GET /v1/namespaces'],
+        ['coll list DB -o jsonl', 'GET /v1/namespaces/DB/collections'],
+        [`query DB COLL --all -o jsonl`, 'POST /v1/namespaces/DB/collections/COLL/query'],
+      ];
+      for (const [args, request] of cases) {
+        const r = await sh(`node ${BIN} ${args} --url ${other.url}`);
+        assert.equal(r.code, 1, `loam ${args}: exit ${r.code}, stdout ${JSON.stringify(r.stdout)}`);
+        assert.equal(r.stdout, '', `loam ${args} printed nothing as a result`);
+        assert.equal(lines(r.stderr).length, 1, `loam ${args}: one line: ${r.stderr}`);
+        assert.ok(r.stderr.includes(` from ${request}: not a Loam answer (`), `loam ${args}: ${r.stderr}`);
+        assert.ok(r.stderr.includes(`is ${other.url} a Loam node? (set --url or LOAM_URL)`), `loam ${args}: ${r.stderr}`);
+        assert.doesNotMatch(r.stderr, /TypeError|\n\s+at /, `loam ${args}: no stack trace`);
+      }
+    } finally {
+      await other.close();
+    }
+  });
+});
