@@ -13,8 +13,6 @@ import { documentWithId, NO_CONTENT, notLoamAnswer, SHAPES, type Shape } from '.
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Collections whose last write token the client remembers for read-your-writes, at most. */
 export const MAX_TRACKED_TOKENS = 1_000;
-/** Characters of a non-JSON error body kept in the error's message. */
-export const MAX_ERROR_TEXT = 500;
 
 type Op = keyof operations;
 type Responses<O extends Op> = operations[O]['responses'];
@@ -135,7 +133,8 @@ async function answerError(res: Response, request: string, attempts: number): Pr
     /* not Loam's JSON error */
   }
   if (e && typeof e.code === 'string' && typeof e.message === 'string') return new LoamError(e.code, status, e.message, details);
-  return new LoamError(CLIENT_ERROR_CODES.badResponse, status, `HTTP ${status} from ${request}: ${text.slice(0, MAX_ERROR_TEXT)}`, details);
+  // A proxy's or another server's page: one line of it, not the page.
+  return new LoamError(CLIENT_ERROR_CODES.badResponse, status, notLoamAnswer(status, request, res.headers.get('content-type'), text), details);
 }
 
 /** A 2xx answer's JSON (undefined when it has no body), once it has the route's shape. */

@@ -34,6 +34,22 @@ const helloWorld = (_req: IncomingMessage, res: ServerResponse) => {
   res.end('{"hello":"world"}');
 };
 
+/** What `python3 -m http.server` answers for a path it does not have. */
+const PYTHON_404 = `<!DOCTYPE HTML>
+<html lang="en">
+    <head>
+        <meta charset="utf-8">
+        <title>Error response</title>
+    </head>
+    <body>
+        <h1>Error response</h1>
+        <p>Error code: 404</p>
+        <p>Message: File not found.</p>
+        <p>Error code explanation: 404 - Nothing matches the given URI.</p>
+    </body>
+</html>
+`;
+
 const lines = (s: string) => s.split('\n').filter((l) => l !== '');
 
 before(() => {
@@ -90,6 +106,37 @@ describe('loam CLI against a server that is not Loam', () => {
       }
     } finally {
       await other.close();
+    }
+  });
+
+  test('an error page that is not Loam\'s is one bounded line: status, request, "not a Loam answer (text/html)", the page cut', async () => {
+    const page = await server((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html;charset=utf-8' });
+      res.end(PYTHON_404);
+    });
+    // A long page with a terminal escape in it: neither reaches the terminal whole.
+    const noisy = await server((_req, res) => {
+      res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`bad gateway\x1b[2J\n${'x'.repeat(10_000)}\n`);
+    });
+    try {
+      const r = await sh(`node ${BIN} ns list --url ${page.url}`);
+      assert.equal(r.code, 1);
+      assert.equal(lines(r.stderr).length, 1, r.stderr);
+      assert.ok(
+        r.stderr.startsWith('loam: HTTP 404 from GET /v1/namespaces: not a Loam answer (text/html): <!DOCTYPE HTML> <html lang="en"> <head> <meta charset="utf-8"> <title>Error response</title>'),
+        r.stderr,
+      );
+      assert.ok(r.stderr.includes(`is ${page.url} a Loam node?`), r.stderr);
+      const long = await sh(`node ${BIN} docs get DB COLL a --url ${noisy.url}`);
+      assert.equal(long.code, 1);
+      assert.equal(lines(long.stderr).length, 1, long.stderr);
+      assert.match(long.stderr, /^loam: HTTP 502 from GET \/v1\/namespaces\/DB\/collections\/COLL\/documents\/a: not a Loam answer \(text\/plain\): bad gateway \[2J x+…; is /);
+      assert.ok(!long.stderr.includes('\x1b'), 'no escape code from the server reaches the terminal');
+      assert.ok(long.stderr.length < 500, `bounded: ${long.stderr.length} characters`);
+    } finally {
+      await page.close();
+      await noisy.close();
     }
   });
 });
