@@ -28,6 +28,6 @@ if (!relaunchIfNeeded()) {
   watchLauncher();
   const { register } = await import('tsx/esm/api');
   register();
-  const { program } = await import('./main.ts');
-  await program().parseAsync(process.argv);
+  const { main } = await import('./main.ts');
+  await main(process.argv);
 }

@@ -28,6 +28,7 @@ import { namespaceKeyCommands } from './namespace-keys.js';
 import { addExamples } from './examples.js';
 import { clusterCommands, controlPlaneCommand } from './control-plane.js';
 import { prepareDataDir } from './data-dir.js';
+import { exitQuietlyWhenReaderCloses } from './pipes.js';
 
 /** Where `loam dev` keeps its data unless --data-dir says otherwise. */
 export const DEV_DATA_DIR = './.loam';
@@ -454,7 +455,13 @@ function tenancyCommands(p: Command): void {
   );
 }
 
+/** Runs the `loam` command line (the bin's and a direct run's entry; tests build `program()` alone). */
+export async function main(argv: string[]): Promise<void> {
+  exitQuietlyWhenReaderCloses(argv[2]);
+  await program().parseAsync(argv);
+}
+
 const invokedDirectly = process.argv[1] !== undefined && /(?:^|[/\\])main\.ts$/.test(process.argv[1]);
 if (invokedDirectly) {
-  await program().parseAsync(process.argv);
+  await main(process.argv);
 }

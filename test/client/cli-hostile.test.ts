@@ -5,13 +5,14 @@
 // what is checked.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoamClient, LoamError } from '../../src/client/index.js';
-import { BIN, sh, type Run } from './helpers.js';
+import { BIN, CLI_DEADLINE_MS, keyedNode, ROOT, sh, type KeyedNode } from './helpers.js';
 
 let dir: string;
 
@@ -137,6 +138,61 @@ describe('loam CLI against a server that is not Loam', () => {
     } finally {
       await page.close();
       await noisy.close();
+    }
+  });
+});
+
+/**
+ * Runs the bin with stdout to a reader that closes its end after the first line (as `| head -1`
+ * does); resolves with the exit status, the signal, and stderr.
+ */
+function firstLineThenClose(args: string[], env: Record<string, string>): Promise<{ code: number | null; signal: string | null; first: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let stderr = '';
+    p.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (out.includes('\n')) p.stdout.destroy();
+    });
+    p.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    const t = setTimeout(() => {
+      p.kill('SIGKILL');
+      reject(new Error(`loam ${args.join(' ')}: no exit within ${CLI_DEADLINE_MS} ms`));
+    }, CLI_DEADLINE_MS);
+    p.on('exit', (code, signal) => {
+      clearTimeout(t);
+      resolve({ code, signal, first: out.split('\n')[0]!, stderr });
+    });
+  });
+}
+
+describe('loam CLI against a real node: a closed stdout', () => {
+  let n: KeyedNode;
+  before(async () => {
+    n = await keyedNode();
+    const loam = new LoamClient({ url: n.url, key: n.admin });
+    // Two pages of namespaces (the server's default page is 100) and a collection whose
+    // query output is far beyond a pipe's buffer.
+    for (let i = 0; i < 150; i++) await loam.namespaces.create(`ns${String(i).padStart(3, '0')}`);
+    await loam.collections.create('ns000', { name: 'books', primary_key: 'id' });
+    for (let b = 0; b < 6; b++) await loam.write('ns000', 'books', { upserts: Array.from({ length: 500 }, (_, i) => ({ id: `d${b * 500 + i}`, pad: 'x'.repeat(100) })) });
+  });
+  after(async () => n?.close());
+
+  test('piped to a reader that closes after the first line (| head -1): no EPIPE stack trace, exit 0', async () => {
+    const env = { LOAM_URL: n.url, LOAM_KEY: n.admin };
+    for (const args of [
+      ['ns', 'list', '--all', '-o', 'jsonl'],
+      ['ns', 'list', '--all', '-o', 'table'],
+      ['query', 'ns000', 'books', '--all', '--page-size', '50', '-o', 'jsonl'],
+      ['query', 'ns000', 'books', '--all', '-o', 'json'],
+      ['query', 'ns000', 'books', '--all', '-o', 'table'],
+    ]) {
+      const r = await firstLineThenClose(args, env);
+      assert.equal(r.stderr, '', `loam ${args.join(' ')}: nothing on stderr`);
+      assert.equal(r.code, 0, `loam ${args.join(' ')}: exit ${r.code} (signal ${r.signal})`);
+      assert.ok(r.first.length > 0, 'the reader got its line');
     }
   });
 });
