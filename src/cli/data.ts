@@ -4,12 +4,12 @@
 // so it stays out of shell history and process lists). Any 4xx/5xx answer ends the command
 // with exit status 1 and the server's message on stderr.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { SingleBar } from 'cli-progress';
-import { CLIENT_ERROR_CODES, isLoamError, LoamClient, LoamError, type Doc, type Page } from '../client/index.js';
+import { CLIENT_ERROR_CODES, LoamClient, LoamError, type Doc, type Page } from '../client/index.js';
 import { formatOne, formatRows, OUTPUT_FORMATS, type OutputFormat } from './output.js';
 import { MIN_LOG_RETENTION_BYTES, MIN_LOG_RETENTION_MS } from '../collection/retention.js';
 import { DEFAULT_COLLECTION_LOG_RETENTION_MS } from '../meta/limits.js';
-import { batches, DEFAULT_BATCH_DOCS, fromArguments, fromFile, fromStdin, InputError, type Located } from './docs-input.js';
+import { DEFAULT_BATCH_DOCS, InputError } from './docs-input.js';
+import { putDocuments } from './docs-put.js';
 
 /** The node the data commands talk to unless --url or LOAM_URL says otherwise (what `loam dev` listens on). */
 export const DEFAULT_URL = 'http://127.0.0.1:7070';
@@ -225,56 +225,6 @@ function collectionCommands(p: Command): void {
       print(formatOne({ dropped: `${ns}/${name}` }, o.output));
     }),
   );
-}
-
-/** "upserts[3]" in a server message → the input position of that document. */
-function locate(e: unknown, batch: readonly Located[]): string {
-  const i = e instanceof LoamError ? /upserts\[(\d+)\]/.exec(e.message)?.[1] : undefined;
-  const d = i === undefined ? undefined : batch[Number(i)];
-  return d ? ` (upserts[${i}] is ${d.at})` : '';
-}
-
-async function putDocuments(ns: string, coll: string, args: string[], o: Remote & { file?: string; batchSize: number }): Promise<void> {
-  const loam = clientFor(o);
-  let source: AsyncIterable<Located> | Iterable<Located>;
-  let total: number | undefined;
-  if (o.file && o.file !== '-') {
-    if (args.length > 0) throw new InputError('give documents as arguments or with --file, not both');
-    const f = await fromFile(o.file);
-    source = f.docs();
-    total = f.total;
-  } else if (args.length > 0) source = fromArguments(args);
-  else if (o.file === '-' || !process.stdin.isTTY) source = fromStdin(process.stdin);
-  else throw new InputError('no documents: give them as arguments (JSON objects), with --file PATH, or on stdin');
-  // A bar only for people: stdout a terminal (cli-progress itself stays quiet when stderr is not one).
-  const bar = total !== undefined && process.stdout.isTTY ? new SingleBar({ format: 'docs put |{bar}| {percentage}% {value}/{total} documents | eta {eta_formatted}', hideCursor: true }) : null;
-  bar?.start(total!, 0);
-  let written = 0;
-  let token: string | undefined;
-  let last = '';
-  try {
-    for await (const batch of batches(source, o.batchSize)) {
-      try {
-        token = (await loam.write(ns, coll, { upserts: batch.map((d) => d.doc as Doc) })).token;
-      } catch (e) {
-        bar?.stop();
-        // The first answer was not Loam's: the one line about that is all there is to say.
-        if (written === 0 && isLoamError(e, CLIENT_ERROR_CODES.badResponse)) throw e;
-        const range = batch.length === 1 ? batch[0]!.at : `${batch[0]!.at}–${batch[batch.length - 1]!.at}`;
-        console.error(`loam: ${written} documents written${last ? ` (through ${last})` : ''}; the batch ${range} was not written${locate(e, batch)}:`);
-        throw e;
-      }
-      written += batch.length;
-      last = batch[batch.length - 1]!.at;
-      bar?.update(written);
-    }
-  } catch (e) {
-    bar?.stop();
-    if (e instanceof InputError && written > 0) console.error(`loam: ${written} documents written (through ${last}); nothing after that:`);
-    throw e;
-  }
-  bar?.stop();
-  print(formatOne({ written, token: token ?? null }, o.output));
 }
 
 function documentCommands(p: Command): void {
