@@ -6,6 +6,14 @@ import { formatOne } from './output.js';
 import { clientFor, print, type Remote } from './data.js';
 import { batches, fromArguments, fromFile, fromStdin, InputError, type Located } from './docs-input.js';
 
+/** Exit status after Ctrl-C: 128 + SIGINT, as a shell reports a command the signal ended. */
+export const INTERRUPTED_EXIT = 130;
+
+/** Where a batch came from: "line 501–line 1000", or "argument 2" for one document. */
+function rangeOf(batch: readonly Located[]): string {
+  return batch.length === 1 ? batch[0]!.at : `${batch[0]!.at}–${batch[batch.length - 1]!.at}`;
+}
+
 /** "upserts[3]" in a server message → the input position of that document. */
 function locate(e: unknown, batch: readonly Located[]): string {
   const i = e instanceof LoamError ? /upserts\[(\d+)\]/.exec(e.message)?.[1] : undefined;
@@ -27,22 +35,37 @@ export async function putDocuments(ns: string, coll: string, args: string[], o: 
   else throw new InputError('no documents: give them as arguments (JSON objects), with --file PATH, or on stdin');
   // A bar only for people: stdout a terminal (cli-progress itself stays quiet when stderr is not one).
   const bar = total !== undefined && process.stdout.isTTY ? new SingleBar({ format: 'docs put |{bar}| {percentage}% {value}/{total} documents | eta {eta_formatted}', hideCursor: true }) : null;
-  bar?.start(total!, 0);
   let written = 0;
   let token: string | undefined;
   let last = '';
+  let sending: readonly Located[] | null = null;
+  const done = () => `${written} documents written${last ? ` (through ${last})` : ''}`;
+  // Ctrl-C: the bar hid the cursor and turned line wrap off, and only stop() undoes that; and
+  // whoever pressed it needs to know how far the put got, as when a batch is refused.
+  const interrupted = () => {
+    bar?.stop();
+    console.error(
+      sending
+        ? `loam: ${done()}; the batch ${rangeOf(sending)} may or may not have been written (interrupted while it was sent: check with a read)`
+        : `loam: ${done()}; interrupted before the next batch was sent`,
+    );
+    process.exit(INTERRUPTED_EXIT);
+  };
+  process.once('SIGINT', interrupted);
+  bar?.start(total!, 0);
   try {
     for await (const batch of batches(source, o.batchSize)) {
+      sending = batch;
       try {
         token = (await loam.write(ns, coll, { upserts: batch.map((d) => d.doc as Doc) })).token;
       } catch (e) {
         bar?.stop();
         // The first answer was not Loam's: the one line about that is all there is to say.
         if (written === 0 && isLoamError(e, CLIENT_ERROR_CODES.badResponse)) throw e;
-        const range = batch.length === 1 ? batch[0]!.at : `${batch[0]!.at}–${batch[batch.length - 1]!.at}`;
-        console.error(`loam: ${written} documents written${last ? ` (through ${last})` : ''}; the batch ${range} was not written${locate(e, batch)}:`);
+        console.error(`loam: ${done()}; the batch ${rangeOf(batch)} was not written${locate(e, batch)}:`);
         throw e;
       }
+      sending = null;
       written += batch.length;
       last = batch[batch.length - 1]!.at;
       bar?.update(written);
@@ -51,6 +74,8 @@ export async function putDocuments(ns: string, coll: string, args: string[], o: 
     bar?.stop();
     if (e instanceof InputError && written > 0) console.error(`loam: ${written} documents written (through ${last}); nothing after that:`);
     throw e;
+  } finally {
+    process.off('SIGINT', interrupted);
   }
   bar?.stop();
   print(formatOne({ written, token: token ?? null }, o.output));

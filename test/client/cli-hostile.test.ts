@@ -5,14 +5,14 @@
 // what is checked.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LoamClient, LoamError } from '../../src/client/index.js';
-import { BIN, CLI_DEADLINE_MS, keyedNode, ROOT, sh, type KeyedNode } from './helpers.js';
+import { BIN, CLI_DEADLINE_MS, keyedNode, raw, ROOT, sh, type KeyedNode } from './helpers.js';
 
 let dir: string;
 
@@ -50,6 +50,12 @@ const PYTHON_404 = `<!DOCTYPE HTML>
     </body>
 </html>
 `;
+
+/** Documents in the file a bulk put is interrupted in, and per batch (small batches: many requests). */
+const BIG_FILE_DOCS = 100_000;
+const PUT_BATCH = 20;
+/** How often the test looks whether the put has started. */
+const POLL_MS = 50;
 
 const lines = (s: string) => s.split('\n').filter((l) => l !== '');
 
@@ -167,7 +173,7 @@ function firstLineThenClose(args: string[], env: Record<string, string>): Promis
   });
 }
 
-describe('loam CLI against a real node: a closed stdout', () => {
+describe('loam CLI against a real node: a closed stdout, Ctrl-C', () => {
   let n: KeyedNode;
   before(async () => {
     n = await keyedNode();
@@ -194,5 +200,93 @@ describe('loam CLI against a real node: a closed stdout', () => {
       assert.equal(r.code, 0, `loam ${args.join(' ')}: exit ${r.code} (signal ${r.signal})`);
       assert.ok(r.first.length > 0, 'the reader got its line');
     }
+  });
+
+  /** A JSON-lines file far too long to be put before the test interrupts it: document i is {"id":"p<i>"} on line i. */
+  function bigFile(): string {
+    const file = join(dir, 'big.jsonl');
+    writeFileSync(file, Array.from({ length: BIG_FILE_DOCS }, (_, i) => JSON.stringify({ id: `p${i + 1}` })).join('\n') + '\n');
+    return file;
+  }
+
+  /** What a user checks after the message: the last document it says was written is there, the first after the batch is not. */
+  async function checkHowFar(stderr: string): Promise<void> {
+    const m = /^loam: (\d+) documents written \(through line (\d+)\); the batch line (\d+)–line (\d+) may or may not have been written \(interrupted while it was sent: check with a read\)$/m.exec(stderr);
+    assert.ok(m, `stderr names how far it got: ${JSON.stringify(stderr)}`);
+    const [written, through, from, to] = m.slice(1).map(Number) as [number, number, number, number];
+    assert.ok(written > 0 && written === through && from === through + 1 && to === through + PUT_BATCH, m[0]);
+    assert.equal((await raw(n.url, n.admin, 'GET', `/v1/namespaces/ns000/collections/put/documents/p${through}`)).status, 200, `line ${through} was written`);
+    assert.equal((await raw(n.url, n.admin, 'GET', `/v1/namespaces/ns000/collections/put/documents/p${to + 1}`)).status, 404, `line ${to + 1} was never sent`);
+  }
+
+  function exited(p: ChildProcess): Promise<{ code: number | null; signal: string | null }> {
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => {
+        p.kill('SIGKILL');
+        reject(new Error(`no exit within ${CLI_DEADLINE_MS} ms`));
+      }, CLI_DEADLINE_MS);
+      p.on('exit', (code, signal) => {
+        clearTimeout(t);
+        resolve({ code, signal });
+      });
+    });
+  }
+
+  test('Ctrl-C on a terminal during docs put --file: the bar is stopped (cursor and line wrap restored), stderr says how far it got, exit 130', async () => {
+    await raw(n.url, n.admin, 'POST', '/v1/namespaces/ns000/collections', { name: 'put', primary_key: 'id' });
+    const file = bigFile();
+    // A pseudo-terminal (script(1)): the bar shows, and a ^C typed into it is the terminal's SIGINT.
+    const p = spawn('script', ['-qec', `node ${BIN} docs put ns000 put --file ${file} --batch-size ${PUT_BATCH}`, '/dev/null'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOAM_URL: n.url, LOAM_KEY: n.admin },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let typed = false;
+    p.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+      // Once a few batches are in, as a user would wait to see the bar move.
+      const shown = [...out.matchAll(/(\d+)\/\d+ documents/g)].map((x) => Number(x[1]));
+      if (!typed && shown.some((v) => v >= 2 * PUT_BATCH)) {
+        typed = true;
+        p.stdin!.write('\x03');
+      }
+    });
+    const r = await exited(p);
+    assert.ok(typed, `the bar showed progress: ${JSON.stringify(out.slice(-300))}`);
+    assert.equal(r.code, 130, `exit ${r.code} (signal ${r.signal}): ${JSON.stringify(out.slice(-500))}`);
+    const hidden = out.lastIndexOf('\x1b[?25l');
+    assert.ok(hidden >= 0, 'the bar hid the cursor');
+    assert.ok(out.indexOf('\x1b[?25h', hidden) > hidden, 'and shows it again');
+    assert.ok(out.indexOf('\x1b[?7h', hidden) > hidden, 'and turns line wrap back on');
+    await checkHowFar(out.replace(/\r/g, ''));
+  });
+
+  test('SIGINT off a terminal during docs put --file: one line on stderr saying how far it got, exit 130', async () => {
+    await raw(n.url, n.admin, 'DELETE', '/v1/namespaces/ns000/collections/put');
+    await raw(n.url, n.admin, 'POST', '/v1/namespaces/ns000/collections', { name: 'put', primary_key: 'id' });
+    const file = bigFile();
+    const p = spawn(process.execPath, [BIN, 'docs', 'put', 'ns000', 'put', '--file', file, '--batch-size', String(PUT_BATCH)], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOAM_URL: n.url, LOAM_KEY: n.admin },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    p.stdout!.on('data', (b: Buffer) => (stdout += b.toString()));
+    p.stderr!.on('data', (b: Buffer) => (stderr += b.toString()));
+    const end = exited(p);
+    // No bar off a terminal: the server says when a few batches are in.
+    const started = Date.now();
+    while ((await raw(n.url, n.admin, 'GET', `/v1/namespaces/ns000/collections/put/documents/p${2 * PUT_BATCH}`)).status !== 200) {
+      assert.ok(Date.now() - started < CLI_DEADLINE_MS, 'the put got going');
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+    p.kill('SIGINT');
+    const r = await end;
+    assert.equal(r.code, 130, `exit ${r.code} (signal ${r.signal}): ${stderr}`);
+    assert.equal(stdout, '');
+    assert.equal(lines(stderr).length, 1, stderr);
+    await checkHowFar(stderr);
   });
 });
