@@ -1,7 +1,7 @@
 // `loam docs put`: documents from arguments, a file or stdin, sent in batches one at a time,
 // with a progress bar for a file on a terminal; when it stops early it says how far it got.
 import { SingleBar } from 'cli-progress';
-import { CLIENT_ERROR_CODES, isLoamError, LoamError, type Doc } from '../client/index.js';
+import { CLIENT_ERROR_CODES, isLoamError, LoamError, mayHaveBeenApplied, type Doc } from '../client/index.js';
 import { formatOne } from './output.js';
 import { clientFor, print, type Remote } from './data.js';
 import { batches, fromArguments, fromFile, fromStdin, InputError, type Located } from './docs-input.js';
@@ -12,6 +12,19 @@ export const INTERRUPTED_EXIT = 130;
 /** Where a batch came from: "line 501–line 1000", or "argument 2" for one document. */
 function rangeOf(batch: readonly Located[]): string {
   return batch.length === 1 ? batch[0]!.at : `${batch[0]!.at}–${batch[batch.length - 1]!.at}`;
+}
+
+/**
+ * What became of a batch whose write failed: "was not written" only when the server refused it
+ * (or it never left); otherwise it may have been committed and its answer lost.
+ */
+function fate(e: unknown): string {
+  if (!(e instanceof LoamError) || !mayHaveBeenApplied(e)) return 'was not written';
+  let why = `the server failed: HTTP ${e.status}`;
+  if (e.code === CLIENT_ERROR_CODES.timeout) why = 'no answer in time';
+  else if (e.status === 0) why = 'the connection broke';
+  else if (e.code === CLIENT_ERROR_CODES.badResponse) why = "the answer was not Loam's";
+  return `may or may not have been written (${why}: check with a read)`;
 }
 
 /** "upserts[3]" in a server message → the input position of that document. */
@@ -62,7 +75,7 @@ export async function putDocuments(ns: string, coll: string, args: string[], o: 
         bar?.stop();
         // The first answer was not Loam's: the one line about that is all there is to say.
         if (written === 0 && isLoamError(e, CLIENT_ERROR_CODES.badResponse)) throw e;
-        console.error(`loam: ${done()}; the batch ${rangeOf(batch)} was not written${locate(e, batch)}:`);
+        console.error(`loam: ${done()}; the batch ${rangeOf(batch)} ${fate(e)}${locate(e, batch)}:`);
         throw e;
       }
       sending = null;

@@ -200,8 +200,9 @@ export class LoamClient {
           throw e; // an answer, but not Loam's: sending it again would get the same
         } else {
           const code = networkCode(e);
-          err = new LoamError(CLIENT_ERROR_CODES.unreachable, 0, `${request}: ${networkReason(e)}`, { request, attempts: n, cause: e });
-          outcome = code !== undefined && NOT_CONNECTED.has(code) ? { kind: 'not_connected' } : { kind: 'lost' };
+          const notSent = code !== undefined && NOT_CONNECTED.has(code);
+          err = new LoamError(CLIENT_ERROR_CODES.unreachable, 0, `${request}: ${networkReason(e)}`, { request, attempts: n, cause: e, notSent });
+          outcome = notSent ? { kind: 'not_connected' } : { kind: 'lost' };
         }
       }
       // Bounded: nextDelay gives up after maxAttempts and past maxRetryTimeMs.

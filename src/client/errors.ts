@@ -28,6 +28,8 @@ export class LoamError extends Error {
       attempts?: number;
       /** The request, as `METHOD /path`. */
       request?: string;
+      /** With status 0: true when the connection was never made (refused, host not found), so the server cannot have acted on it. */
+      notSent?: boolean;
       cause?: unknown;
     } = {},
   ) {
@@ -37,4 +39,16 @@ export class LoamError extends Error {
 
 export function isLoamError(e: unknown, code?: string): e is LoamError {
   return e instanceof LoamError && (code === undefined || e.code === code);
+}
+
+/**
+ * Whether a request that changes something (a write, a create, a delete) may have been applied
+ * although it failed. No: the server refused it (a 4xx, nothing done), or it never reached the
+ * server. Maybe: it was sent and no answer came (connection reset, timeout), the server failed
+ * (5xx: the commit may have been applied before the answer was lost), or a 2xx came that is
+ * not Loam's. Writes carry no idempotency key, so a "maybe" is for a read to settle.
+ */
+export function mayHaveBeenApplied(e: LoamError): boolean {
+  if (e.status === 0) return e.details.notSent !== true;
+  return e.status < 400 || e.status >= 500;
 }

@@ -38,7 +38,7 @@ export type {
   WriteBatch,
   WriteResult,
 } from './client.js';
-export { LoamError, isLoamError, CLIENT_ERROR_CODES } from './errors.js';
+export { LoamError, isLoamError, mayHaveBeenApplied, CLIENT_ERROR_CODES } from './errors.js';
 export {
   DEFAULT_RETRY,
   DEFAULT_MAX_ATTEMPTS,

@@ -16,9 +16,10 @@ import { BIN, CLI_DEADLINE_MS, keyedNode, raw, ROOT, sh, type KeyedNode } from '
 
 let dir: string;
 
-/** A real HTTP server on a free loopback port, answering every request with `answer`. */
-async function server(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; close(): Promise<void> }> {
+/** A real HTTP server on a free loopback port, answering every request with `answer` (once its body is read, unless `readBody: false`). */
+async function server(answer: (req: IncomingMessage, res: ServerResponse) => void, o: { readBody?: boolean } = {}): Promise<{ url: string; close(): Promise<void> }> {
   const s: Server = createServer((req, res) => {
+    if (o.readBody === false) return answer(req, res);
     req.resume();
     req.on('end', () => answer(req, res));
   });
@@ -288,5 +289,36 @@ describe('loam CLI against a real node: a closed stdout, Ctrl-C', () => {
     assert.equal(stdout, '');
     assert.equal(lines(stderr).length, 1, stderr);
     await checkHowFar(stderr);
+  });
+
+  test('a connection that breaks after a batch was sent: "may or may not have been written", and here it was', async () => {
+    await raw(n.url, n.admin, 'POST', '/v1/namespaces/ns000/collections', { name: 'reset', primary_key: 'id' });
+    // Between the CLI and the node: passes every request on, and after passing on the third
+    // write (the node commits it) breaks the connection instead of answering.
+    let writes = 0;
+    const proxy = await server((req, res) => {
+      void (async () => {
+        const chunks: Buffer[] = [];
+        for await (const c of req) chunks.push(c as Buffer);
+        const isWrite = req.method === 'POST' && req.url!.endsWith('/documents') && ++writes === 3;
+        const answer = await fetch(n.url + req.url!, { method: req.method!, headers: { authorization: req.headers.authorization!, 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
+        const body = await answer.text();
+        if (isWrite) return void req.socket.destroy();
+        res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+        res.end(body);
+      })();
+    }, { readBody: false });
+    try {
+      const file = join(dir, 'reset.jsonl');
+      writeFileSync(file, Array.from({ length: 100 }, (_, i) => JSON.stringify({ id: `r${i + 1}` })).join('\n') + '\n');
+      const r = await sh(`node ${BIN} docs put ns000 reset --file ${file} --batch-size 10`, { env: { LOAM_URL: proxy.url, LOAM_KEY: n.admin } });
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /^loam: 20 documents written \(through line 20\); the batch line 21–line 30 may or may not have been written \(the connection broke: check with a read\):\n/);
+      // The read it asks for: the batch was committed; only its answer was lost.
+      assert.equal((await raw(n.url, n.admin, 'GET', '/v1/namespaces/ns000/collections/reset/documents/r30')).status, 200);
+      assert.equal((await raw(n.url, n.admin, 'GET', '/v1/namespaces/ns000/collections/reset/documents/r31')).status, 404);
+    } finally {
+      await proxy.close();
+    }
   });
 });

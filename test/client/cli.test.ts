@@ -111,7 +111,7 @@ describe('loam CLI: data commands against a real node', () => {
     const refused = await loam(`docs put demo books '{"id":"b9","title":"ok"}' '{"title":"no id"}'`);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /upserts\[1\]\.id: the primary key is missing/);
-    assert.match(refused.stderr, /upserts\[1\] is argument 2/);
+    assert.match(refused.stderr, /the batch argument 1–argument 2 was not written \(upserts\[1\] is argument 2\)/, 'refused by the server: not written');
     assert.equal((await loam('docs get demo books b9')).code, 1, 'nothing of the refused batch was written');
 
     const broken = join(dir, 'broken.jsonl');
