@@ -29,6 +29,7 @@ import { addExamples } from './examples.js';
 import { clusterCommands, controlPlaneCommand } from './control-plane.js';
 import { prepareDataDir } from './data-dir.js';
 import { exitQuietlyWhenReaderCloses } from './pipes.js';
+import { shortUsageErrors } from './usage.js';
 
 /** Where `loam dev` keeps its data unless --data-dir says otherwise. */
 export const DEV_DATA_DIR = './.loam';
@@ -127,7 +128,6 @@ export function program(): Command {
     .name('loam')
     .description('Loam: a multi-tenant document store and log on object storage.')
     .version(VERSION)
-    .showHelpAfterError()
     .addHelpText('after', OPERATOR_HELP);
 
   p.command('dev')
@@ -257,6 +257,7 @@ export function program(): Command {
   controlPlaneCommand(p);
   clusterCommands(p);
   addExamples(p);
+  shortUsageErrors(p);
   return p;
 }
 

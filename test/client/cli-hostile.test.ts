@@ -322,3 +322,29 @@ describe('loam CLI against a real node: a closed stdout, Ctrl-C', () => {
     }
   });
 });
+
+describe('loam CLI: a mistyped command line', () => {
+  test('a usage error is its one line and a pointer to the command\'s help, exit 2; not the whole help', async () => {
+    for (const [args, says, help] of [
+      ['ns create', /^error: missing required argument 'name'$/, 'loam namespaces create --help'],
+      ['coll create demo books', /^error: required option '--primary-key <field>' not specified$/, 'loam collections create --help'],
+      ['ns list -o xml', /^error: option '-o, --output <format>' argument 'xml' is invalid\. Allowed choices are table, json, jsonl\.$/, 'loam namespaces list --help'],
+      ['docs put demo books --batch-size 0', /^error: option '--batch-size <n>' argument '0' is invalid\. expected a positive integer$/, 'loam docs put --help'],
+      ['query demo books --bogus', /^error: unknown option '--bogus'$/, 'loam query --help'],
+      ['nosuch', /^error: unknown command 'nosuch'$/, 'loam --help'],
+    ] as const) {
+      const r = await sh(`node ${BIN} ${args}`);
+      assert.equal(r.code, 2, `loam ${args}: exit ${r.code}`);
+      assert.equal(r.stdout, '');
+      const [line, hint, ...more] = lines(r.stderr);
+      assert.match(line ?? '', says, `loam ${args}: ${r.stderr}`);
+      assert.equal(hint, `(see ${help})`, `loam ${args}: ${r.stderr}`);
+      assert.deepEqual(more, [], `loam ${args}: no help text after the hint`);
+    }
+    // Asked for, the help is all there.
+    const help = await sh(`node ${BIN} docs put --help`);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^Usage: loam docs put /);
+  });
+});
+

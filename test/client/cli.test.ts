@@ -64,7 +64,7 @@ describe('loam CLI: data commands against a real node', () => {
     assert.equal(JSON.parse(ok(await loam('collections show demo scratch -o json'))).partitions, 2);
     ok(await loam('collections drop demo scratch'));
     const bad = await loam('collections create demo bad --primary-key id --partitions 0');
-    assert.equal(bad.code, 1, 'commander refuses 0 before anything is sent');
+    assert.equal(bad.code, 2, 'commander refuses 0 before anything is sent: a usage error');
   });
 
   test('collections retention: show, set one bound (the other kept), none, a bound out of range; a writer key is refused', async () => {
@@ -79,7 +79,7 @@ describe('loam CLI: data commands against a real node', () => {
     assert.equal(low.code, 1);
     assert.match(low.stderr, /body\.ms must be >= 1000 \(HTTP 400 invalid_argument\)/);
     const typo = await loam('collections retention demo logs --ms 1h');
-    assert.equal(typo.code, 1, 'commander refuses it before anything is sent');
+    assert.equal(typo.code, 2, 'commander refuses it before anything is sent: a usage error');
     assert.match(typo.stderr, /positive integer, or none/);
     const writer = (await raw(n.url, n.admin, 'POST', '/v1/keys', { role: 'writer', namespace: 'demo' })).body.key as string;
     const refused = await loam('collections retention demo logs --ms 1000', { env: { LOAM_KEY: writer } });
@@ -143,7 +143,7 @@ describe('loam CLI: data commands against a real node', () => {
     const badFilter = await loam(`query demo books '{"year":{"$regex":"x"}}'`);
     assert.equal(badFilter.code, 1);
     assert.match(badFilter.stderr, /HTTP 400 invalid_argument/);
-    assert.equal((await loam(`query demo books 'not json'`)).code, 1);
+    assert.equal((await loam(`query demo books 'not json'`)).code, 2, 'a usage error');
   });
 
   test('bulk put shows a progress bar on a terminal and nothing on a pipe', async () => {
