@@ -10,6 +10,9 @@ import { MIN_LOG_RETENTION_BYTES, MIN_LOG_RETENTION_MS } from '../collection/ret
 import { DEFAULT_COLLECTION_LOG_RETENTION_MS } from '../meta/limits.js';
 import { DEFAULT_BATCH_DOCS, InputError } from './docs-input.js';
 import { putDocuments } from './docs-put.js';
+import { clientFor, print, type Remote } from './connection.js';
+
+export { clientFor, print, type Remote };
 
 /** The node the data commands talk to unless --url or LOAM_URL says otherwise (what `loam dev` listens on). */
 export const DEFAULT_URL = 'http://127.0.0.1:7070';
@@ -17,11 +20,6 @@ export const DEFAULT_URL = 'http://127.0.0.1:7070';
 export const DEFAULT_PRINT_LIMIT = 100;
 /** Items a list or query prints at most with --all in a table or json (they are held to be laid out); jsonl streams. */
 export const MAX_BUFFERED_ROWS = 100_000;
-
-export interface Remote {
-  url: string;
-  output: OutputFormat;
-}
 
 function positiveInt(v: string): number {
   const n = Number(v);
@@ -47,11 +45,6 @@ export function remote(c: Command, example: string): Command {
     .addHelpText('after', `\nThe API key is read from LOAM_KEY.\n\nExample:\n  ${example}\n`);
 }
 
-export function clientFor(o: Remote): LoamClient {
-  const key = process.env.LOAM_KEY;
-  return new LoamClient({ url: o.url, ...(key ? { key } : {}) });
-}
-
 /** Reports a failure the way a user can act on: the server's message, unchanged, and exit status 1. */
 function failed(e: unknown, o: { url?: string }): void {
   if (e instanceof LoamError) {
@@ -74,10 +67,6 @@ export function act<A extends unknown[]>(fn: (...args: A) => Promise<void>) {
       failed(e, o ?? {});
     }
   };
-}
-
-export function print(s: string): void {
-  if (s !== '') process.stdout.write(`${s}\n`);
 }
 
 /** Follows pages up to `limit` items; prints them (jsonl as they arrive). Says on stderr when it stopped before the end. */

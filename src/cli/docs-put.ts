@@ -3,7 +3,7 @@
 import { SingleBar } from 'cli-progress';
 import { CLIENT_ERROR_CODES, isLoamError, LoamError, mayHaveBeenApplied, type Doc } from '../client/index.js';
 import { formatOne } from './output.js';
-import { clientFor, print, type Remote } from './data.js';
+import { clientFor, print, type Remote } from './connection.js';
 import { batches, fromArguments, fromFile, fromStdin, InputError, type Located } from './docs-input.js';
 
 /** Exit status after Ctrl-C: 128 + SIGINT, as a shell reports a command the signal ended. */

@@ -5,6 +5,7 @@
 // Every call goes through `send`: one deadline per attempt, the retry rules of ./retry.ts,
 // and a LoamError carrying the server's message unchanged.
 import type { operations, paths } from './api-types.js';
+import type { BodyOf, QueryOf } from './types.js';
 import { CLIENT_ERROR_CODES, LoamError } from './errors.js';
 import { DEFAULT_RETRY, nextDelay, parseRetryAfter, type Idempotence, type Outcome, type RetryPolicy } from './retry.js';
 import { documentWithId, NO_CONTENT, notLoamAnswer, SHAPES, type Shape } from './shapes.js';
@@ -14,60 +15,8 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Collections whose last write token the client remembers for read-your-writes, at most. */
 export const MAX_TRACKED_TOKENS = 1_000;
 
-type Op = keyof operations;
-type Responses<O extends Op> = operations[O]['responses'];
-/** The JSON an operation answers with status S. */
-type Answer<O extends Op, S extends keyof Responses<O>> = Responses<O>[S] extends { content: { 'application/json': infer J } } ? J : never;
-/** The JSON body an operation takes. */
-type BodyOf<O extends Op> = operations[O] extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
-type QueryOf<O extends Op> = operations[O]['parameters'] extends { query?: infer Q } ? NonNullable<Q> : never;
-
-export type Namespace = Answer<'getNamespace', 200>;
-export type Collection = Answer<'getCollection', 200>;
-export type CollectionSpec = BodyOf<'createCollection'>;
-/** A collection's log retention: `ms` (age) and `bytes` (per partition), each null for no bound. */
-export type LogRetention = BodyOf<'setCollectionRetention'>;
-/** An erasure's record and progress (spec §9): phase, counts, expected completion, keyed hashes. */
-export type Erasure = Answer<'getErasure', 200>;
-export type EraseRequest = BodyOf<'eraseDocuments'>;
-export type EraseResult = Answer<'eraseDocuments', 202>;
-export type ErasureVerification = Answer<'verifyErasure', 200>;
-export type ErasureList = Answer<'listErasures', 200>;
-/** A namespace's encryption key (spec §9.8): state and versions, never key material. */
-export type NamespaceKey = Answer<'getNamespaceKey', 200>;
-export type WriteBatch<D extends Doc = Doc> = { upserts?: D[]; deletes?: (string | number)[] };
-export type WriteResult = Answer<'writeDocuments', 200>;
-export type QueryRequest = BodyOf<'query'>;
-export type ListOptions = QueryOf<'listNamespaces'>;
-export type PageOptions = QueryOf<'listKeys'>;
-export type ReadOptions = QueryOf<'getDocument'>;
-export type Org = Answer<'getOrg', 200>;
-export type KeySpec = BodyOf<'createKey'>;
-export type CreatedKey = Answer<'createKey', 201>;
-export type KeyInfo = NonNullable<Answer<'listKeys', 200>['items']>[number];
-export type BindingSpec = BodyOf<'grantRole'>;
-export type Binding = Answer<'grantRole', 201>;
-export type Quotas = Answer<'getQuotas', 200>;
-export type QuotaSetting = BodyOf<'setOrgQuota'>;
-export type OrgQuotaSet = Answer<'setOrgQuota', 200>;
-export type CreatedOrg = Answer<'createOrg', 201>;
-export type OrgList = Answer<'listOrgs', 200>;
-export type UsageOptions = QueryOf<'getUsage'>;
-export type Placement = Answer<'getPlacement', 200>;
-export type PlacementOptions = Omit<QueryOf<'getPlacement'>, 'ns'>;
-export type Usage = Answer<'getUsage', 200>;
-/** A document: any JSON object with the collection's primary key. */
-export type Doc = Record<string, unknown>;
-
-export interface Page<T> {
-  items: T[];
-  next_cursor: string | null;
-}
-
-export interface QueryPage<D extends Doc = Doc> {
-  documents: D[];
-  next_cursor: string | null;
-}
+export type { Namespace, Collection, CollectionSpec, LogRetention, Erasure, EraseRequest, EraseResult, ErasureVerification, ErasureList, NamespaceKey, WriteBatch, WriteResult, QueryRequest, ListOptions, PageOptions, ReadOptions, Org, KeySpec, CreatedKey, KeyInfo, BindingSpec, Binding, Quotas, QuotaSetting, OrgQuotaSet, CreatedOrg, OrgList, UsageOptions, Placement, PlacementOptions, Usage, Doc, Page, QueryPage } from './types.js';
+import type { Namespace, Collection, CollectionSpec, LogRetention, Erasure, EraseRequest, EraseResult, ErasureVerification, ErasureList, NamespaceKey, WriteBatch, WriteResult, QueryRequest, ListOptions, PageOptions, ReadOptions, Org, KeySpec, CreatedKey, KeyInfo, BindingSpec, Binding, Quotas, QuotaSetting, OrgQuotaSet, CreatedOrg, OrgList, UsageOptions, Placement, PlacementOptions, Usage, Doc, Page, QueryPage } from './types.js';
 
 export interface LoamClientOptions {
   /** The node's address, e.g. http://127.0.0.1:7070. */

@@ -4,7 +4,7 @@
 // and the CLI read, typed against the generated answer types (a field the API renames fails
 // tsc here). Not a validator of the whole document: the server's response schemas mark no
 // field required, so validating against them would accept `{"hello":"world"}` too.
-import type { Collection, CreatedKey, CreatedOrg, Erasure, EraseResult, ErasureList, ErasureVerification, Binding, Namespace, NamespaceKey, Org, OrgList, OrgQuotaSet, Page, Placement, QueryPage, Quotas, Usage, WriteResult } from './client.js';
+import type { Collection, CreatedKey, CreatedOrg, Erasure, EraseResult, ErasureList, ErasureVerification, Binding, Namespace, NamespaceKey, Org, OrgList, OrgQuotaSet, Page, Placement, QueryPage, Quotas, Usage, WriteResult } from './types.js';
 
 /** Says what a body lacks ("no string \"token\""), or null when it has the route's shape. */
 export type Shape = (body: unknown) => string | null;
