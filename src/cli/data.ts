@@ -4,7 +4,7 @@
 // so it stays out of shell history and process lists). Any 4xx/5xx answer ends the command
 // with exit status 1 and the server's message on stderr.
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { CLIENT_ERROR_CODES, LoamClient, LoamError, type Doc, type Page } from '../client/index.js';
+import { CLIENT_ERROR_CODES, LoamError, type Doc, type Page } from '../client/index.js';
 import { formatOne, formatRows, OUTPUT_FORMATS, type OutputFormat } from './output.js';
 import { MIN_LOG_RETENTION_BYTES, MIN_LOG_RETENTION_MS } from '../collection/retention.js';
 import { DEFAULT_COLLECTION_LOG_RETENTION_MS } from '../meta/limits.js';
