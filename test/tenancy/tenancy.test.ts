@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { connect } from 'node:net';
+import { answerAll, answerHead } from '../harness/raw-http.js';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { backendFactory, type BackendFactory } from '../harness/backends.js';
@@ -105,17 +105,8 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} wi
     assert.match(revoked.body.error.message, /revoked/);
     assert.equal((await call(a, 'GET', path, doomed)).status, 401, 'and stays refused (no cached verification survives)');
     // Two Authorization headers, in either order: which key is meant is ambiguous (Node keeps the first, a proxy may use the last).
-    const { port } = new URL(a.url);
     for (const keys of [[admin, doomed], [doomed, admin], [admin, admin]]) {
-      const head = await new Promise<string>((resolve, reject) => {
-        const s = connect(Number(port), '127.0.0.1');
-        let text = '';
-        s.on('data', (b: Buffer) => (text += b.toString()));
-        s.on('end', () => resolve(text));
-        s.on('error', reject);
-        s.setTimeout(10_000, () => (s.destroy(), reject(new Error('no answer'))));
-        s.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${keys[0]}\r\nauthorization: Bearer ${keys[1]}\r\n\r\n`);
-      });
+      const head = await answerAll(a.url, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${keys[0]}\r\nauthorization: Bearer ${keys[1]}\r\n\r\n`);
       assert.match(head, /^HTTP\/1\.1 401 /, head);
       assert.match(head, /2 Authorization headers: send exactly one/);
     }
@@ -383,22 +374,7 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} wi
     assert.equal(small.status, 429, `the 8 KB body's debt is not paid back after 1 s: ${small.text}`);
     assert.match(small.body.error.message, /ingest_bytes_per_s/);
     // Spent: a write declaring a 30 MiB body is refused at once, its body never sent.
-    const { port } = new URL(a.url);
-    const head = await new Promise<string>((resolve, reject) => {
-      const s = connect(Number(port), '127.0.0.1');
-      let text = '';
-      const timer = setTimeout(() => (s.destroy(), reject(new Error(`no answer while the body was unsent: ${text}`))), 10_000);
-      s.on('data', (b: Buffer) => {
-        text += b.toString();
-        if (text.includes('\r\n\r\n')) {
-          clearTimeout(timer);
-          s.destroy();
-          resolve(text);
-        }
-      });
-      s.on('error', reject);
-      s.write(`POST ${doc} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${admin}\r\nContent-Type: application/json\r\nContent-Length: ${30 * 1024 * 1024}\r\n\r\n{"upserts":[`);
-    });
+    const head = await answerHead(a.url, `POST ${doc} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${admin}\r\nContent-Type: application/json\r\nContent-Length: ${30 * 1024 * 1024}\r\n\r\n{"upserts":[`);
     assert.match(head, /^HTTP\/1\.1 429 /);
     assert.match(head, /\r\nretry-after: \d+/i);
     await q('ingest_bytes_per_s', null);

@@ -3,7 +3,7 @@
 // the backlog a collection's page shows, and the server's messages, never a stack trace.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { connect } from 'node:net';
+import { answerHead } from '../harness/raw-http.js';
 import { LOGIN_BODY_LIMIT, SESSION_COOKIE } from '../../src/ui/routes.js';
 import { MAX_PAGE_LIMIT } from '../../src/meta/limits.js';
 import { api, secretOf, ui, uiNode, visible, type UiNode } from './helpers.js';
@@ -92,22 +92,7 @@ test('the login form takes at most LOGIN_BODY_LIMIT bytes in any content type, r
     assert.equal(p.headers.get('set-cookie'), null);
   }
   // Nobody's key is needed to reach the form: a body declared 30 MiB is answered at once, its bytes never read.
-  const { port } = new URL(n.node.url);
-  const answer = await new Promise<string>((resolve, reject) => {
-    const s = connect(Number(port), '127.0.0.1');
-    let text = '';
-    const t = setTimeout(() => (s.destroy(), reject(new Error(`no answer while the body was unsent: ${text}`))), 10_000);
-    s.on('data', (b) => {
-      text += b.toString();
-      if (text.includes('\r\n\r\n')) {
-        clearTimeout(t);
-        s.destroy();
-        resolve(text);
-      }
-    });
-    s.on('error', reject);
-    s.write(`POST /ui/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${30 * 1024 * 1024}\r\n\r\n{"key":"`);
-  });
+  const answer = await answerHead(n.node.url, `POST /ui/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${30 * 1024 * 1024}\r\n\r\n{"key":"`);
   assert.match(answer, /^HTTP\/1\.1 413 /);
 });
 
