@@ -27,35 +27,26 @@ function shardDescriptor(u: string): BackendDescriptor {
   return d;
 }
 
+/** Runs `fn` on each shard's and the directory's URL with its backend; an error names the entry. */
+function eachEntry(url: string, fn: (d: BackendDescriptor, u: string) => void): void {
+  const setting = parseShardedUrl(url);
+  const entries = [...setting.shards.map((s, i) => ({ u: s.url, where: `shards[${i}] (${s.name})` })), { u: setting.directory, where: 'directory' }];
+  for (const { u, where } of entries) {
+    try {
+      fn(shardDescriptor(u), u);
+    } catch (e) {
+      // A MetaError's field prefix (`url: `): the entry is named instead.
+      throw new Error(`${where}: ${(e as Error).message.replace(/^url: /, '')}`);
+    }
+  }
+}
+
 /** The sharded backend opens its shards through the registry (it cannot import it: a cycle). */
 const sharded: BackendDescriptor = {
   ...shardedDescriptor,
-  // Every shard's and the directory's URL, read by its own backend, as a lone one is.
-  parse(url) {
-    const setting = parseShardedUrl(url);
-    const read = (u: string, where: string) => {
-      try {
-        shardDescriptor(u).parse(u);
-      } catch (e) {
-        // A MetaError's field prefix (`url: `): the entry is named instead.
-        throw new Error(`${where}: ${(e as Error).message.replace(/^url: /, '')}`);
-      }
-    };
-    setting.shards.forEach((s, i) => read(s.url, `shards[${i}] (${s.name})`));
-    read(setting.directory, 'directory');
-  },
-  preflight(url) {
-    const setting = parseShardedUrl(url);
-    const check = (u: string, where: string) => {
-      try {
-        shardDescriptor(u).preflight?.(u);
-      } catch (e) {
-        throw new Error(`${where}: ${(e as Error).message}`);
-      }
-    };
-    setting.shards.forEach((s, i) => check(s.url, `shards[${i}] (${s.name})`));
-    check(setting.directory, 'directory');
-  },
+  // Every shard's and the directory's URL, read (and checked on this host) by its own backend, as a lone one is.
+  parse: (url) => eachEntry(url, (d, u) => d.parse(u)),
+  preflight: (url) => eachEntry(url, (d, u) => d.preflight?.(u)),
   open: (url, options?: ShardedOpenOptions) =>
     shardedDescriptor.open(url, {
       openShard: async (u: string) => (await shardDescriptor(u).open(u, options)).meta,
