@@ -257,6 +257,13 @@ if (stages.length === 0 && !withNode22) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+/**
+ * One line per failed case, repeated at the end of the run: the spec reporter prints a
+ * failure where it happens, and CI keeps only the tail of a long log.
+ */
+const failures: string[] = [];
+/** The prefix that marks such a line in a lane's output, so the parent repeats it too. */
+const FAILURE_MARK = '✖ failed: ';
 const startedAll = Date.now();
 const cpuAll = cpuSeconds();
 
@@ -298,12 +305,15 @@ async function runFiles(files: string[], concurrency: number): Promise<void> {
     if (d.skip !== undefined || d.todo !== undefined) skipped++;
     else passed++;
   });
-  stream.on('test:fail', (d: { nesting?: number; file?: string; details?: { type?: string; duration_ms?: number; error?: { failureType?: string } } }) => {
+  stream.on('test:fail', (d: { name?: string; nesting?: number; file?: string; details?: { type?: string; duration_ms?: number; error?: { failureType?: string; message?: string; cause?: unknown } } }) => {
     spent(d);
     // A suite that fails only because a case inside it failed is not a case of its own;
     // a file that fails to load is.
     if (d.details?.type === 'suite' && d.details.error?.failureType === 'subtestsFailed') return;
     failed++;
+    const cause = d.details?.error?.cause;
+    const why = (cause instanceof Error ? cause.message : (d.details?.error?.message ?? '')).split('\n')[0]!.slice(0, 300);
+    failures.push(`${d.file ? relative(ROOT, d.file) : '?'}: ${d.name ?? '?'}${process.env.LOAM_TEST_BACKEND ? ` [${process.env.LOAM_TEST_BACKEND}]` : ''} — ${why}`);
   });
   const out = stream.compose(new spec());
   out.pipe(process.stdout, { end: false });
@@ -383,6 +393,7 @@ async function runLaneJob(job: LaneJob, lane: number): Promise<void> {
     });
   });
   process.stdout.write(`\n--- lane ${lane}: ${job.label} ---\n${out}`);
+  for (const line of out.split('\n')) if (line.startsWith(FAILURE_MARK)) failures.push(line.slice(FAILURE_MARK.length));
   const m = /(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$/.exec(out);
   if (m) {
     passed += Number(m[1]);
@@ -440,5 +451,6 @@ if (withNode22 && !inLanes) {
   console.log(`=== ${NODE22} took ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 console.log(`all stages took ${((Date.now() - startedAll) / 1000).toFixed(1)} s${cpuSince(cpuAll)}`);
+for (const f of failures) console.log(`${FAILURE_MARK}${f}`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exitCode = failed > 0 ? 1 : 0;
