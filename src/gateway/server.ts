@@ -13,6 +13,7 @@ import { isHoldRefusal, type MoveHold } from './move-buffer.js';
 import type { Collection, Namespace, Retention } from '../meta/types.js';
 import { collectionLogRetentionOrDefault } from '../meta/core/catalog.js';
 import { DataError } from '../log/errors.js';
+import { liveCollections, MAX_COLLECTIONS_PER_NAMESPACE } from '../quota/storage.js';
 import { canonicalKey } from '../log/keys.js';
 import type { Catalog } from '../collection/catalog.js';
 import { DEFAULT_ORG } from '../collection/catalog.js';
@@ -142,6 +143,19 @@ const ROUTED: Record<string, RouteKind> = {
   [ROUTES.query.url]: 'read',
   [ROUTES.writeDocuments.url]: 'write',
 };
+
+/**
+ * Refuses a collection the namespace has no room for (MAX_COLLECTIONS_PER_NAMESPACE), before
+ * anything is written. Creates racing on several nodes may each pass; the storage measurement
+ * allows for that.
+ */
+async function holdsRoomForACollection(meta: MetaStore, n: Namespace): Promise<void> {
+  let held = 0;
+  for await (const _ of liveCollections(meta, n.id, MAX_COLLECTIONS_PER_NAMESPACE)) held++;
+  if (held >= MAX_COLLECTIONS_PER_NAMESPACE) {
+    throw new HttpError(409, 'limit_exceeded', `namespace "${n.name}" holds ${held} collections, the most a namespace may hold (MAX_COLLECTIONS_PER_NAMESPACE); delete one or use another namespace`);
+  }
+}
 
 function nsJson(n: Namespace) {
   return { id: n.id, name: n.name, created: n.created };
@@ -385,6 +399,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
         throw new HttpError(400, 'invalid_argument', `body.fields.${b.primary_key}: the primary key must be a string or number field`);
       }
       if (pkType === undefined) fields[b.primary_key] = 'string';
+      await holdsRoomForACollection(d.meta, n);
       let c: Collection;
       try {
         c = await d.meta.createCollection({

@@ -5,6 +5,7 @@
 import type { MetaStore } from '../meta/contract.js';
 import type { Collection } from '../meta/types.js';
 import { isMetaError } from '../meta/errors.js';
+import { MAX_PAGE_LIMIT } from '../meta/limits.js';
 import type { ControlStore } from '../control/types.js';
 
 /** A namespace's stored bytes are measured again after this (storage quota: soft, periodic). */
@@ -12,10 +13,33 @@ export const STORAGE_MEASURE_MS = 60_000;
 /** Namespaces kept fresh per gateway, and re-measured per round, at most. */
 export const MAX_MEASURED_NAMESPACES = 10_000;
 export const MAX_REFRESH_PER_ROUND = 100;
-/** Collections measured per namespace, at most (every loop a bound). */
-export const MAX_MEASURED_COLLECTIONS = 1_000;
+/**
+ * Live collections a namespace holds at most: the gateway refuses a create past it, so the
+ * storage quota's measurement, which lists them all, stays bounded (spec §6: storage bytes
+ * are computed from every partition and manifest; a namespace's 1,001st collection used to
+ * go unmeasured, and its bytes past the quota).
+ */
+export const MAX_COLLECTIONS_PER_NAMESPACE = 1_000;
+/**
+ * Collections measured per namespace, at most (every loop a bound): creates racing on several
+ * gateways can each pass the limit's check, so a namespace may briefly hold a few more.
+ */
+export const MAX_MEASURED_COLLECTIONS = 2 * MAX_COLLECTIONS_PER_NAMESPACE;
+
 /** Measurements cached, at most. */
 export const MAX_STORAGE_ENTRIES = 100_000;
+
+/** A namespace's live collections by name, a page at a time, at most `atMost` of them. */
+export async function* liveCollections(meta: MetaStore, ns: number, atMost: number): AsyncGenerator<Collection> {
+  let after: string | undefined;
+  for (let seen = 0; seen < atMost; ) {
+    const page = await meta.listCollections(ns, { limit: Math.min(MAX_PAGE_LIMIT, atMost - seen), ...(after ? { after } : {}) });
+    for (const c of page.items) yield c;
+    seen += page.items.length;
+    if (!page.next || page.items.length === 0) return;
+    after = page.next;
+  }
+}
 
 export interface StorageDeps {
   meta: MetaStore;
@@ -96,8 +120,7 @@ export class StorageMeter {
   private async measure(org: string, ns: number): Promise<number> {
     let bytes = 0;
     let unapplied = 0;
-    const colls = await this.d.meta.listCollections(ns, { limit: MAX_MEASURED_COLLECTIONS });
-    for (const c of colls.items) {
+    for await (const c of liveCollections(this.d.meta, ns, MAX_MEASURED_COLLECTIONS)) {
       try {
         if (this.d.measure) {
           const m = await this.d.measure(c);
