@@ -126,9 +126,19 @@ export class ErasureService {
       updated: requested,
       waiting: null,
     };
-    const row = await this.record({ id, org, ns: c.ns, collection: c.id, phase: 'requested', requested, completed: null, data: JSON.stringify(data) });
-    // The log's object copy; the runner writes it too if this node dies first (create-only either way).
-    await writeRecordOnce(this.d.store, requestRecordPath(org, id), requestRecord(row));
+    let row: ErasureRow;
+    try {
+      row = await this.record({ id, org, ns: c.ns, collection: c.id, phase: 'requested', requested, completed: null, data: JSON.stringify(data) });
+    } catch (e) {
+      // The delete committed: the answer must not read as a refusal. Sending the erase again
+      // deletes nothing more and records the request (see the file's comment).
+      throw dataErrors.unavailable(
+        `the documents were deleted (consistency token ${written.token}), but the erasure request could not be recorded (${(e as Error).message}); send the same erase again to record it, so that their bytes are purged`,
+      );
+    }
+    // The log's object copy. The runner writes it before it advances the erasure (create-only
+    // either way), so a store that fails here loses nothing: the erasure is recorded.
+    await writeRecordOnce(this.d.store, requestRecordPath(org, id), requestRecord(row)).catch(() => undefined);
     return { row, token: written.token };
   }
 

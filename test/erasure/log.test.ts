@@ -13,6 +13,9 @@ import { startNode, type LoamNode } from '../../src/node/node.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { openEmbedded } from '../../src/meta/backends/embedded/index.js';
 import { FAST, http, until } from '../node/helpers.js';
+import { MetaError } from '../../src/meta/errors.js';
+import { isDataError } from '../../src/log/errors.js';
+import { ErasureService } from '../../src/erasure/service.js';
 import { ERASURE_FAST, KEK, completed } from './helpers.js';
 
 describe('who erases and who reads the erasure log', () => {
@@ -81,6 +84,47 @@ describe('who erases and who reads the erasure log', () => {
     assert.equal(gone.status, 409);
     assert.match(gone.body.error.message, /destroyed/);
     assert.equal((await req(n.admin, 'GET', `/v1/erasures/${id}`)).body.key_hashes.length, 1, 'the hashes stay, unlinkable');
+  });
+});
+
+describe('an erase whose request cannot be recorded', () => {
+  let n: KeyedNode;
+  const req = (key: string | null, method: string, path: string, body?: unknown) => raw(n.url, key, method, path, body);
+  const C = '/v1/namespaces/r/collections/c';
+  before(async () => {
+    n = await keyedNode({ erasure_kek: KEK, erasure_interval_ms: 100 });
+    assert.equal((await req(n.admin, 'POST', '/v1/namespaces', { name: 'r' })).status, 201);
+    assert.equal((await req(n.admin, 'POST', '/v1/namespaces/r/collections', { name: 'c', primary_key: 'id' })).status, 201);
+  });
+  after(async () => n?.close());
+
+  test('says the documents were deleted, and sent again records the erasure; a bucket failing after the record still answers', async () => {
+    assert.equal((await req(n.admin, 'POST', `${C}/documents`, { upserts: [{ id: 'r1' }] })).status, 200);
+    const node = n.node;
+    const real = node.erasure!;
+    const c = await node.meta.collectionByName((await node.meta.namespaceByName('default', 'r')).id, 'c');
+    // The node's own parts, with one call failing (a control store or a bucket that is down).
+    const failing = <T extends object>(o: T, name: string, fails: (...a: unknown[]) => boolean): T =>
+      new Proxy(o, {
+        get(t, p) {
+          const v = Reflect.get(t, p, t) as unknown;
+          if (typeof v !== 'function') return v;
+          return (...a: unknown[]) => (p === name && fails(...a) ? Promise.reject(new MetaError('Retryable', `${name} is down (injected)`)) : (v as (...x: unknown[]) => unknown).apply(t, a));
+        },
+      });
+    const noRecord = new ErasureService({ control: failing(real.control, 'createErasure', () => true), keys: real.keys, store: node.store });
+    await assert.rejects(noRecord.erase('default', c, { keys: ['r1'] }, node.writer!, node.reader), (e: unknown) => {
+      assert.ok(isDataError(e, 'Unavailable'), String(e));
+      assert.match((e as Error).message, /the documents were deleted \(consistency token .+\), but the erasure request could not be recorded.*send the same erase again/);
+      return true;
+    });
+    assert.equal((await req(n.admin, 'GET', `${C}/documents/r1`)).status, 404, 'the delete committed, as the answer says');
+
+    // The log's object copy is the runner's to write too: a bucket failing after the record still answers.
+    const noCopy = new ErasureService({ control: real.control, keys: real.keys, store: failing(node.store, 'put', (path) => String(path).endsWith('/request.rec')) });
+    const again = await noCopy.erase('default', c, { keys: ['r1'] }, node.writer!, node.reader);
+    assert.equal(again.row.phase, 'requested');
+    await until(async () => (await req(n.admin, 'GET', `/v1/erasures/${again.row.id}`)).body.phase === 'complete', 30_000);
   });
 });
 
