@@ -117,7 +117,15 @@ export class TenancyOperations {
       createdBy: o.createdBy,
       created: now,
     });
-    await this.d.authorizer.onCreated({ kind: 'key', org: o.org, keyId, role: o.role, ...(o.ns !== undefined ? { ns: o.ns } : {}) });
+    try {
+      await this.d.authorizer.onCreated({ kind: 'key', org: o.org, keyId, role: o.role, ...(o.ns !== undefined ? { ns: o.ns } : {}) });
+    } catch (e) {
+      // The key's role was not granted, and its secret is never shown: revoke the key so the
+      // refusal is true (a request that is refused has written nothing usable).
+      await this.d.control.revokeKey(o.org, keyId).catch(() => undefined);
+      this.d.revoked?.(keyId);
+      throw e;
+    }
     this.d.logger.info({ org: o.org, key_id: keyId, role: o.role, created_by: o.createdBy }, 'api key created');
     return { token, key: info };
   }
@@ -211,7 +219,10 @@ export class TenancyOperations {
   async revokeKey(org: string, keyId: string, by: string): Promise<void> {
     await this.d.control.revokeKey(org, keyId);
     this.d.revoked?.(keyId);
-    await this.d.authorizer.onDeleted({ kind: 'key', org, keyId });
+    // The revocation is committed: a hook that fails leaves a relation of a key that no longer authenticates.
+    await this.d.authorizer.onDeleted({ kind: 'key', org, keyId }).catch((e: unknown) => {
+      this.d.logger.warn({ org, key_id: keyId, err: { message: (e as Error).message } }, "api key revoked; the authorizer's lifecycle hook failed");
+    });
     this.d.logger.info({ org, key_id: keyId, revoked_by: by }, 'api key revoked');
   }
 

@@ -347,6 +347,19 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
       return handler(req as never, reply);
     });
 
+  /**
+   * Awaits an authorizer's lifecycle hook (spec §7) run after the metastore committed: its
+   * failure is logged, never answered as a refusal of what was written. What a hook keeps is
+   * keyed by ids that are never reused, so one it missed grants nothing.
+   */
+  const afterCommit = async (what: string, hook: Promise<void> | undefined): Promise<void> => {
+    try {
+      await hook;
+    } catch (e) {
+      d.logger.warn({ err: { message: (e as Error).message } }, `${what}; the authorizer's lifecycle hook failed`);
+    }
+  };
+
   type NsP = { ns: string };
   type CP = { ns: string; c: string };
   type ListQ = { prefix?: string; cursor?: string; page_size: number };
@@ -354,7 +367,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
   route<unknown, unknown, { name: string }>(ROUTES.createNamespace, async (req, reply) => {
     const n = await d.meta.createNamespace({ org: req.principal.org, name: req.body.name });
     d.catalog.invalidate();
-    await d.authorizer?.onCreated({ kind: 'namespace', org: n.org, ns: n.id, name: n.name });
+    await afterCommit(`namespace ${n.id} created`, d.authorizer?.onCreated({ kind: 'namespace', org: n.org, ns: n.id, name: n.name }));
     return reply.status(201).send(nsJson(n));
   });
 
@@ -382,7 +395,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
       throw e;
     }
     d.catalog.invalidate();
-    await d.authorizer?.onDeleted({ kind: 'namespace', org: n.org, ns: n.id, name: n.name });
+    await afterCommit(`namespace ${n.id} dropped`, d.authorizer?.onDeleted({ kind: 'namespace', org: n.org, ns: n.id, name: n.name }));
     return reply.status(204).send();
   });
 
@@ -417,7 +430,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
         throw e;
       }
       d.catalog.invalidate();
-      await d.authorizer?.onCreated({ kind: 'collection', org: n.org, ns: n.id, collection: c.id });
+      await afterCommit(`collection ${c.id} created`, d.authorizer?.onCreated({ kind: 'collection', org: n.org, ns: n.id, collection: c.id }));
       // The retention it was created with, not read again: a created collection is never answered as refused.
       return reply.status(201).send(collJson(c, n.name, collectionLogRetentionOrDefault(b.retention)));
     },
@@ -450,7 +463,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
     const c = await d.catalog.collection(req.principal.org, req.params.ns, req.params.c);
     await d.meta.dropCollection(c.ns, c.id);
     d.catalog.invalidate();
-    await d.authorizer?.onDeleted({ kind: 'collection', org: req.principal.org, ns: c.ns, collection: c.id });
+    await afterCommit(`collection ${c.id} dropped`, d.authorizer?.onDeleted({ kind: 'collection', org: req.principal.org, ns: c.ns, collection: c.id }));
     return reply.status(204).send();
   });
 

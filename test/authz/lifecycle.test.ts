@@ -12,6 +12,11 @@ import { configuredAuthorizer, startNode, type LoamNode } from '../../src/node/n
 import { authorizerSettings, TEST_AUTHORIZER } from '../harness/authorizers.js';
 
 const events: string[] = [];
+/** While set, every lifecycle hook fails after it is recorded (an authorizer or ControlStore that is down). */
+let hooksFail = false;
+const failIfAsked = () => {
+  if (hooksFail) throw new Error('the authorizer is down (injected)');
+};
 const show = (e: LifecycleEvent) => {
   switch (e.kind) {
     case 'org':
@@ -36,10 +41,12 @@ function recording(inner: Authorizer): Authorizer {
     bootstrap: (o, s) => inner.bootstrap(o, s),
     onCreated: async (e) => {
       events.push(`created ${show(e)}`);
+      failIfAsked();
       await inner.onCreated(e);
     },
     onDeleted: async (e) => {
       events.push(`deleted ${show(e)}`);
+      failIfAsked();
       await inner.onDeleted(e);
     },
   };
@@ -92,4 +99,25 @@ test(`every create and delete through the API reaches the ${TEST_AUTHORIZER} aut
     `deleted collection default/${ns.body.id}/${c.body.id}`,
     'deleted namespace default/life',
   ]);
+});
+
+test('a create or delete the metastore committed is answered as done when a lifecycle hook fails; a key whose role was not granted is refused and does not authenticate', async () => {
+  hooksFail = true;
+  try {
+    const ns = await call('POST', '/v1/namespaces', { name: 'hookless' });
+    assert.equal(ns.status, 201, JSON.stringify(ns.body));
+    assert.equal((await call('POST', '/v1/namespaces/hookless/collections', { name: 'docs', primary_key: 'id' })).status, 201);
+    assert.equal((await call('DELETE', '/v1/namespaces/hookless/collections/docs')).status, 204);
+    assert.equal((await call('GET', '/v1/namespaces/hookless/collections/docs')).status, 404);
+    assert.equal((await call('DELETE', '/v1/namespaces/hookless')).status, 204, 'the namespace was dropped: a retry would only find it gone');
+    assert.equal((await call('GET', '/v1/namespaces/hookless')).status, 404);
+
+    const before = (await call('GET', '/v1/keys?page_size=1000')).body.items.filter((k: { revoked?: unknown }) => !k.revoked).length;
+    const k = await call('POST', '/v1/keys', { role: 'reader' });
+    assert.ok(k.status >= 500, `a key whose role could not be granted is not answered as created: ${JSON.stringify(k.body)}`);
+    const after = (await call('GET', '/v1/keys?page_size=1000')).body.items.filter((x: { revoked?: unknown }) => !x.revoked).length;
+    assert.equal(after, before, 'no live key was left behind');
+  } finally {
+    hooksFail = false;
+  }
 });
