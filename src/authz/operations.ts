@@ -79,7 +79,7 @@ export interface OperationsDeps {
 }
 
 /** A key's subject in role bindings and principals: 'key:<key_id>'. */
-const KEY_SUBJECT = 'key:';
+export const KEY_SUBJECT = 'key:';
 const forbidden = (m: string, reason: string) => new AuthzError('forbidden', m, { reason });
 
 export class TenancyOperations {

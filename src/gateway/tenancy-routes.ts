@@ -8,8 +8,9 @@ import { addRoute, HttpError } from './server.js';
 import { erasureBody, errorBody, type RouteDef } from './schemas.js';
 import { erasureJson } from '../erasure/view.js';
 import { DEFAULT_PAGE_LIMIT, MAX_NAME_LENGTH, MAX_PAGE_LIMIT, NAME_PATTERN } from '../meta/limits.js';
-import { MAX_ERASURE_PAGE, MAX_SCOPES, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, type QuotaName, type RoleName } from '../control/types.js';
+import { MAX_ERASURE_PAGE, MAX_SCOPES, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, type BindingTarget, type QuotaName, type RoleName } from '../control/types.js';
 import type { Tenancy } from '../authz/tenancy.js';
+import { KEY_SUBJECT } from '../authz/operations.js';
 import { USAGE_METRICS } from '../quota/usage.js';
 import { isMetaError } from '../meta/errors.js';
 import type { ControlStore } from '../control/types.js';
@@ -265,13 +266,37 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog, er
       const ns = await nsIdOf(req.principal.org, b.namespace);
       return { org: req.principal.org, grantee: k, role: b.role, ...(ns !== null ? { ns, nsName: b.namespace! } : {}), by: req.principal };
     };
+    /** A binding's target as a message names it (a namespace dropped since: by its id). */
+    const targetText = async (target: BindingTarget): Promise<string> => {
+      if (target.kind === 'org') return 'the org';
+      const n = await catalog.meta.namespace(target.ns).catch(() => null);
+      return n ? `namespace "${n.name}"` : `namespace ${target.ns}`;
+    };
     route(R.listBindings, async (req) => {
       const p = await cs.listBindings(req.principal.org, pageOf(req));
       return { items: p.items, next_cursor: p.next ?? null };
     });
-    route(R.grantRole, async (req, reply) => reply.status(201).send(await t.grant(await grantOf(req))));
+    route(R.grantRole, async (req, reply) => {
+      const g = await grantOf(req);
+      // A key that can never authenticate again takes no roles: the grant would be a no-op answered as done.
+      const k = g.grantee;
+      if (k.revoked !== null) throw new HttpError(400, 'invalid_argument', `body.key_id: key ${k.keyId} was revoked at ${new Date(k.revoked).toISOString()}; a revoked key takes no roles`);
+      if (k.expiry !== null && k.expiry <= Date.now()) throw new HttpError(400, 'invalid_argument', `body.key_id: key ${k.keyId} expired at ${new Date(k.expiry).toISOString()}; an expired key takes no roles`);
+      return reply.status(201).send(await t.grant(g));
+    });
     route(R.revokeRole, async (req, reply) => {
-      await t.revokeGrant(await grantOf(req));
+      const g = await grantOf(req);
+      // A revocation that matches no binding (a wrong role or target) is not answered as done:
+      // the key keeps the access its admin meant to take away. Past a full page of bindings the
+      // key's roles are not all known here, and the revocation goes ahead as asked.
+      const held = await cs.bindings(g.org, `${KEY_SUBJECT}${g.grantee.keyId}`);
+      const sameTarget = (x: BindingTarget) => (x.kind === 'org' ? g.ns === undefined : x.ns === g.ns);
+      if (held.length < MAX_PAGE_LIMIT && !held.some((b) => b.role === g.role && sameTarget(b.target))) {
+        const roles = await Promise.all(held.map(async (b) => `${b.role} on ${await targetText(b.target)}`));
+        const wanted = g.ns === undefined ? 'the org' : `namespace "${g.nsName}"`;
+        throw new HttpError(404, 'not_found', `key ${g.grantee.keyId} holds no role ${g.role} on ${wanted}; its roles: ${roles.length > 0 ? roles.join(', ') : 'none'}`);
+      }
+      await t.revokeGrant(g);
       return reply.status(204).send();
     });
 

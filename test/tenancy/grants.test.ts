@@ -175,4 +175,41 @@ describe(`granting roles on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} with 
     assert.equal(r.status, 204, r.text);
     await settled(w.key, (p) => !p.includes('write'), 'the next request after the revocation is refused');
   });
+
+  test('revoking a role the key does not hold is 404 naming it, not a 204 that revoked nothing', async () => {
+    const r = await newKey({ role: 'reader', namespace: 'alpha' });
+    await settled(r.key, (p) => p.includes('read'), 'a new reader key reads');
+    // The wrong role, the wrong target: each a revocation an admin believes took the reader's access away.
+    for (const wrong of [{ role: 'writer', namespace: 'alpha' }, { role: 'reader' }]) {
+      const del = await call('DELETE', '/v1/bindings', admin, { key_id: r.id, ...wrong });
+      assert.equal(del.status, 404, `${JSON.stringify(wrong)}: ${del.text}`);
+      assert.equal(del.body.error.code, 'not_found');
+      assert.match(del.body.error.message, new RegExp(`key ${r.id} holds no role ${wrong.role} on ${wrong.namespace ? 'namespace "alpha"' : 'the org'}`));
+      assert.match(del.body.error.message, /its roles: reader on namespace "alpha"/);
+    }
+    assert.deepEqual(await power(r.key), ['read'], 'the reader still reads');
+    const ok = await call('DELETE', '/v1/bindings', admin, { key_id: r.id, role: 'reader', namespace: 'alpha' });
+    assert.equal(ok.status, 204, ok.text);
+    const again = await call('DELETE', '/v1/bindings', admin, { key_id: r.id, role: 'reader', namespace: 'alpha' });
+    assert.equal(again.status, 404, `a second revocation finds nothing to revoke: ${again.text}`);
+    assert.match(again.body.error.message, /its roles: none/);
+  });
+
+  test('a revoked or expired key is granted no role: 400 naming body.key_id, and no binding written', async () => {
+    const revoked = await newKey({ role: 'reader' });
+    assert.equal((await call('DELETE', `/v1/keys/${revoked.id}`, admin)).status, 204);
+    const expired = await newKey({ role: 'reader', ttl_s: 1 });
+    await new Promise((r) => setTimeout(r, 1_100));
+    for (const [k, why] of [[revoked, /was revoked/], [expired, /expired at/]] as const) {
+      const before = await bindingsOf(k.id);
+      const g = await call('POST', '/v1/bindings', admin, { key_id: k.id, role: 'writer' });
+      assert.equal(g.status, 400, g.text);
+      assert.equal(g.body.error.code, 'invalid_argument');
+      assert.match(g.body.error.message, /^body\.key_id: /);
+      assert.match(g.body.error.message, why);
+      assert.deepEqual(await bindingsOf(k.id), before, 'the refused grant wrote no binding');
+    }
+    // Its roles can still be revoked (tidying up after a revoked key).
+    assert.equal((await call('DELETE', '/v1/bindings', admin, { key_id: revoked.id, role: 'reader' })).status, 204);
+  });
 });
