@@ -31,6 +31,21 @@ export class HttpError extends Error {
   }
 }
 
+/** The fields a store names when it refuses a list's cursor (its `after`). */
+const STORE_CURSOR_FIELDS: ReadonlySet<string> = new Set(['after', 'page.after']);
+
+/** A list call: a cursor its store refuses is answered naming the query parameter the caller sent, not the store's field. */
+export async function listedWithCursor<T>(list: Promise<T>): Promise<T> {
+  try {
+    return await list;
+  } catch (e) {
+    if (isMetaError(e, 'InvalidArgument') && STORE_CURSOR_FIELDS.has(String(e.details.field))) {
+      throw new HttpError(400, 'invalid_argument', 'querystring.cursor: must be the next_cursor of a previous page of this list');
+    }
+    throw e;
+  }
+}
+
 export function toHttp(e: unknown): HttpError {
   if (e instanceof HttpError) return e;
   if (e instanceof WriteBudgetRefusal) return new HttpError(503, 'overloaded', e.message, e.retryAfterS);

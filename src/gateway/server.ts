@@ -33,7 +33,7 @@ import type { NamespaceKeyRecord } from '../crypto/types.js';
 import { namespaceKeyView } from '../crypto/view.js';
 import type { WriteBudget } from './write-budget.js';
 import { admitWriteBodies, authenticateBeforeBody, writeAdmissions } from './body-admission.js';
-import { BODY_LIMIT_BYTES, formatValidation, HttpError, toHttp, UNAVAILABLE_RETRY_AFTER_S } from './http-errors.js';
+import { BODY_LIMIT_BYTES, formatValidation, HttpError, listedWithCursor, toHttp, UNAVAILABLE_RETRY_AFTER_S } from './http-errors.js';
 
 export { BODY_LIMIT_BYTES, HttpError, UNAVAILABLE_RETRY_AFTER_S };
 
@@ -530,7 +530,7 @@ export function buildApp(d: GatewayDeps): FastifyInstance {
 
   route<unknown, { cursor?: string; page_size: number; active?: boolean }, unknown>(ROUTES.listErasures, async (req) => {
     const svc = erasure();
-    const p = await svc.control.listErasures({ org: req.principal.org, limit: req.query.page_size, ...(req.query.active ? { active: true } : {}), ...(req.query.cursor ? { after: req.query.cursor } : {}) });
+    const p = await listedWithCursor(svc.control.listErasures({ org: req.principal.org, limit: req.query.page_size, ...(req.query.active ? { active: true } : {}), ...(req.query.cursor ? { after: req.query.cursor } : {}) }));
     return { items: p.items.map((r) => erasureJson(r, svc.boundMs)), next_cursor: p.next ?? null };
   });
 

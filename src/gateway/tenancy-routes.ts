@@ -5,6 +5,7 @@
 // their part of /v1/openapi.json.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { addRoute, HttpError } from './server.js';
+import { listedWithCursor } from './http-errors.js';
 import { erasureBody, errorBody, type RouteDef } from './schemas.js';
 import { erasureJson } from '../erasure/view.js';
 import { DEFAULT_PAGE_LIMIT, MAX_NAME_LENGTH, MAX_PAGE_LIMIT, NAME_PATTERN } from '../meta/limits.js';
@@ -232,7 +233,7 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog, er
       return { limit: q.page_size, ...(q.cursor ? { after: q.cursor } : {}) };
     };
     route(R.listKeys, async (req) => {
-      const p = await cs.listKeys(req.principal.org, pageOf(req));
+      const p = await listedWithCursor(cs.listKeys(req.principal.org, pageOf(req)));
       return { items: p.items, next_cursor: p.next ?? null };
     });
 
@@ -273,7 +274,7 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog, er
       return n ? `namespace "${n.name}"` : `namespace ${target.ns}`;
     };
     route(R.listBindings, async (req) => {
-      const p = await cs.listBindings(req.principal.org, pageOf(req));
+      const p = await listedWithCursor(cs.listBindings(req.principal.org, pageOf(req)));
       return { items: p.items, next_cursor: p.next ?? null };
     });
     route(R.grantRole, async (req, reply) => {
@@ -332,7 +333,7 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog, er
       return org;
     };
     route(R.listOrgs, async (req) => {
-      const p = await cs.listOrgs(pageOf(req));
+      const p = await listedWithCursor(cs.listOrgs(pageOf(req)));
       return { items: p.items.filter((o) => o.id !== OPERATOR_ORG), next_cursor: p.next ?? null };
     });
     route(R.createOrg, async (req, reply) => {
@@ -359,7 +360,7 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog, er
       if (erasureBoundMs === null) throw new HttpError(503, 'erasure_unavailable', 'erasure is off on this node: set erasure_kek');
       const org = await tenantOrg(req);
       const q = req.query as { cursor?: string; page_size: number };
-      const p = await cs.listErasures({ org, limit: q.page_size, ...(q.cursor ? { after: q.cursor } : {}) });
+      const p = await listedWithCursor(cs.listErasures({ org, limit: q.page_size, ...(q.cursor ? { after: q.cursor } : {}) }));
       return { items: p.items.map((r) => erasureJson(r, erasureBoundMs)), next_cursor: p.next ?? null };
     });
   };

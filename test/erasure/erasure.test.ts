@@ -52,6 +52,9 @@ describe('erasure on an embedded node with a versioned bucket', () => {
     assert.deepEqual((await n.meta.streamState(s.ns, s.stream)).heads.map((h) => h.next), before, 'a refused erase wrote no delete');
     assert.equal((await http(n.url, 'GET', '/v1/erasures')).body.items.length, 0, 'and no erasure');
     assert.equal((await http(n.url, 'GET', '/v1/erasures/er_00000000')).status, 404);
+    const cursor = await http(n.url, 'GET', '/v1/erasures?cursor=zz');
+    assert.equal(cursor.status, 400, JSON.stringify(cursor.body));
+    assert.match(cursor.body.error.message, /^querystring\.cursor: /, 'a cursor no page returned is named as the query parameter sent');
   });
 
   test('erase hides the key at once; the purge completes; nothing of it is left in any object version or the metastore file', async () => {

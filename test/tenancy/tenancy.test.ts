@@ -453,6 +453,22 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} wi
     }
   });
 
+  test('a cursor no page of the list returned is a 400 naming querystring.cursor, the parameter the caller sent', async () => {
+    // Each list's own validity rule: a key id of 16 hex digits, an org name (a binding's cursor is any position).
+    const lists: [string, string, string[]][] = [
+      ['/v1/keys', admin, ['garbage', 'ffff']],
+      ['/v1/orgs', operator, ['%00']],
+    ];
+    for (const [path, key, cursors] of lists) {
+      for (const cursor of cursors) {
+        const r = await call(a, 'GET', `${path}?cursor=${cursor}`, key);
+        assert.equal(r.status, 400, `${path} with cursor ${cursor}: ${r.text}`);
+        assert.equal(r.body.error.code, 'invalid_argument');
+        assert.match(r.body.error.message, /^querystring\.cursor: /, `${path}: the message names the query parameter, not a store's field`);
+      }
+    }
+  });
+
   test('the stored-bytes gauge follows deletes, not only writes', async (t) => {
     if (!dataPlane) return t.skip('needs collections (multi-item transactions)');
     assert.equal((await call(a, 'POST', '/v1/namespaces', admin, { name: 'gauge' })).status, 201);
