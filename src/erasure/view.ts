@@ -1,7 +1,7 @@
 // An erasure as the API shows it, and verification (spec §9.6): the org recomputes a key's
 // HMAC under the record's key version and sees whether the record holds it. Keys never
 // appear in a record, a response or a log line; the hash does.
-import { dataErrors } from '../log/errors.js';
+import { DataError, dataErrors } from '../log/errors.js';
 import { canonicalKey } from '../log/keys.js';
 import type { ErasureRow } from '../control/types.js';
 import { ErasureKeyDestroyed, keyHash } from './keys.js';
@@ -54,7 +54,8 @@ export async function verifyKey(svc: ErasureService, row: ErasureRow, key: unkno
   }
   const hash = keyHash(logKey, k.key);
   if (!d.keyHashes.includes(hash)) {
-    throw dataErrors.notFound(`body.key: erasure ${row.id} holds no hash of this key (HMAC-SHA256 under key version ${d.keyVersion}); check the key's exact value and type`);
+    // Said whole: dataErrors.notFound would append " not found" to a sentence that already says it.
+    throw new DataError('NotFound', `body.key: erasure ${row.id} holds no hash of this key (HMAC-SHA256 under key version ${d.keyVersion}); check the key's exact value and type`);
   }
   return { verified: true, key_hash: hash, key_version: d.keyVersion, erasure: erasureJson(row, svc.boundMs) };
 }

@@ -103,6 +103,6 @@ describe('erasure on an embedded node with a versioned bucket', () => {
     assert.ok(done.key_hashes.includes(v.body.key_hash));
     const wrong = await http(n.url, 'POST', `/v1/erasures/${done.id}/verify`, { key: 'someone-else' });
     assert.equal(wrong.status, 404);
-    assert.match(wrong.body.error.message, /body\.key/);
+    assert.match(wrong.body.error.message, /^body\.key: erasure er_\w+ holds no hash of this key .*; check the key's exact value and type$/, 'one sentence, with no "not found" tacked onto its end');
   });
 });
