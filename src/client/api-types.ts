@@ -5024,6 +5024,21 @@ export interface operations {
                 };
             };
             /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: {
+                            code: string;
+                            field?: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
             401: {
                 headers: {
                     [name: string]: unknown;

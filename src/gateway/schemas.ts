@@ -473,6 +473,9 @@ export const ROUTES = {
   },
 } satisfies Record<string, RouteDef>;
 
+/** The querystring of a route that takes no query parameters: any one sent is refused (400 naming it). */
+export const NO_QUERY = { type: 'object', additionalProperties: false, properties: {} } as const;
+
 /** What every route may answer when authentication is on (spec §6): its errors are documented once, here. */
 const AUTH_RESPONSES: Record<number, object> = { 401: errorBody, 403: errorBody, 429: errorBody };
 
@@ -480,13 +483,12 @@ const AUTH_RESPONSES: Record<number, object> = { 401: errorBody, 403: errorBody,
  * The statuses an operation can answer because of its shape, whatever its handler does —
  * written once here rather than in each route: 431 (request line and headers over the
  * server's limit), 500 and 503 (the node shutting down, the metastore or store unavailable)
- * everywhere; 400 for anything with path parameters, a querystring or a body; 404 for
+ * and 400 (a query parameter the route does not take, NO_QUERY) everywhere; 404 for
  * anything naming a resource in its path; 413 and 415 for every method that takes a body.
  */
 export function protocolResponses(r: RouteDef): Record<number, object> {
-  const out: Record<number, object> = { 431: errorBody, 500: errorBody, 503: errorBody };
+  const out: Record<number, object> = { 400: errorBody, 431: errorBody, 500: errorBody, 503: errorBody };
   const takesBody = r.method !== 'GET';
-  if (r.schema.params || r.schema.querystring || r.schema.body || takesBody) out[400] = errorBody;
   if (r.schema.params) out[404] = errorBody;
   if (takesBody) Object.assign(out, { 413: errorBody, 415: errorBody });
   return out;

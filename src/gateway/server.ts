@@ -19,7 +19,7 @@ import type { Catalog } from '../collection/catalog.js';
 import { DEFAULT_ORG } from '../collection/catalog.js';
 import type { CollectionReader, Consistency } from '../collection/reader.js';
 import type { CollectionWriter } from '../collection/writer.js';
-import { openApiDocument, ROUTES, type RouteDef } from './schemas.js';
+import { NO_QUERY, openApiDocument, ROUTES, type RouteDef } from './schemas.js';
 import { queryAnswer } from './query-answer.js';
 import { bodyText, clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES, notFound, registerBodyParser, registerValidators, RouteTable } from './protocol.js';
 import { MAX_KEY_BYTES } from '../log/keys.js';
@@ -177,10 +177,13 @@ function collJson(c: Collection, nsName: string, retention?: Retention) {
 
 /**
  * Serves a route from its definition: requests are validated by its schema (the one the
- * OpenAPI document shows); answers are not filtered through the response schema.
+ * OpenAPI document shows); answers are not filtered through the response schema. A route
+ * that takes no query parameters refuses any by name (NO_QUERY), as the others refuse an
+ * unknown one: ignored, `DELETE …?dry_run=true` deleted.
  */
 export function addRoute(app: FastifyInstance, r: RouteDef, handler: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>): void {
-  app.route({ method: r.method, url: r.url, schema: { ...r.schema, response: undefined, summary: r.summary } as never, handler, ...(r.bodyLimit !== undefined ? { bodyLimit: r.bodyLimit } : {}) });
+  const schema = { ...r.schema, querystring: r.schema.querystring ?? NO_QUERY, response: undefined, summary: r.summary };
+  app.route({ method: r.method, url: r.url, schema: schema as never, handler, ...(r.bodyLimit !== undefined ? { bodyLimit: r.bodyLimit } : {}) });
 }
 
 const AUTHORIZATION = 'authorization';

@@ -47,6 +47,29 @@ describe('HTTP API: namespaces and collections', () => {
     }
   });
 
+  test('a query parameter a route does not take is a 400 naming it on every route, and a refused delete deletes nothing', async () => {
+    assert.equal((await http(n.url, 'POST', '/v1/namespaces', { name: 'qs' })).status, 201);
+    assert.equal((await http(n.url, 'POST', '/v1/namespaces/qs/collections', { name: 'c', primary_key: 'id' })).status, 201);
+    // A caller who adds a guard the API does not have must not have the operation done unguarded.
+    const cases: [string, string, unknown?][] = [
+      ['DELETE', '/v1/namespaces/qs/collections/c?dry_run=true'],
+      ['DELETE', '/v1/namespaces/qs?if_empty=true'],
+      ['GET', '/v1/namespaces/qs?consistency=eventual'],
+      ['GET', '/v1/namespaces/qs/collections/c?verbose=1'],
+      ['POST', '/v1/namespaces/qs/collections/c/documents?upsert=false', { upserts: [{ id: 'd' }] }],
+      ['POST', '/v1/namespaces/qs/collections/c/query?limit=5', {}],
+    ];
+    for (const [method, path, body] of cases) {
+      const r = await http(n.url, method, path, body);
+      const param = new URL(path, n.url).searchParams.keys().next().value;
+      assert.equal(r.status, 400, `${method} ${path}: ${JSON.stringify(r.body)}`);
+      assert.equal(r.body.error.code, 'invalid_argument');
+      assert.equal(r.body.error.message, `querystring.${param} is not a known field`);
+    }
+    assert.equal((await http(n.url, 'GET', '/v1/namespaces/qs/collections/c')).status, 200, 'the collection is still there');
+    assert.equal((await http(n.url, 'GET', '/v1/namespaces/qs/collections/c/documents/d')).status, 404, 'and the refused write wrote nothing');
+  });
+
   test('collections: create, 409, get, list, delete; a namespace with collections is 409 on delete', async () => {
     const c = await http(n.url, 'POST', '/v1/namespaces/alpha/collections', { name: 'users', primary_key: 'id' });
     assert.equal(c.status, 201);
