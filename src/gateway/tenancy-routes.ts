@@ -334,7 +334,16 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog, er
     };
     route(R.listOrgs, async (req) => {
       const p = await listedWithCursor(cs.listOrgs(pageOf(req)));
-      return { items: p.items.filter((o) => o.id !== OPERATOR_ORG), next_cursor: p.next ?? null };
+      const items = p.items.filter((o) => o.id !== OPERATOR_ORG);
+      let next = p.next;
+      // The operator's own org is left out; the next one takes its place, so no page comes out
+      // short (page_size=1 was an empty page with a cursor).
+      if (items.length < p.items.length && next) {
+        const more = await cs.listOrgs({ limit: 1, after: next });
+        items.push(...more.items);
+        next = more.next;
+      }
+      return { items, next_cursor: next ?? null };
     });
     route(R.createOrg, async (req, reply) => {
       const { id } = req.body as { id: string };
