@@ -102,7 +102,7 @@ export class CollectionWriter {
       const bad = checkJson(doc, MAX_DOC_DEPTH);
       if (bad) throw dataErrors.invalid(`${at}${bad.path}`, bad.why);
       const kv = ownField(doc as Record<string, unknown>, pk);
-      const k = canonicalKey(kv);
+      const k = canonicalKey(kv, pkType);
       if (!k.ok) throw dataErrors.invalid(`${at}.${pk}`, `the primary key ${k.why}`);
       if (!keyTypeOk(kv)) throw dataErrors.invalid(`${at}.${pk}`, `the primary key must be a ${pkType} (the collection's schema), got ${typeof kv}`);
       for (const [f, t] of typed) {
@@ -115,7 +115,7 @@ export class CollectionWriter {
       add(k.key, encodeRecord({ op: OP_UPSERT, key: k.key, body }));
     });
     deletes.forEach((key: unknown, i: number) => {
-      const k = canonicalKey(key);
+      const k = canonicalKey(key, pkType);
       if (!k.ok) throw dataErrors.invalid(`deletes[${i}]`, `a primary key value ${k.why}`);
       if (!keyTypeOk(key)) throw dataErrors.invalid(`deletes[${i}]`, `a primary key value must be a ${pkType} (the collection's schema), got ${typeof key}`);
       add(k.key, encodeRecord({ op: OP_DELETE, key: k.key, body: '' }));

@@ -88,10 +88,10 @@ export class ErasureService {
       return [...found];
     }
     const out = new Set<string>();
+    const pkType = ownField(c.schema.fields, c.schema.primaryKey);
     raw.forEach((v, i) => {
-      const k = canonicalKey(v);
+      const k = canonicalKey(v, pkType);
       if (!k.ok) throw dataErrors.invalid(`body.keys[${i}]`, `a primary key value ${k.why}`);
-      const pkType = ownField(c.schema.fields, c.schema.primaryKey);
       if (pkType === 'number' && typeof v !== 'number') throw dataErrors.invalid(`body.keys[${i}]`, `a primary key value must be a number (the collection's schema), got ${typeof v}`);
       out.add(k.key);
     });

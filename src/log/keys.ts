@@ -13,12 +13,19 @@ export const MAX_KEY_BYTES = 1024;
 
 export type KeyCheck = { ok: true; key: string } | { ok: false; why: string };
 
-export function canonicalKey(v: unknown): KeyCheck {
+/**
+ * A key value's canonical string form. `keyType` is the collection's declared key type: a
+ * `number` key cannot be sent as a string, so the advice for a too-large integer differs.
+ */
+export function canonicalKey(v: unknown, keyType?: string): KeyCheck {
   let key: string;
   if (typeof v === 'string') key = v;
   else if (typeof v === 'number' && Number.isFinite(v)) {
     // Integers past 2^53 are already rounded when parsed: refused, not stored under another key.
-    if (Number.isInteger(v) && !Number.isSafeInteger(v)) return { ok: false, why: `is an integer beyond ±${Number.MAX_SAFE_INTEGER}, which a JSON number cannot carry exactly; send it as a string` };
+    if (Number.isInteger(v) && !Number.isSafeInteger(v)) {
+      const instead = keyType === 'number' ? "this collection's primary key is a number, so it holds no integer beyond that" : 'send it as a string';
+      return { ok: false, why: `is an integer beyond ±${Number.MAX_SAFE_INTEGER}, which a JSON number cannot carry exactly; ${instead}` };
+    }
     key = String(v);
   }
   else if (v === undefined) return { ok: false, why: 'is missing' };

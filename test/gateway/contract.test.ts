@@ -122,6 +122,14 @@ describe('documents', () => {
       isError(r, 400, 'invalid_argument');
       assert.ok(r.body.error.message.includes(field), `${body}: ${r.body.error.message} should name ${field}`);
     }
+    // The advice fits the key's type: a string key may carry a large integer as a string, a number key may not.
+    const advice = async (path: string, body: string) => (await json('POST', path, body)).body.error.message as string;
+    assert.match(await advice(`${C}/s/documents`, '{"upserts":[{"id":1e21}]}'), /send it as a string/);
+    for (const body of ['{"upserts":[{"id":1e21}]}', '{"deletes":[9007199254740993]}']) {
+      const m = await advice(`${C}/n/documents`, body);
+      assert.doesNotMatch(m, /send it as a string/, `${body} on a number key: ${m}`);
+      assert.match(m, /primary key is a number/);
+    }
     for (const id of ['inf', 'inf2', '12345678901234567000', '12345678901234567890']) isError(await raw('GET', `${C}/s/documents/${id}`), 404);
     isError(await raw('GET', `${C}/n/documents/abc`), 404);
     // The largest exact integer is a key like any other.
