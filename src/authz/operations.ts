@@ -97,7 +97,8 @@ export class TenancyOperations {
       throw forbidden(`the ${OPERATOR_ROLE} role is held only by the deployment's operator keys, and they hold no other`, 'operator_role');
     }
     if (o.role === 'org_admin' && o.ns !== undefined) throw new AuthzError('invalid_argument', 'org_admin is granted on the org; drop namespace');
-    const scopes = o.scopes ?? ['*'];
+    // A scope named twice is stored once: the key's scopes read back as they apply.
+    const scopes = [...new Set(o.scopes ?? ['*'])];
     try {
       checkScopes(scopes);
     } catch (e) {
