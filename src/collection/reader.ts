@@ -10,12 +10,13 @@
 import type { MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
 import { decodeToken, type ConsistencyToken } from '../meta/token.js';
-import type { Collection, CollectionHead } from '../meta/types.js';
+import type { Collection, CollectionHead, IndexEntry } from '../meta/types.js';
 import type { Store } from '../store/index.js';
 import { dataErrors, isDataError } from '../log/errors.js';
 import { OP_DELETE } from '../log/format.js';
 import { compareKeys, partitionOf } from '../log/keys.js';
-import { LogReader, type LogRecord } from '../log/reader.js';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { LogReader, mapLimit, type LogRecord, type TailPlan } from '../log/reader.js';
 import { DataFiles, type DataEntry } from './datafile.js';
 import { parseFilter, matches } from './filter.js';
 import { emptyManifest, Manifests, type Manifest } from './manifest.js';
@@ -47,6 +48,16 @@ export const MAX_GET_KEYS = 1_000;
 export const MAX_TOKEN_READS = 2;
 /** Partitions whose merged tail this node keeps in memory. */
 export const MAX_TAIL_STATES = 4_096;
+/**
+ * Partitions' tails one query reads at once. A collection has up to MAX_PARTITIONS (10,000):
+ * reading every one at once put 10,000 index reads and store GETs in flight for one query.
+ */
+export const QUERY_TAIL_CONCURRENCY = 32;
+/**
+ * Partitions a query plans (index entries, then one prefetch of their chunks) at a time:
+ * bounds what a plan holds, and between two batches the query yields to the event loop.
+ */
+export const QUERY_TAIL_BATCH = 1_024;
 /** A re-read when the log was trimmed under a reader (the manifest moved on) is tried this often. */
 export const MAX_VIEW_ATTEMPTS = 5;
 
@@ -173,7 +184,7 @@ export class CollectionReader {
   }
 
   /** The latest tail record per key of one partition for [from, to). Serialised per partition. */
-  private async tail(c: Collection, partition: number, from: number, to: number): Promise<Map<string, LogRecord>> {
+  private async tail(c: Collection, partition: number, from: number, to: number, plan?: TailPlan): Promise<Map<string, LogRecord>> {
     if (to <= from) return new Map();
     const k = `${c.ns}/${c.streamId}/${partition}`;
     let st = this.tails.get(k);
@@ -196,7 +207,7 @@ export class CollectionReader {
         if (s.to < from) s.to = from;
       }
       if (to > s.to) {
-        const recs = await this.log.read(c.ns, c.streamId, partition, s.to, to);
+        const recs = await this.log.read(c.ns, c.streamId, partition, s.to, to, plan);
         for (const r of recs) s.latest.set(r.key, r);
         s.to = to;
       }
@@ -212,7 +223,7 @@ export class CollectionReader {
     if (s.to > to) {
       // Fresher records hide older ones in the shared state; read exactly [from, to) instead.
       const exact = new Map<string, LogRecord>();
-      for (const r of await this.log.read(c.ns, c.streamId, partition, from, to)) exact.set(r.key, r);
+      for (const r of await this.log.read(c.ns, c.streamId, partition, from, to, plan)) exact.set(r.key, r);
       return exact;
     }
     return out;
@@ -256,6 +267,55 @@ export class CollectionReader {
   }
 
   /**
+   * Every partition's tail of a view, for a query. In batches of QUERY_TAIL_BATCH partitions:
+   * their index entries (QUERY_TAIL_CONCURRENCY at a time), then one prefetch of the chunks
+   * they name (a few spanning GETs per WAL object, each chunk decoded once), then the tails
+   * from those; the event loop gets a turn between steps, so one tenant's query over
+   * thousands of partitions does not hold every other request.
+   */
+  private async allTails(c: Collection, v: View): Promise<Map<string, LogRecord>[]> {
+    const out: Map<string, LogRecord>[] = [];
+    const parts = Array.from({ length: c.partitions }, (_, p) => p);
+    for (let i = 0; i < parts.length; i += QUERY_TAIL_BATCH) {
+      const batch = parts.slice(i, i + QUERY_TAIL_BATCH);
+      const plans = await mapLimit(batch, QUERY_TAIL_CONCURRENCY, (p) => this.plan(c, p, v.manifest.applied[p] ?? 0, v.upTo[p]!));
+      const entries = plans.flatMap((pl) => pl?.entries ?? []);
+      if (entries.length > 0) {
+        const chunks = await this.log.prefetch(entries);
+        for (const pl of plans) if (pl) pl.chunks = chunks;
+      }
+      await yieldToLoop();
+      let done = 0;
+      out.push(
+        ...(await mapLimit(batch, QUERY_TAIL_CONCURRENCY, async (p, j) => {
+          const m = await this.tail(c, p, v.manifest.applied[p] ?? 0, v.upTo[p]!, plans[j]);
+          // A cached tail resolves without I/O: without this the batch would run as one task.
+          if (++done % QUERY_TAIL_CONCURRENCY === 0) await yieldToLoop();
+          return m;
+        })),
+      );
+    }
+    return out;
+  }
+
+  /** The index entries a tail read of [from, to) will need beyond what its cached state holds (undefined: none). */
+  private async plan(c: Collection, partition: number, from: number, to: number): Promise<TailPlan | undefined> {
+    if (to <= from) return undefined;
+    const st = this.tails.get(`${c.ns}/${c.streamId}/${partition}`);
+    // A state at this manifest's offsets that reached no further than `to` is extended from its end.
+    const start = st && st.from === from && st.to >= from && st.to <= to ? st.to : from;
+    if (start >= to) return undefined;
+    let r: { entries: IndexEntry[]; logStart: number };
+    try {
+      r = await this.log.entries(c.ns, c.streamId, partition, start, to);
+    } catch (e) {
+      if (isMetaError(e, 'NotFound')) throw dataErrors.notFound(`collection "${c.name}"`);
+      throw e;
+    }
+    return { from: start, to, entries: r.entries, logStart: r.logStart };
+  }
+
+  /**
    * A page of documents in primary-key order that match the filter: each one's stored text,
    * not a parsed value (a parse and re-serialization would round 12345678901234567890 and
    * respell 1.50); the filter alone reads the parsed form.
@@ -268,10 +328,7 @@ export class CollectionReader {
     return this.withView(c, o, async (v) => {
       // Sources, newest first: the merged tail, then the files (newest first).
       const tailEntries: DataEntry[] = [];
-      const maps = await Promise.all(
-        Array.from({ length: c.partitions }, (_, p) => this.tail(c, p, v.manifest.applied[p] ?? 0, v.upTo[p]!)),
-      );
-      for (const m of maps) {
+      for (const m of await this.allTails(c, v)) {
         for (const r of m.values()) {
           if (after === undefined || compareKeys(r.key, after) > 0) tailEntries.push({ key: r.key, tombstone: r.op === OP_DELETE, body: r.body });
         }

@@ -1,7 +1,7 @@
 // Reading a partition's log: index entries (from the metastore) → chunk byte ranges (from
 // the store) → records with their offsets. Objects are immutable, so decoded chunks are
 // cached by (path, byteStart) in a bounded LRU.
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
 import type { IndexEntry } from '../meta/types.js';
@@ -32,6 +32,33 @@ export const MAX_TAIL_INDEX_PAGES = 1_000;
 export const STORE_READ_DEADLINE_MS = 10_000;
 /** Parallel range GETs of one tail read. */
 export const TAIL_FETCH_CONCURRENCY = 16;
+
+/**
+ * A query's prefetch reads the chunks it needs of one WAL object with GETs of at most this
+ * many bytes: one object holds chunks of up to MAX_PARTITIONS partitions, and a GET per chunk
+ * made a 10,000-partition query 6,000+ requests. Also bounds what one span holds in memory.
+ */
+export const MAX_PREFETCH_SPAN_BYTES = 8 * 1024 * 1024;
+/** Bytes of chunks not asked for (other partitions', other tenants') a span may read over between two it needs. */
+export const MAX_PREFETCH_GAP_BYTES = 256 * 1024;
+/** Spans of a prefetch fetched at once (with MAX_PREFETCH_SPAN_BYTES, the bytes it holds in flight). */
+export const PREFETCH_CONCURRENCY = 4;
+/** Chunks decoded (and decrypted) between two yields to the event loop, so other requests run. */
+export const CHUNKS_PER_YIELD = 64;
+
+/** Decoded chunks by `${path}@${byteStart}` (what a prefetch hands to its reads). */
+export type DecodedChunks = Map<string, WalRecord[]>;
+
+/** Index entries already read for [from, to) of a partition, handed to read() so it need not ask again. */
+export interface TailPlan {
+  from: number;
+  to: number;
+  entries: IndexEntry[];
+  logStart: number;
+  chunks?: DecodedChunks;
+}
+
+const chunkKey = (e: IndexEntry) => `${e.path}@${e.byteStart}`;
 
 export interface LogRecord extends WalRecord {
   offset: number;
@@ -157,28 +184,36 @@ export class LogReader {
 
   /** The records of one index entry (a WAL chunk or a segment). */
   async entryRecords(e: IndexEntry): Promise<WalRecord[]> {
-    const k = `${e.path}@${e.byteStart}`;
-    const hit = this.cache.get(k);
+    const hit = this.cache.get(chunkKey(e));
     if (hit) return hit;
+    return this.decodeEntry(e, (await this.fetchRange(e.path, e.byteStart, e.byteEnd)).bytes);
+  }
+
+  /** A ranged GET of an object. */
+  private async fetchRange(path: string, start: number, end: number): Promise<GetResult> {
     // The first read of an object is made alone: a store may do per-object work on first
     // access (the file store hashes the whole object for its ETag), and several partitions'
     // chunks of one WAL object are usually read at once.
-    const first = this.firstReads.get(e.path);
+    const first = this.firstReads.get(path);
     if (first) await first.catch(() => undefined);
-    let got: GetResult;
-    if (first === undefined && !this.seen.get(e.path)) {
-      const p = getWithRetry(this.store, e.path, { start: e.byteStart, end: e.byteEnd });
-      this.firstReads.set(e.path, p);
+    if (first === undefined && !this.seen.get(path)) {
+      const p = getWithRetry(this.store, path, { start, end });
+      this.firstReads.set(path, p);
+      let got: GetResult;
       try {
         got = await p;
       } finally {
-        this.firstReads.delete(e.path);
+        this.firstReads.delete(path);
       }
-      this.seen.set(e.path, true, 1);
-    } else {
-      got = await getWithRetry(this.store, e.path, { start: e.byteStart, end: e.byteEnd });
+      this.seen.set(path, true, 1);
+      return got;
     }
-    const chunk = readChunk(got.bytes, e.path);
+    return getWithRetry(this.store, path, { start, end });
+  }
+
+  /** Decodes (and opens) an entry's chunk from its bytes, and caches its records. */
+  private async decodeEntry(e: IndexEntry, bytes: Buffer): Promise<WalRecord[]> {
+    const chunk = readChunk(bytes, e.path);
     let recs: WalRecord[];
     if (chunk.keyMeta.length > 0) {
       if (!this.keys) throw dataErrors.unavailable(`${e.path}: the chunk of namespace ${chunk.ns} is encrypted and this node has no key provider configured`);
@@ -189,8 +224,58 @@ export class LogReader {
       }
     } else recs = chunk.decode();
     if (recs.length !== e.records) throw dataErrors.unavailable(`index entry of ${e.path} says ${e.records} records, the chunk holds ${recs.length}`);
-    this.cache.set(k, recs, decodedBytes(recs), chunk.ns);
+    this.cache.set(chunkKey(e), recs, decodedBytes(recs), chunk.ns);
     return recs;
+  }
+
+  /**
+   * Decodes the chunks of these entries, reading each object's uncached ones with a few
+   * spanning GETs rather than one GET per chunk, and yielding to the event loop every
+   * CHUNKS_PER_YIELD chunks. The result keeps them for the caller's reads even if the
+   * bounded cache drops them meanwhile.
+   */
+  async prefetch(entries: readonly IndexEntry[]): Promise<DecodedChunks> {
+    const out: DecodedChunks = new Map();
+    const byPath = new Map<string, IndexEntry[]>();
+    const asked = new Set<string>();
+    for (const e of entries) {
+      const k = chunkKey(e);
+      if (asked.has(k)) continue;
+      asked.add(k);
+      const hit = this.cache.get(k);
+      if (hit) {
+        out.set(k, hit);
+        continue;
+      }
+      let list = byPath.get(e.path);
+      if (!list) byPath.set(e.path, (list = []));
+      list.push(e);
+    }
+    const spans: IndexEntry[][] = [];
+    for (const list of byPath.values()) {
+      list.sort((a, b) => a.byteStart - b.byteStart);
+      let span: IndexEntry[] = [];
+      for (const e of list) {
+        const head = span[0];
+        const last = span[span.length - 1];
+        if (head && last && (e.byteEnd - head.byteStart > MAX_PREFETCH_SPAN_BYTES || e.byteStart - last.byteEnd > MAX_PREFETCH_GAP_BYTES || e.byteStart < last.byteEnd)) {
+          spans.push(span);
+          span = [];
+        }
+        span.push(e);
+      }
+      if (span.length > 0) spans.push(span);
+    }
+    let decoded = 0;
+    await mapLimit(spans, PREFETCH_CONCURRENCY, async (span) => {
+      const start = span[0]!.byteStart;
+      const got = await this.fetchRange(span[0]!.path, start, span[span.length - 1]!.byteEnd);
+      for (const e of span) {
+        out.set(chunkKey(e), await this.decodeEntry(e, got.bytes.subarray(e.byteStart - start, e.byteEnd - start)));
+        if (++decoded % CHUNKS_PER_YIELD === 0) await yieldToLoop();
+      }
+    });
+    return out;
   }
 
   /** Drops the cached chunks of these objects (spec §9.4: an erasure evicts what it retired, not only by LRU). */
@@ -222,19 +307,24 @@ export class LogReader {
    * trimmed past `from`, throws Unavailable (the caller's manifest is older than the trim,
    * which retention never does: it trims only what a manifest applied).
    */
-  async read(ns: number, stream: number, partition: number, from: number, to: number): Promise<LogRecord[]> {
+  async read(ns: number, stream: number, partition: number, from: number, to: number, plan?: TailPlan): Promise<LogRecord[]> {
     if (to <= from) return [];
     let r: { entries: IndexEntry[]; logStart: number };
-    try {
-      r = await this.entries(ns, stream, partition, from, to);
-    } catch (e) {
-      if (isMetaError(e, 'NotFound')) throw dataErrors.notFound(`stream ${stream} of namespace ${ns}`);
-      throw e;
+    if (plan && plan.from <= from && to <= plan.to) {
+      // The plan's entries cover [from, to): the index is append-only above logStart.
+      r = { entries: plan.entries.filter((e) => e.end > from && e.start < to), logStart: plan.logStart };
+    } else {
+      try {
+        r = await this.entries(ns, stream, partition, from, to);
+      } catch (e) {
+        if (isMetaError(e, 'NotFound')) throw dataErrors.notFound(`stream ${stream} of namespace ${ns}`);
+        throw e;
+      }
     }
     if (r.logStart > from) {
       throw dataErrors.unavailable(`partition ${partition} was trimmed to ${r.logStart}, past offset ${from}; re-read the manifest`, 50);
     }
-    const chunks = await mapLimit(r.entries, TAIL_FETCH_CONCURRENCY, (e) => this.entryRecords(e));
+    const chunks = await mapLimit(r.entries, TAIL_FETCH_CONCURRENCY, async (e) => plan?.chunks?.get(chunkKey(e)) ?? this.entryRecords(e));
     const out: LogRecord[] = [];
     r.entries.forEach((e, i) => {
       const recs = chunks[i]!;
