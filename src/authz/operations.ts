@@ -13,6 +13,9 @@ import { AuthzError } from './errors.js';
 /** Operator keys looked at on a start, at most, for one still usable (else the start creates one). */
 export const OPERATOR_KEYS_CHECKED = 100;
 
+/** An existing org's keys looked at, at most, before a create of it completes it with an admin key. */
+export const ORG_KEYS_CHECKED = 1_000;
+
 /** Key lifetime, at most (a year): keys should be rotated. */
 export const MAX_KEY_TTL_S = 366 * 86_400;
 
@@ -242,10 +245,25 @@ export class TenancyOperations {
     await this.d.authorizer.onCreated({ kind: 'org', org });
   }
 
-  /** Creates a tenant org and its first admin key (returned once). */
+  /**
+   * Creates a tenant org and its first admin key (returned once). An org that exists without
+   * a live key is one whose creation stopped before its key (the two are separate writes):
+   * sent again, the create completes it with the key instead of answering that it exists.
+   */
   async createOrgWithAdmin(org: string, createdBy: string): Promise<CreatedKey> {
-    await this.createOrg(org);
+    try {
+      await this.createOrg(org);
+    } catch (e) {
+      if (!isMetaError(e, 'AlreadyExists') || (await this.holdsLiveKey(org))) throw e;
+    }
     return this.createKey({ org, role: 'org_admin', createdBy });
+  }
+
+  /** Whether the org has an unrevoked, unexpired key (an org with more keys than one page has). */
+  private async holdsLiveKey(org: string): Promise<boolean> {
+    const page = await this.d.control.listKeys(org, { limit: ORG_KEYS_CHECKED });
+    const now = this.d.now();
+    return page.next !== undefined || page.items.some((k) => k.revoked === null && (k.expiry === null || k.expiry > now));
   }
 
   /**

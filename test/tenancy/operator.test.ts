@@ -237,3 +237,13 @@ describe(`the operator and the bounds of org keys on ${process.env.LOAM_TEST_BAC
     for (const name of ['request_rate', 'metadata_ops_rate']) assert.equal((await call('PUT', '/v1/orgs/default/quotas', operator, { name, value: null })).status, 200);
   });
 });
+
+test('an org whose creation stopped before its admin key is completed by creating it again; one with a live key is 409', async () => {
+  // The state a create leaves when it stops between its two writes (the org, then its key).
+  await node.control!.createOrg('halfway');
+  const again = await call('POST', '/v1/orgs', operator, { id: 'halfway' });
+  assert.equal(again.status, 201, again.text);
+  assert.equal((await call('GET', '/v1/org', again.body.admin_key)).body.id, 'halfway', 'the key it answers with works');
+  const twice = await call('POST', '/v1/orgs', operator, { id: 'halfway' });
+  assert.equal(twice.status, 409, twice.text);
+});
