@@ -10,6 +10,7 @@
 import type { MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
 import { decodeToken, type ConsistencyToken } from '../meta/token.js';
+import { MAX_PARTITIONS } from '../meta/limits.js';
 import type { Collection, CollectionHead, IndexEntry } from '../meta/types.js';
 import type { Store } from '../store/index.js';
 import { dataErrors, isDataError } from '../log/errors.js';
@@ -46,8 +47,13 @@ export const MAX_QUERY_PAGE_BYTES = 16 * 1024 * 1024;
 export const MAX_GET_KEYS = 1_000;
 /** Head reads a token read makes before it refuses a token beyond the heads (spec §3.5). */
 export const MAX_TOKEN_READS = 2;
-/** Partitions whose merged tail this node keeps in memory. */
-export const MAX_TAIL_STATES = 4_096;
+/**
+ * Partitions whose merged tail this node keeps in memory: twice a collection's most
+ * (MAX_PARTITIONS), so that queries of one collection of 10,000 partitions find their tails
+ * again (at 4,096, each such query evicted the states the next one needed, and re-read every
+ * partition's index). An empty state is a few hundred bytes; records are the backlog's.
+ */
+export const MAX_TAIL_STATES = 2 * MAX_PARTITIONS;
 /**
  * Partitions' tails one query reads at once. A collection has up to MAX_PARTITIONS (10,000):
  * reading every one at once put 10,000 index reads and store GETs in flight for one query.

@@ -5,7 +5,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { http, testNode, type TestNode } from '../node/helpers.js';
 import { CountingStore } from '../../src/store/index.js';
-import { CollectionReader, QUERY_TAIL_BATCH } from '../../src/collection/reader.js';
+import { CollectionReader, MAX_TAIL_STATES, QUERY_TAIL_BATCH } from '../../src/collection/reader.js';
+import { MAX_PARTITIONS } from '../../src/meta/limits.js';
+import type { MetaStore } from '../../src/meta/contract.js';
 import { LogReader, PREFETCH_CONCURRENCY } from '../../src/log/reader.js';
 
 const PARTITIONS = 2_000;
@@ -44,5 +46,36 @@ describe('query tail reads over many partitions', () => {
     const rest = await reader.query(c, { limit: 1_000, cursor: all.nextCursor });
     assert.equal(rest.documents.length, 1_000);
     assert.equal(rest.documents.at(-1)!.key, `d0${DOCS - 1}`);
+  });
+
+  test('a query of a collection of many partitions finds its tails again: a second query reads no partition index', async () => {
+    assert.ok(MAX_TAIL_STATES >= MAX_PARTITIONS, 'one collection of the most partitions fits the tail states');
+    // More partitions than the tail states held before (4,096).
+    const parts = 5_000;
+    assert.equal((await http(n.url, 'POST', '/v1/namespaces/a/collections', { name: 'wide', primary_key: 'id', partitions: parts })).status, 201);
+    // Records in nearly every partition (a partition without any keeps no tail state).
+    for (let b = 0; b < 2; b++) {
+      const upserts = Array.from({ length: 10_000 }, (_, i) => ({ id: `w${b}-${i}` }));
+      assert.equal((await http(n.url, 'POST', '/v1/namespaces/a/collections/wide/documents', { upserts }, 60_000)).status, 200);
+    }
+    const ns = (await n.meta.namespaceByName('default', 'a')).id;
+    const c = await n.meta.collectionByName(ns, 'wide');
+    let indexReads = 0;
+    const meta = new Proxy(n.meta, {
+      get(t, p) {
+        const v = Reflect.get(t, p, t) as unknown;
+        if (typeof v !== 'function') return v;
+        return (...a: unknown[]) => {
+          if (p === 'partitionIndex') indexReads++;
+          return (v as (...x: unknown[]) => unknown).apply(t, a);
+        };
+      },
+    }) as MetaStore;
+    const reader = new CollectionReader(meta, n.store, { log: new LogReader(meta, n.store, undefined, n.keys ?? undefined) });
+    assert.equal((await reader.query(c, { limit: 1 })).documents.length, 1);
+    assert.ok(indexReads > 4_096, `the first query reads the partitions' indexes (${indexReads})`);
+    indexReads = 0;
+    assert.equal((await reader.query(c, { limit: 1 })).documents.length, 1);
+    assert.equal(indexReads, 0, 'the second query reads no index: every tail was kept');
   });
 });
