@@ -10,6 +10,8 @@
 //   in WAL mode is a snapshot.
 // - A transaction's body is synchronous: nothing else runs on this handle until COMMIT, so
 //   two calls of one handle cannot interleave inside one transaction.
+// - The ControlStore and the directory may share this connection (src/control/embedded.ts),
+//   and their transactions span awaits: a call that finds one open waits for its end.
 // - Several handles (threads, processes) may open one file; writers serialise on SQLite's
 //   write lock and wait up to BUSY_TIMEOUT_MS before Retryable('busy').
 import Database from 'better-sqlite3';
@@ -221,12 +223,15 @@ export class SqliteContext {
       if (PROMPT_OPS.has(op)) {
         // No await between a BEGIN that succeeded and the body: the body must run in the same tick.
         const deadline = performance.now() + BUSY_TIMEOUT_MS;
-        while (!this.tryBegin()) {
+        while (this.db.inTransaction || !this.tryBegin()) {
           if (performance.now() + PROMPT_POLL_MS > deadline) throw errors.retryable('busy', `the metastore file is locked by another writer (waited ${BUSY_TIMEOUT_MS} ms)`, true);
           await new Promise((r) => setTimeout(r, PROMPT_POLL_MS));
           this.checkOpen();
         }
-      } else this.db.exec('BEGIN IMMEDIATE');
+      } else {
+        if (this.db.inTransaction) await this.connectionIdle();
+        this.db.exec('BEGIN IMMEDIATE');
+      }
     } catch (e) {
       throw mapSqliteError(e, true);
     }
@@ -294,6 +299,7 @@ export class SqliteContext {
     return {
       begin: () => {
         this.checkOpen();
+        if (this.db.inTransaction) throw errors.retryable('busy', `another transaction on the metastore's connection stayed open (waited ${BUSY_TIMEOUT_MS} ms)`, true);
         begin.run();
       },
       commit: () => commit.run(),
@@ -324,9 +330,26 @@ export class SqliteContext {
     }
   }
 
+  /**
+   * Waits until no transaction is open on the connection. This handle's own never span an
+   * await, so one open now belongs to the ControlStore or the directory, which share the
+   * connection (src/control/embedded.ts) and keep a transaction across awaits: a BEGIN now
+   * would fail with "cannot start a transaction within a transaction". Bounded by
+   * BUSY_TIMEOUT_MS, then Retryable('busy') (nothing was started).
+   */
+  private async connectionIdle(): Promise<void> {
+    const deadline = performance.now() + BUSY_TIMEOUT_MS;
+    while (this.db.inTransaction) {
+      if (performance.now() > deadline) throw errors.retryable('busy', `another transaction on the metastore's connection stayed open (waited ${BUSY_TIMEOUT_MS} ms)`, true);
+      await new Promise((r) => setImmediate(r));
+      this.checkOpen();
+    }
+  }
+
   /** A read in a deferred transaction: a snapshot in WAL mode. */
   async read<T>(fn: () => T): Promise<T> {
     this.checkOpen();
+    if (this.db.inTransaction) await this.connectionIdle();
     try {
       this.db.exec('BEGIN');
       try {
@@ -379,6 +402,7 @@ export class SqliteContext {
   /** Runs one prune pass now (operators, tests): the rows removed. */
   async pruneNow(): Promise<number> {
     this.checkOpen();
+    if (this.db.inTransaction) await this.connectionIdle();
     this.db.exec('BEGIN IMMEDIATE');
     try {
       const n = this.prune();

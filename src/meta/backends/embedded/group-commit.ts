@@ -11,6 +11,11 @@
 
 /** Calls one group transaction carries at most; the rest of the queue forms the next group. */
 export const MAX_GROUP_COMMIT_CALLS = 64;
+/**
+ * How long a group waits for another user of the connection (the ControlStore, whose
+ * transactions span awaits) to end its transaction before it begins anyway and is refused busy.
+ */
+export const OPEN_TX_WAIT_MS = 5_000;
 
 /** The transaction statements a group runs, on the backend's one handle. */
 export interface GroupTx {
@@ -37,6 +42,8 @@ interface Queued {
 export class GroupCommit {
   private readonly queue: Queued[] = [];
   private scheduled = false;
+  /** Since when a flush has found another transaction open on the connection (null: it did not). */
+  private openSince: number | null = null;
   /** Group transactions committed, and the calls they carried (the backend's own counters). */
   readonly stats = { groups: 0, calls: 0 };
 
@@ -60,6 +67,16 @@ export class GroupCommit {
 
   private flush(): void {
     this.scheduled = false;
+    if (this.tx.inTransaction()) {
+      // Not this handle's (its groups run start to end in one turn): wait a turn for its end.
+      this.openSince ??= performance.now();
+      if (performance.now() - this.openSince < OPEN_TX_WAIT_MS) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+        return;
+      }
+    }
+    this.openSince = null;
     // Bounded: nothing joins the queue while groups run (they are synchronous), and each takes at least one call.
     while (this.queue.length > 0) {
       const calls = this.queue.splice(0, MAX_GROUP_COMMIT_CALLS);
