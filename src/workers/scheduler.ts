@@ -19,7 +19,7 @@ import { hasDirtySets, type MetaStore } from '../meta/contract.js';
 import { isMetaError } from '../meta/errors.js';
 import type { AssignedRange, Collection, Fence, IndexEntry, Pointer, Stream } from '../meta/types.js';
 import type { Store } from '../store/index.js';
-import type { LogReader } from '../log/reader.js';
+import { Lru, type LogReader } from '../log/reader.js';
 import type { DataFiles } from '../collection/datafile.js';
 import { emptyManifest, type Manifests } from '../collection/manifest.js';
 import { applyRoundDeadlineMs, gcCollection, gcDropped, gcOwner, gcWal, DEFAULT_GC_GRACE_MS, MAX_GC_DELETES_PER_PASS, type GcReport } from '../gc/gc.js';
@@ -28,7 +28,7 @@ import { applyOnce, compactOnce, FenceLost, type ApplyResult, type PublishLock }
 import { Leases, DEFAULT_LEASE_TTL_MS } from './lease.js';
 import { DEFAULT_SEGMENT_MIN_AGE_MS, retainPartition, segmentPartition } from './segmenter.js';
 import { liveRetentionFloor, type RetentionFloor } from '../gc/retained.js';
-import { DirtyDriven } from './dirty.js';
+import { DirtyDriven, MAX_TRACKED } from './dirty.js';
 import { DroppedCollections, FEED_PAGE } from './dropped.js';
 import { OWN_ALL, type Ownership } from './ownership.js';
 
@@ -88,6 +88,8 @@ export interface WorkerOptions {
   onApply?: (c: Collection, r: ApplyResult, ms: number) => void;
   onGc?: (r: GcReport) => void;
   onError?: (task: string, e: unknown) => void;
+  /** Collections whose apply time and retention floor are remembered at most (default MAX_TRACKED). */
+  maxTracked?: number;
 }
 
 export class Workers {
@@ -112,12 +114,17 @@ export class Workers {
   private readonly loops: Promise<void>[] = [];
   private readonly abort = new AbortController();
   private readonly graceMs: number;
-  /** Per collection: its retention floor and when it was found (for retention). */
-  private readonly floors = new Map<string, { floor: RetentionFloor; at: number }>();
+  /**
+   * Per collection: its retention floor (version and path only: the manifest is the cache's)
+   * and when it was found (for retention), the most recently used `maxTracked` of them.
+   */
+  private floors: Lru<{ floor: RetentionFloor; at: number }>;
 
   constructor(private readonly o: WorkerOptions) {
     this.leases = new Leases(o.meta, o.owner, o.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS);
     this.graceMs = o.gcGraceMs ?? DEFAULT_GC_GRACE_MS;
+    this.floors = new Lru(o.maxTracked ?? MAX_TRACKED);
+    this.lastApplied = new Lru(o.maxTracked ?? MAX_TRACKED);
     this.own = o.ownership ?? OWN_ALL;
     this.ownVersion = this.own.version();
     this.dropped = new DroppedCollections(o.meta, o.store);
@@ -299,7 +306,8 @@ export class Workers {
   }
 
   private lastPoll = 0;
-  private readonly lastApplied = new Map<string, number>();
+  /** When each collection was last applied, the most recently applied `maxTracked` (a forgotten one is simply due). */
+  private readonly lastApplied: Lru<number>;
 
   private async applyDue(): Promise<void> {
     if (Date.now() - this.lastPoll >= (this.o.applyPollMs ?? DEFAULT_APPLY_POLL_MS)) {
@@ -312,7 +320,7 @@ export class Workers {
     const due = [...this.dirty].filter((k) => now - (this.lastApplied.get(k) ?? 0) >= every);
     for (const k of due) {
       this.dirty.delete(k);
-      this.lastApplied.set(k, now);
+      this.lastApplied.set(k, now, 1);
     }
     await forEachLimit(due, WORKER_CONCURRENCY, async (k) => {
       const c = this.collections.get(k);
@@ -326,7 +334,7 @@ export class Workers {
    * node holds its lease or it is gone. `worked`: a round published something.
    */
   async applyCollection(c: Collection): Promise<{ outcome: 'done' | 'more' | 'skipped'; worked: boolean }> {
-    this.lastApplied.set(`${c.ns}/${c.id}`, Date.now());
+    this.lastApplied.set(`${c.ns}/${c.id}`, Date.now(), 1);
     const fence = await this.leases.hold(c.ns, `applier/${c.id}`);
     if (!fence) return { outcome: 'skipped', worked: false };
     let worked = false;
@@ -521,9 +529,9 @@ export class Workers {
       const m = await this.o.manifests.load(known.floor.path).catch(() => null);
       if (m) return m.applied;
     }
-    const floor = await liveRetentionFloor(this.o.meta, this.o.manifests, c, pointer, Date.now());
-    this.floors.set(k, { floor, at: Date.now() });
-    return floor.manifest.applied;
+    const { manifest, version, path } = await liveRetentionFloor(this.o.meta, this.o.manifests, c, pointer, Date.now());
+    this.floors.set(k, { floor: { version, path }, at: Date.now() }, 1);
+    return manifest.applied;
   }
 
   /**
@@ -564,8 +572,13 @@ export class Workers {
 
   /** Drops cached objects an erasure retired (spec §9.4). */
   evict(paths: ReadonlySet<string>): number {
-    this.floors.clear();
+    this.floors = new Lru(this.o.maxTracked ?? MAX_TRACKED);
     return this.o.log.evict(paths) + this.o.manifests.evict(paths) + this.o.files.evict(paths);
+  }
+
+  /** Collections whose apply time and retention floor this worker remembers (for tests). */
+  tracked(): { applied: number; floors: number } {
+    return { applied: this.lastApplied.size, floors: this.floors.size };
   }
 
   /** Known collections (polling mode; for metrics and tests). */

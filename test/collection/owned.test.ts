@@ -72,7 +72,7 @@ class TestOwnership implements Ownership {
   }
 }
 
-function worker(n: TestNode, owner: string, ownership: Ownership, meta: MetaStore = n.meta, extra: { segmentMinAgeMs?: number; gcGraceMs?: number; gcIntervalMs?: number; store?: Store } = {}): Workers {
+function worker(n: TestNode, owner: string, ownership: Ownership, meta: MetaStore = n.meta, extra: { segmentMinAgeMs?: number; gcGraceMs?: number; gcIntervalMs?: number; store?: Store; maxTracked?: number } = {}): Workers {
   return new Workers({
     meta,
     store: extra.store ?? n.store,
@@ -88,6 +88,7 @@ function worker(n: TestNode, owner: string, ownership: Ownership, meta: MetaStor
     maintenanceMs: 100,
     gcIntervalMs: extra.gcIntervalMs ?? 60_000,
     gcGraceMs: extra.gcGraceMs ?? 2_500,
+    ...(extra.maxTracked === undefined ? {} : { maxTracked: extra.maxTracked }),
   });
 }
 
@@ -261,6 +262,36 @@ describe('a starting worker', () => {
       assert.ok(changesRead <= START_MAX_CHANGES, `it read ${changesRead} feed changes of a catalog with ${2 * FEED_HISTORY} (at most ${START_MAX_CHANGES})`);
     } finally {
       await next.stop();
+    }
+  });
+});
+
+// What a worker remembers per collection (when it last applied it, its retention floor) is
+// bounded like its other per-collection state: it held one entry per collection it ever
+// maintained, each floor with its whole manifest, for as long as the process ran.
+describe('a worker maintaining more collections than it tracks', () => {
+  const COLLECTIONS = 8;
+  const TRACKED = 3;
+  let n: TestNode;
+  before(async () => {
+    n = await testNode({ config: { roles: ['log', 'query'] } });
+    await createNamespacesWith(n.meta, Array.from({ length: COLLECTIONS }, (_, i) => ({ org: 'default', name: `t${i}`, collections: [{ name: 'docs', schema: SCHEMA, partitions: 1 }] })));
+  });
+  after(async () => n.cleanup());
+
+  test('applies and retains every one, remembering at most the bound', async () => {
+    const w = worker(n, 'node-t', new TestOwnership(() => true), n.meta, { maxTracked: TRACKED });
+    w.start();
+    try {
+      for (let i = 0; i < COLLECTIONS; i++) await write(n, `t${i}`, 'x', i);
+      for (let i = 0; i < COLLECTIONS; i++) assert.equal((await until(() => applied(n, `t${i}`, 'x'), 10_000))!.v, i);
+      // Segmenting and retention (segmentMinAgeMs 0) find each collection's retention floor.
+      await until(async () => w.tracked().floors >= TRACKED, 10_000);
+      await new Promise((r) => setTimeout(r, 4 * DUE_POLL_MS));
+      const t = w.tracked();
+      assert.ok(t.applied <= TRACKED && t.floors <= TRACKED, `tracked ${JSON.stringify(t)} for ${COLLECTIONS} collections, bound ${TRACKED}`);
+    } finally {
+      await w.stop();
     }
   });
 });
