@@ -9,6 +9,7 @@ import {
   MAX_CHANGES_PAGE,
   MAX_ERASURE_PAGE,
   MAX_OUTBOX_PAGE,
+  MAX_QUOTA_OVERRIDES,
   MAX_USAGE_ROWS,
   type ApiKeyInfo,
   type ApiKeyRecord,
@@ -18,6 +19,14 @@ import {
   type PageRequest,
   type RoleBinding,
 } from './types.js';
+
+/**
+ * setQuota with a value: a new override (not a change of one the org holds) is refused once
+ * the org holds MAX_QUOTA_OVERRIDES, so quotas() always answers every one of them.
+ */
+export function checkQuotaRoom(held: number, exists: boolean): void {
+  if (!exists && held >= MAX_QUOTA_OVERRIDES) throw errors.limitExceeded('MAX_QUOTA_OVERRIDES (quota overrides of one org)', MAX_QUOTA_OVERRIDES, held + 1);
+}
 
 /** A binding target as stored: 'org', or 'ns:<id>'. */
 export function targetKey(t: BindingTarget): string {

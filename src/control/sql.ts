@@ -9,6 +9,7 @@ import {
   MAX_MEMBERS,
   MAX_NAMESPACE_KEY_VERSIONS,
   MAX_OUTBOX_PAGE,
+  MAX_QUOTA_OVERRIDES,
   type ApiKeyInfo,
   type ApiKeyRecord,
   type ControlCapabilities,
@@ -31,7 +32,7 @@ import {
   type UsageDelta,
   type UsageRollup,
 } from './types.js';
-import { bindingTuple, changesLimit, erasureLimit, existingErasure, keyInfo, keyTuple, outboxLimit, pageLimit, parseTarget, targetKey, usageLimit, type OutboxTuple } from './rules.js';
+import { bindingTuple, changesLimit, checkQuotaRoom, erasureLimit, existingErasure, keyInfo, keyTuple, outboxLimit, pageLimit, parseTarget, targetKey, usageLimit, type OutboxTuple } from './rules.js';
 import { checkBatch, checkBinding, checkErasureData, checkErasureKey, checkErasureRow, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNamespaceKey, checkNode, checkOrg, checkQuota, checkUsageDelta, checkUsageRollup } from './validate.js';
 
 /** Change-feed rows kept; a watcher further behind reloads its caches whole. */
@@ -346,19 +347,24 @@ export class SqlControlStore implements ControlStore {
     checkQuota(org, ns, name, value);
     await this.d.tx(async (q) => {
       if (value === null) await q(`DELETE FROM control_quotas WHERE org = $1 AND ns = $2 AND name = $3`, [org, ns ?? NS_NONE, name]);
-      else
+      else {
+        // Two sets on Postgres (READ COMMITTED) must not both count room for one more.
+        if (this.d.dialect === 'postgres') await q(`SELECT id FROM control_orgs WHERE id = $1 FOR UPDATE`, [org]);
+        const [c] = await q(`SELECT count(*) AS n, count(CASE WHEN ns = $2 AND name = $3 THEN 1 END) AS self FROM control_quotas WHERE org = $1`, [org, ns ?? NS_NONE, name]);
+        checkQuotaRoom(Number(c?.n ?? 0), Number(c?.self ?? 0) > 0);
         await q(`INSERT INTO control_quotas (org, ns, name, value) VALUES ($1, $2, $3, $4) ON CONFLICT (org, ns, name) DO UPDATE SET value = excluded.value`, [
           org,
           ns ?? NS_NONE,
           name,
           value,
         ]);
+      }
       await this.change(q, 'quota', org, '', Date.now());
     });
   }
 
   async quotas(org: string): Promise<QuotaOverride[]> {
-    const rows = await this.d.query(`SELECT * FROM control_quotas WHERE org = $1 ORDER BY ns, name LIMIT $2`, [org, MAX_PAGE_LIMIT]);
+    const rows = await this.d.query(`SELECT * FROM control_quotas WHERE org = $1 ORDER BY ns, name LIMIT $2`, [org, MAX_QUOTA_OVERRIDES]);
     return rows.map((r) => ({ org: String(r.org), ns: n(r.ns) === NS_NONE ? null : n(r.ns), name: String(r.name) as QuotaName, value: n(r.value) }));
   }
 

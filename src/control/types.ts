@@ -359,6 +359,11 @@ export const NODE_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Changes per changesSince page. */
 export const MAX_CHANGES_PAGE = 1_000;
+/**
+ * Quota overrides an org holds at most (org-wide and per namespace together): quotas() answers
+ * all of them in one read, which every gateway caches per org.
+ */
+export const MAX_QUOTA_OVERRIDES = 1_000;
 /** Usage rows per usage() answer. */
 export const MAX_USAGE_ROWS = 1_000;
 /** last_used touches per touchKeys call. */

@@ -6,7 +6,7 @@ import { backendFactory, type BackendFactory } from '../harness/backends.js';
 import { controlStoreFor, type ControlStore } from '../../src/control/index.js';
 import { newKey } from '../../src/control/keys.js';
 import { isMetaError } from '../../src/meta/errors.js';
-import { MAX_OUTBOX_PAGE, MAX_TOUCH_BATCH, MAX_USAGE_ROWS } from '../../src/control/types.js';
+import { MAX_OUTBOX_PAGE, MAX_QUOTA_OVERRIDES, MAX_TOUCH_BATCH, MAX_USAGE_ROWS } from '../../src/control/types.js';
 
 let f: BackendFactory;
 let cs: ControlStore;
@@ -146,6 +146,29 @@ describe(`ControlStore on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () =>
       ].sort((a, b) => String(a).localeCompare(String(b))),
     );
     assert.deepEqual(await cs.quotas('beta'), []);
+  });
+
+  test(`quotas: an org holds at most MAX_QUOTA_OVERRIDES (${MAX_QUOTA_OVERRIDES}) overrides, and quotas() answers every one`, async () => {
+    // Before, any number could be set while quotas() answered the first 1,000 (by namespace id):
+    // the override of a namespace past them was stored, listed nowhere and never enforced.
+    await cs.createOrg('many-quotas');
+    await cs.setQuota('many-quotas', null, 'request_rate', 500);
+    for (let lo = 1; lo < MAX_QUOTA_OVERRIDES; lo += 100) {
+      await Promise.all(Array.from({ length: Math.min(100, MAX_QUOTA_OVERRIDES - lo) }, (_, i) => cs.setQuota('many-quotas', 1_000 + lo + i, 'storage_bytes', 1e9)));
+    }
+    const last = 1_000_000;
+    await assert.rejects(cs.setQuota('many-quotas', last, 'request_rate', 1), (e) => isMetaError(e, 'LimitExceeded') && /MAX_QUOTA_OVERRIDES/.test((e as Error).message));
+    let q = await cs2.quotas('many-quotas');
+    assert.equal(q.length, MAX_QUOTA_OVERRIDES);
+    assert.ok(!q.some((r) => r.ns === last), 'the refused override was not written');
+    // Changing one that exists, and clearing one, still work; the cleared place takes a new one.
+    await cs.setQuota('many-quotas', 1_001, 'storage_bytes', 2e9);
+    await cs.setQuota('many-quotas', 1_002, 'storage_bytes', null);
+    await cs.setQuota('many-quotas', last, 'request_rate', 1);
+    q = await cs2.quotas('many-quotas');
+    assert.equal(q.length, MAX_QUOTA_OVERRIDES);
+    assert.deepEqual(q.find((r) => r.ns === last && r.name === 'request_rate')?.value, 1, 'the newest override is answered');
+    assert.deepEqual(q.find((r) => r.ns === null)?.value, 500);
   });
 
   test('membership: heartbeats keep a node alive until they expire; never backwards; leave ends it', async () => {

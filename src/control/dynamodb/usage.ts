@@ -8,9 +8,8 @@
 // goes through the context's `write` with its feed entry (gateways reload the org's quotas);
 // usage rows are rollups, not changes: single-item writes, several at a time.
 import { type TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { MAX_PAGE_LIMIT } from '../../meta/limits.js';
-import { usageLimit } from '../rules.js';
-import { type QuotaName, type QuotaOverride, type UsageDelta, type UsageRollup } from '../types.js';
+import { checkQuotaRoom, usageLimit } from '../rules.js';
+import { MAX_QUOTA_OVERRIDES, type QuotaName, type QuotaOverride, type UsageDelta, type UsageRollup } from '../types.js';
 import { checkBatch, checkQuota, checkUsageDelta, checkUsageRollup } from '../validate.js';
 import { P16, enc, num } from './codec.js';
 import { inParallel, type ControlContext } from './context.js';
@@ -20,13 +19,19 @@ const usageSk = (u: { ns: number | null; metric: string; window: number }) => `$
 export async function setQuota(cx: ControlContext, org: string, ns: number | null, name: QuotaName, value: number | null): Promise<void> {
   checkQuota(org, ns, name, value);
   const key = { pk: `ctl#quota#${org}`, sk: `${ns === null ? '-' : P16(ns)}#${name}` };
+  if (value !== null) {
+    // Counted before the write, not in its transaction: two sets at once may both find room
+    // for the last place (quotas() then answers the first MAX_QUOTA_OVERRIDES).
+    const held = await cx.query(key.pk, { after: '', max: MAX_QUOTA_OVERRIDES });
+    checkQuotaRoom(held.length, held.some((r) => r.sk === key.sk));
+  }
   const it: TransactWriteItem =
     value === null ? { Delete: { TableName: cx.table, Key: enc(key) } } : { Put: { TableName: cx.table, Item: enc({ ...key, ns, name, value }) } };
   await cx.write([it], { kind: 'quota', org, id: '', at: Date.now() });
 }
 
 export async function quotas(cx: ControlContext, org: string): Promise<QuotaOverride[]> {
-  const rows = await cx.query(`ctl#quota#${org}`, { after: '', max: MAX_PAGE_LIMIT });
+  const rows = await cx.query(`ctl#quota#${org}`, { after: '', max: MAX_QUOTA_OVERRIDES });
   return rows.map((r) => ({ org, ns: num(r.ns), name: String(r.name) as QuotaName, value: Number(r.value) }));
 }
 
