@@ -185,6 +185,19 @@ export function buildDataFile(path: string, entries: readonly DataEntryInput[]):
   return { bytes: Buffer.concat(parts, meta.bytes), meta };
 }
 
+/**
+ * `b`, or a copy in memory of its own when `b` is a view into a larger buffer: the cached
+ * entries are views into the block, and the cache charges their bytes, so they must keep no
+ * more alive (zlib answers a small block as a view into its 16 KiB output buffer, a store a
+ * small read as a view into an 8 KiB pool slab).
+ */
+export function ownBuffer(b: Buffer): Buffer {
+  if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength) return b;
+  const own = Buffer.allocUnsafeSlow(b.byteLength);
+  b.copy(own);
+  return own;
+}
+
 export function decodeBlock(b: Buffer, path: string): DataEntry[] {
   const out: DataEntry[] = [];
   let p = 0;
@@ -255,13 +268,27 @@ export class DataFiles {
     return n;
   }
 
+  /** Blocks the cache holds now (for tests). */
+  cachedBlocks(): number {
+    return this.blocks.size;
+  }
+
+  /** The bytes of the buffers the cached blocks keep alive (each backing store once), for tests and sizing. */
+  cachedRetainedBytes(): number {
+    const stores = new Set<ArrayBufferLike>();
+    for (const entries of this.blocks.values()) for (const e of entries) stores.add(e.body.buffer);
+    let n = 0;
+    for (const s of stores) n += s.byteLength;
+    return n;
+  }
+
   async block(f: DataFileMeta, b: BlockRef): Promise<DataEntry[]> {
     const k = `${f.path}@${b.o}`;
     const hit = this.blocks.get(k);
     if (hit) return hit;
     const got = await getWithRetry(this.store, f.path, { start: b.o, end: b.o + b.l });
     if (crc32c(got.bytes) !== b.c) throw dataErrors.unavailable(`data file ${f.path}: block at ${b.o} fails its CRC32C`);
-    const entries = decodeBlock(b.z ? inflateRawSync(got.bytes) : got.bytes, f.path);
+    const entries = decodeBlock(ownBuffer(b.z ? inflateRawSync(got.bytes) : got.bytes), f.path);
     this.blocks.set(k, entries, decodedBytes(entries));
     return entries;
   }

@@ -27,6 +27,28 @@ test('the block cache holds at most its budget of decoded bytes, however well th
   assert.ok(held > 0, 'the cache keeps what fits');
 });
 
+test('the block cache holds at most its budget in memory, not only in charged bytes: small blocks keep no larger buffer alive', async () => {
+  // A small block's entries were views into zlib's 16 KiB output buffer: the cache charged a
+  // few hundred bytes a block and kept 16 KiB each (15,531 cached blocks held 254 MB).
+  const store = new MemoryStore();
+  const FILES = 200;
+  const metas = [];
+  for (let i = 0; i < FILES; i++) {
+    const f = buildDataFile(`ns/1/c/1/data/s${i}.df`, [
+      { key: 'a', tombstone: false, body: JSON.stringify({ v: i, pad: 'y'.repeat(40) }) },
+      { key: 'b', tombstone: false, body: JSON.stringify({ v: i, pad: 'y'.repeat(40) }) },
+    ]);
+    await store.put(f.meta.path, f.bytes);
+    metas.push(f.meta);
+  }
+  const budget = 1024 * 1024;
+  const files = new DataFiles(store, budget);
+  for (const m of metas) assert.ok(await files.get(m, 'a'));
+  assert.equal(files.cachedBlocks(), FILES, 'every block fits the budget by its charge');
+  const held = files.cachedRetainedBytes();
+  assert.ok(held <= budget, `the cached blocks keep ${held} bytes of buffers alive, over the budget of ${budget}`);
+});
+
 test('DataFileBuilder writes the same file as buildDataFile, block by block', () => {
   const input = entries(3_000, 'b');
   const whole = buildDataFile('p', input);
