@@ -340,6 +340,9 @@ export class SqlControlStore implements ControlStore {
       for (const r of rows.slice(0, MAX_PAGE_LIMIT)) {
         await this.outboxed(q, bindingTuple({ org, subject: String(r.subject), role: String(r.role) as RoleName, target: { kind: 'namespace', ns } }, Date.now()));
       }
+      // Its quota overrides too: no name resolves to it any more, so nothing else could clear them.
+      const quotas = await q(`DELETE FROM control_quotas WHERE org = $1 AND ns = $2 RETURNING name`, [org, ns]);
+      if (quotas.length > 0) await this.change(q, 'quota', org, '', Date.now());
     });
   }
 

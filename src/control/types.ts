@@ -225,7 +225,7 @@ export interface ControlStore {
   /** Bindings of one subject in one org. */
   bindings(org: string, subject: string): Promise<RoleBinding[]>;
   listBindings(org: string, page?: PageRequest): Promise<Page<RoleBinding>>;
-  /** Removes every binding on a namespace (lifecycle: the namespace was dropped). */
+  /** Removes every binding and quota override on a namespace (lifecycle: the namespace was dropped). */
   dropNamespaceBindings(org: string, ns: number): Promise<void>;
 
   /** Sets (value) or clears (null) an override. */

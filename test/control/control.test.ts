@@ -171,6 +171,20 @@ describe(`ControlStore on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'}`, () =>
     assert.deepEqual(q.find((r) => r.ns === null)?.value, 500);
   });
 
+  test("a dropped namespace's quota overrides go with its bindings, and the change is on the feed", async () => {
+    // They stayed: no name resolves to a dropped namespace, so they could never be cleared,
+    // and they held places of the org's MAX_QUOTA_OVERRIDES.
+    await cs.createOrg('dropping-quotas');
+    await cs.setQuota('dropping-quotas', null, 'request_rate', 70);
+    await cs.setQuota('dropping-quotas', 41, 'request_rate', 7);
+    await cs.setQuota('dropping-quotas', 41, 'storage_bytes', 1e6);
+    await cs.setQuota('dropping-quotas', 42, 'request_rate', 8);
+    const v = await cs.controlVersion();
+    await cs.dropNamespaceBindings('dropping-quotas', 41);
+    assert.deepEqual((await cs2.quotas('dropping-quotas')).map((q) => [q.ns, q.name, q.value]), [[null, 'request_rate', 70], [42, 'request_rate', 8]]);
+    assert.ok((await cs.changesSince(v)).some((c) => c.kind === 'quota' && c.org === 'dropping-quotas'), 'gateways hear of it');
+  });
+
   test('membership: heartbeats keep a node alive until they expire; never backwards; leave ends it', async () => {
     const t0 = 1_700_000_000_000;
     await cs.heartbeat('gw-a', 10_000, t0);

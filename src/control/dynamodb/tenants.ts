@@ -17,6 +17,7 @@ import { bindingTuple, keyInfo, keyTuple, pageLimit, parseTarget, targetKey } fr
 import { type ApiKeyInfo, type ApiKeyRecord, type Org, type Page, type PageRequest, type RoleBinding, type RoleName } from '../types.js';
 import { checkBatch, checkBinding, checkKey, checkOrg } from '../validate.js';
 import { enc, num, type Obj } from './codec.js';
+import { dropNamespaceQuotas } from './usage.js';
 import { inParallel, mapError, type ControlContext } from './context.js';
 
 // ---- orgs
@@ -195,4 +196,6 @@ export async function dropNamespaceBindings(cx: ControlContext, org: string, ns:
       bindingTuple({ org, subject: String(r.subject), role: String(r.role) as RoleName, target: { kind: 'namespace', ns } }, at),
     );
   }
+  // Its quota overrides too: no name resolves to it any more, so nothing else could clear them.
+  await dropNamespaceQuotas(cx, org, ns);
 }

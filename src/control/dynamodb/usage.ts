@@ -30,6 +30,14 @@ export async function setQuota(cx: ControlContext, org: string, ns: number | nul
   await cx.write([it], { kind: 'quota', org, id: '', at: Date.now() });
 }
 
+/** Clears every override of one namespace (it was dropped), each with its feed entry. */
+export async function dropNamespaceQuotas(cx: ControlContext, org: string, ns: number): Promise<void> {
+  const pk = `ctl#quota#${org}`;
+  for (const r of await cx.query(pk, { prefix: `${P16(ns)}#`, max: MAX_QUOTA_OVERRIDES })) {
+    await cx.write([{ Delete: { TableName: cx.table, Key: enc({ pk, sk: String(r.sk) }) } }], { kind: 'quota', org, id: '', at: Date.now() });
+  }
+}
+
 export async function quotas(cx: ControlContext, org: string): Promise<QuotaOverride[]> {
   const rows = await cx.query(`ctl#quota#${org}`, { after: '', max: MAX_QUOTA_OVERRIDES });
   return rows.map((r) => ({ org, ns: num(r.ns), name: String(r.name) as QuotaName, value: Number(r.value) }));
