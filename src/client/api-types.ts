@@ -6001,7 +6001,9 @@ export interface operations {
     getOrgUsage: {
         parameters: {
             query?: {
+                cursor?: string;
                 metric?: "requests" | "ingest_bytes" | "storage_bytes" | "unapplied_records";
+                page_size?: number;
                 since?: number;
             };
             header?: never;
@@ -6026,6 +6028,8 @@ export interface operations {
                             value?: number;
                             window?: number;
                         }[];
+                        /** @description Where the next page starts; null on the last page */
+                        next_cursor?: string | null;
                     };
                 };
             };
@@ -6496,7 +6500,9 @@ export interface operations {
     getUsage: {
         parameters: {
             query?: {
+                cursor?: string;
                 metric?: "requests" | "ingest_bytes" | "storage_bytes" | "unapplied_records";
+                page_size?: number;
                 since?: number;
             };
             header?: never;
@@ -6519,6 +6525,8 @@ export interface operations {
                             value?: number;
                             window?: number;
                         }[];
+                        /** @description Where the next page starts; null on the last page */
+                        next_cursor?: string | null;
                     };
                 };
             };

@@ -87,7 +87,7 @@ export function remoteControlStore(ch: RemoteChannel): ControlStore {
       await ch.callControl('AddUsage', W, { rows: rows.map((r) => ({ org: r.org, ...c.some('ns', r.ns), metric: r.metric, window: r.window, delta: r.delta })), ...c.some('at', at), requestId: id() });
     },
     usage: async (org, opts) =>
-      (await ch.callControl('Usage', R, { org, ...c.some('metric', opts?.metric), ...c.some('since', opts?.since), ...c.some('limit', opts?.limit) })).items.map(c.usageFromWire),
+      (await ch.callControl('Usage', R, { org, ...c.some('metric', opts?.metric), ...c.some('since', opts?.since), ...c.some('limit', opts?.limit), ...c.some('after', opts?.after) })).items.map(c.usageFromWire),
 
     async heartbeat(node, ttlMs, at, info) {
       await ch.callControl('Heartbeat', W, { node, ttlMs, ...c.some('at', at), ...c.some('info', info), requestId: id() });

@@ -28,6 +28,20 @@ export function checkQuotaRoom(held: number, exists: boolean): void {
   if (!exists && held >= MAX_QUOTA_OVERRIDES) throw errors.limitExceeded('MAX_QUOTA_OVERRIDES (quota overrides of one org)', MAX_QUOTA_OVERRIDES, held + 1);
 }
 
+/** Where a usage page ends: its last row's (namespace, metric, window); usage() goes on after it. */
+export function usageCursor(r: { ns: number | null; metric: string; window: number }): string {
+  return `${r.ns ?? '-'}.${r.metric}.${r.window}`;
+}
+
+/** A usage cursor's parts; InvalidArgument naming `after` for anything usageCursor does not make. */
+export function parseUsageCursor(s: string): { ns: number | null; metric: string; window: number } {
+  const m = /^(-|\d{1,16})\.([a-z][a-z0-9_]{0,62})\.(\d{1,16})$/.exec(s);
+  const ns = m && m[1] !== '-' ? Number(m[1]) : null;
+  const window = m ? Number(m[3]) : NaN;
+  if (!m || !Number.isSafeInteger(window) || (ns !== null && !Number.isSafeInteger(ns))) throw errors.invalid('after', `not a usage cursor: ${JSON.stringify(s.slice(0, 64))}`);
+  return { ns, metric: m[2]!, window };
+}
+
 /** A binding target as stored: 'org', or 'ns:<id>'. */
 export function targetKey(t: BindingTarget): string {
   return t.kind === 'org' ? 'org' : `ns:${t.ns}`;

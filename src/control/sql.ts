@@ -32,7 +32,7 @@ import {
   type UsageDelta,
   type UsageRollup,
 } from './types.js';
-import { bindingTuple, changesLimit, checkQuotaRoom, erasureLimit, existingErasure, keyInfo, keyTuple, outboxLimit, pageLimit, parseTarget, targetKey, usageLimit, type OutboxTuple } from './rules.js';
+import { bindingTuple, changesLimit, checkQuotaRoom, erasureLimit, existingErasure, keyInfo, keyTuple, outboxLimit, pageLimit, parseTarget, parseUsageCursor, targetKey, usageLimit, type OutboxTuple } from './rules.js';
 import { checkBatch, checkBinding, checkErasureData, checkErasureKey, checkErasureRow, checkHeartbeat, checkJob, checkJobPosition, checkKey, checkNamespaceKey, checkNode, checkOrg, checkQuota, checkUsageDelta, checkUsageRollup } from './validate.js';
 
 /** Change-feed rows kept; a watcher further behind reloads its caches whole. */
@@ -401,10 +401,14 @@ export class SqlControlStore implements ControlStore {
     });
   }
 
-  async usage(org: string, o: { metric?: string; since?: number; limit?: number } = {}): Promise<UsageRollup[]> {
+  async usage(org: string, o: { metric?: string; since?: number; limit?: number; after?: string } = {}): Promise<UsageRollup[]> {
+    const a = o.after === undefined ? null : parseUsageCursor(o.after);
     const rows = await this.d.query(
-      `SELECT * FROM control_usage WHERE org = $1 AND ($2 = '' OR metric = $2) AND win >= $3 ORDER BY ns, metric, win LIMIT $4`,
-      [org, o.metric ?? '', o.since ?? 0, usageLimit(o.limit)],
+      a === null
+        ? `SELECT * FROM control_usage WHERE org = $1 AND ($2 = '' OR metric = $2) AND win >= $3 ORDER BY ns, metric, win LIMIT $4`
+        : `SELECT * FROM control_usage WHERE org = $1 AND ($2 = '' OR metric = $2) AND win >= $3
+             AND (ns > $5 OR (ns = $5 AND (metric > $6 OR (metric = $6 AND win > $7)))) ORDER BY ns, metric, win LIMIT $4`,
+      [org, o.metric ?? '', o.since ?? 0, usageLimit(o.limit), ...(a === null ? [] : [a.ns ?? NS_NONE, a.metric, a.window])],
     );
     return rows.map((r) => ({
       org: String(r.org),

@@ -240,7 +240,12 @@ export interface ControlStore {
    * gateways count into the same window. Each row's add is atomic; a batch is not.
    */
   addUsage(rows: UsageDelta[], at?: number): Promise<void>;
-  usage(org: string, opts?: { metric?: string; since?: number; limit?: number }): Promise<UsageRollup[]>;
+  /**
+   * An org's rollups in (namespace, metric, window) order, the org's own (ns null) first, at
+   * most `limit` (MAX_USAGE_ROWS); `after` (usageCursor of the last row of the previous page)
+   * goes on after that row.
+   */
+  usage(org: string, opts?: { metric?: string; since?: number; limit?: number; after?: string }): Promise<UsageRollup[]>;
 
   /**
    * Gateway membership (spec §6: each gateway's share of a quota is quota ÷ gateways until

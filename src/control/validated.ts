@@ -10,6 +10,7 @@ import { MAX_NAME_LENGTH } from '../meta/limits.js';
 import type { PageRequest } from '../meta/types.js';
 import { ERASURE_ID_PATTERN, MAX_TOUCH_BATCH, type ControlStore } from './types.js';
 import { checkBatch, checkOrg, USAGE_METRIC_PATTERN } from './validate.js';
+import { parseUsageCursor } from './rules.js';
 
 /** A page cursor's length at most: the last item's id, or for bindings its three parts (well under DynamoDB's 1 KiB sort key). */
 export const MAX_CONTROL_CURSOR_LENGTH = 256;
@@ -70,6 +71,7 @@ const CHECKS: Checks = {
     checkOrg(org);
     if (o?.metric !== undefined && !(isStr(o.metric) && USAGE_METRIC_PATTERN.test(o.metric))) throw errors.invalid('metric', `must be a usage metric name, got ${show(o.metric)}`);
     at(o?.since, 'since');
+    if (o?.after !== undefined) parseUsageCursor(isStr(o.after) ? o.after : String(o.after));
   },
   heartbeat: (_node, _ttl, t) => at(t),
   members: (t) => at(t),

@@ -9,7 +9,8 @@ import { listedWithCursor } from './http-errors.js';
 import { erasureBody, errorBody, type RouteDef } from './schemas.js';
 import { erasureJson } from '../erasure/view.js';
 import { DEFAULT_PAGE_LIMIT, MAX_NAME_LENGTH, MAX_PAGE_LIMIT, NAME_PATTERN } from '../meta/limits.js';
-import { MAX_ERASURE_PAGE, MAX_SCOPES, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, type BindingTarget, type QuotaName, type RoleName } from '../control/types.js';
+import { MAX_ERASURE_PAGE, MAX_SCOPES, MAX_USAGE_ROWS, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, type BindingTarget, type QuotaName, type RoleName } from '../control/types.js';
+import { parseUsageCursor, usageCursor } from '../control/rules.js';
 import type { Tenancy } from '../authz/tenancy.js';
 import { KEY_SUBJECT } from '../authz/operations.js';
 import { USAGE_METRICS } from '../quota/usage.js';
@@ -77,6 +78,8 @@ const usageQuery = {
   properties: {
     metric: { type: 'string', enum: [...USAGE_METRICS] },
     since: { type: 'integer', minimum: 0, description: 'Only windows starting at or after this (epoch ms)' },
+    cursor: { type: 'string', maxLength: 128, description: "The previous page's next_cursor" },
+    page_size: { type: 'integer', minimum: 1, maximum: MAX_USAGE_ROWS, default: MAX_USAGE_ROWS },
   },
 } as const;
 const usageAnswer = {
@@ -86,6 +89,7 @@ const usageAnswer = {
       type: 'array',
       items: { type: 'object', properties: { ns: { type: ['integer', 'null'] }, metric: { type: 'string' }, window: { type: 'integer' }, value: { type: 'number' }, updated: { type: 'integer' } } },
     },
+    next_cursor: { type: ['string', 'null'], description: 'Where the next page starts; null on the last page' },
   },
 } as const;
 
@@ -318,12 +322,27 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog, er
       // Rate quotas are split among the live gateways (spec §6's per-gateway fallback).
       return { defaults: t.quotas.defaults, bounds: QUOTA_BOUNDS, effective: out, overrides: filtered ? await onlyReadable(req, overrides) : overrides, gateways: t.quotas.gatewayCount };
     };
+    /** One page of an org's usage rows, and where the next starts (a full page may have more). */
     const usageOf = async (req: FastifyRequest, org: string) => {
-      const q = req.query as { metric?: string; since?: number };
-      return cs.usage(org, { ...(q.metric ? { metric: q.metric } : {}), ...(q.since !== undefined ? { since: q.since } : {}) });
+      const q = req.query as { metric?: string; since?: number; cursor?: string; page_size?: number };
+      if (q.cursor !== undefined) {
+        try {
+          parseUsageCursor(q.cursor);
+        } catch {
+          throw new HttpError(400, 'invalid_argument', 'querystring.cursor: not a cursor this route answered');
+        }
+      }
+      const limit = q.page_size ?? MAX_USAGE_ROWS;
+      const rows = await cs.usage(org, { ...(q.metric ? { metric: q.metric } : {}), ...(q.since !== undefined ? { since: q.since } : {}), ...(q.cursor !== undefined ? { after: q.cursor } : {}), limit });
+      const last = rows[rows.length - 1];
+      return { rows, next_cursor: rows.length >= limit && last ? usageCursor(last) : null };
     };
     route(R.getQuotas, async (req) => quotasOf(req, req.principal.org, true));
-    route(R.getUsage, async (req) => ({ items: await onlyReadable(req, await usageOf(req, req.principal.org)) }));
+    route(R.getUsage, async (req) => {
+      // The cursor is the last row read, before rows the key may not see are left out.
+      const { rows, next_cursor } = await usageOf(req, req.principal.org);
+      return { items: await onlyReadable(req, rows), next_cursor };
+    });
 
     // The operator's routes: on any tenant org (never the operator's own, which has no quotas or data).
     const tenantOrg = async (req: FastifyRequest): Promise<string> => {
@@ -364,7 +383,10 @@ export function tenancyRoutes(t: Tenancy, cs: ControlStore, catalog: Catalog, er
       t.quotaChanged(org);
       return { org, name: b.name, namespace: b.namespace ?? null, value: b.value };
     });
-    route(R.getOrgUsage, async (req) => ({ items: await usageOf(req, await tenantOrg(req)) }));
+    route(R.getOrgUsage, async (req) => {
+      const { rows, next_cursor } = await usageOf(req, await tenantOrg(req));
+      return { items: rows, next_cursor };
+    });
     route(R.auditErasures, async (req) => {
       if (erasureBoundMs === null) throw new HttpError(503, 'erasure_unavailable', 'erasure is off on this node: set erasure_kek');
       const org = await tenantOrg(req);

@@ -107,7 +107,7 @@ export function controlHandlers(core: ServerCore): ControlStoreHandlers {
       key,
     ),
     Usage: u('Usage', async (ctx, r) => ({
-      items: (await cs(ctx).usage(r.org, { ...c.some('metric', r.metric), ...c.some('since', r.since), ...c.some('limit', r.limit) })).map(c.usageToWire),
+      items: (await cs(ctx).usage(r.org, { ...c.some('metric', r.metric), ...c.some('since', r.since), ...c.some('limit', r.limit), ...c.some('after', r.after) })).map(c.usageToWire),
     })),
 
     Heartbeat: u('Heartbeat', async (ctx, r) => cs(ctx).heartbeat(r.node, r.ttlMs, at(r.at), r.info ?? undefined).then(empty), key),

@@ -16,6 +16,7 @@ import { MemoryStore } from '../../src/store/index.js';
 import { resolveConfig } from '../../src/node/config.js';
 import { startNode, type LoamNode } from '../../src/node/node.js';
 import { hashSecret, parseKey } from '../../src/control/keys.js';
+import { MAX_USAGE_ROWS } from '../../src/control/types.js';
 import { call } from './helpers.js';
 
 let f: BackendFactory;
@@ -397,6 +398,39 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} wi
     assert.equal(del.status, 200, del.text);
     assert.equal((await call(a, 'GET', `${doc}/debt?token=${encodeURIComponent(del.body.token)}`, admin)).status, 404);
     await q('storage_bytes', null);
+  });
+
+  test(`usage: more rows than a page (MAX_USAGE_ROWS, ${MAX_USAGE_ROWS}) are answered in pages, each row once`, async () => {
+    // GET /v1/usage answered the first MAX_USAGE_ROWS rows (lowest namespace ids first) and
+    // nothing said more existed: an org with a few hundred active namespaces lost the rest.
+    await a.control!.createOrg('paged');
+    const HOURS = 2 * MAX_USAGE_ROWS + 500;
+    const rows = Array.from({ length: HOURS }, (_, i) => ({ org: 'paged', ns: null, metric: 'ingest_bytes', window: i * 3_600_000, value: i + 1 }));
+    for (let lo = 0; lo < rows.length; lo += MAX_USAGE_ROWS) await a.control!.putUsage(rows.slice(lo, lo + MAX_USAGE_ROWS));
+    for (const pageSize of [undefined, 700]) {
+      const seen = new Map<string, number>();
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const qs = new URLSearchParams({ metric: 'ingest_bytes', ...(pageSize ? { page_size: String(pageSize) } : {}), ...(cursor ? { cursor } : {}) });
+        const r = await call(a, 'GET', `/v1/orgs/paged/usage?${qs}`, operator);
+        assert.equal(r.status, 200, r.text);
+        const items = r.body.items as { ns: number | null; window: number; value: number }[];
+        assert.ok(items.length <= (pageSize ?? MAX_USAGE_ROWS), `a page of ${items.length}`);
+        for (const u of items) {
+          const k = `${u.ns}/${u.window}`;
+          assert.ok(!seen.has(k), `row ${k} answered twice`);
+          seen.set(k, u.value);
+        }
+        cursor = r.body.next_cursor as string | null;
+        assert.ok(++pages <= 10, 'the pages end');
+      } while (cursor);
+      for (const u of rows) assert.equal(seen.get(`null/${u.window}`), u.value, `window ${u.window} (page size ${pageSize ?? 'default'})`);
+    }
+    assert.equal((await call(a, 'GET', '/v1/usage?cursor=nonsense', admin)).status, 400);
+    const first = await call(a, 'GET', '/v1/usage?page_size=1', admin);
+    assert.equal(first.status, 200, first.text);
+    assert.equal(typeof first.body.next_cursor, 'string', "an org key's pages go on too");
   });
 
   test('usage: both gateways count admitted requests and ingest bytes per namespace', async (t) => {

@@ -8,7 +8,7 @@
 // goes through the context's `write` with its feed entry (gateways reload the org's quotas);
 // usage rows are rollups, not changes: single-item writes, several at a time.
 import { type TransactWriteItem } from '@aws-sdk/client-dynamodb';
-import { checkQuotaRoom, usageLimit } from '../rules.js';
+import { checkQuotaRoom, parseUsageCursor, usageLimit } from '../rules.js';
 import { MAX_QUOTA_OVERRIDES, type QuotaName, type QuotaOverride, type UsageDelta, type UsageRollup } from '../types.js';
 import { checkBatch, checkQuota, checkUsageDelta, checkUsageRollup } from '../validate.js';
 import { P16, enc, num } from './codec.js';
@@ -73,7 +73,9 @@ export async function addUsage(cx: ControlContext, rows: UsageDelta[], at = Date
   );
 }
 
-export async function usage(cx: ControlContext, org: string, o: { metric?: string; since?: number; limit?: number } = {}): Promise<UsageRollup[]> {
-  const rows = await cx.query(`ctl#usage#${org}`, { after: '', max: usageLimit(o.limit), keep: (r) => (!o.metric || r.metric === o.metric) && Number(r.win) >= (o.since ?? 0) });
+export async function usage(cx: ControlContext, org: string, o: { metric?: string; since?: number; limit?: number; after?: string } = {}): Promise<UsageRollup[]> {
+  // The sort keys order rows as the SQL store does: the org's ('-') first, then by namespace, metric, window.
+  const after = o.after === undefined ? '' : usageSk(parseUsageCursor(o.after));
+  const rows = await cx.query(`ctl#usage#${org}`, { after, max: usageLimit(o.limit), keep: (r) => (!o.metric || r.metric === o.metric) && Number(r.win) >= (o.since ?? 0) });
   return rows.map((r) => ({ org, ns: num(r.ns), metric: String(r.metric), window: Number(r.win), value: Number(r.value), updated: Number(r.updated) }));
 }

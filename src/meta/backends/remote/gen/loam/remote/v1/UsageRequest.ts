@@ -7,9 +7,11 @@ export interface UsageRequest {
   'metric'?: (string);
   'since'?: (number | string | Long);
   'limit'?: (number);
+  'after'?: (string);
   '_metric'?: "metric";
   '_since'?: "since";
   '_limit'?: "limit";
+  '_after'?: "after";
 }
 
 export interface UsageRequest__Output {
@@ -17,7 +19,9 @@ export interface UsageRequest__Output {
   'metric'?: (string);
   'since'?: (number);
   'limit'?: (number);
+  'after'?: (string);
   '_metric'?: "metric";
   '_since'?: "since";
   '_limit'?: "limit";
+  '_after'?: "after";
 }
