@@ -34,14 +34,23 @@ export function seal(key: Buffer, iv: Buffer, aad: Buffer, plain: Uint8Array | r
   return Buffer.concat(parts);
 }
 
-/** Opens ciphertext || tag; DecryptFailed on any mismatch. */
+/**
+ * Opens ciphertext || tag; DecryptFailed on any mismatch. The plaintext is in memory of its
+ * own, never a view into Node's shared buffer pool: keys and small blocks are cached, and a
+ * cached view would keep a whole 8 KiB pool slab alive (and key bytes beside others' data).
+ */
 export function open(key: Buffer, iv: Buffer, aad: Buffer, sealed: Uint8Array, what: string): Buffer {
   if (sealed.length < TAG_BYTES) throw new DecryptFailed(what);
   try {
     const d = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
     d.setAAD(aad);
     d.setAuthTag(Buffer.from(sealed.subarray(sealed.length - TAG_BYTES)));
-    return Buffer.concat([d.update(sealed.subarray(0, sealed.length - TAG_BYTES)), d.final()]);
+    const head = d.update(sealed.subarray(0, sealed.length - TAG_BYTES));
+    const tail = d.final();
+    const out = Buffer.allocUnsafeSlow(head.length + tail.length);
+    head.copy(out);
+    tail.copy(out, head.length);
+    return out;
   } catch {
     throw new DecryptFailed(what);
   }

@@ -77,7 +77,10 @@ export class KmsKeyProvider implements KeyProvider {
       ),
     );
     if (!r.Plaintext) throw new KeyUnavailableError(`KMS Decrypt for namespace ${rec.ns} returned no key`);
-    return Buffer.from(r.Plaintext);
+    // Memory of its own (not Buffer.from's pool): the key ring caches it (see envelope.ts open).
+    const kek = Buffer.allocUnsafeSlow(r.Plaintext.length);
+    kek.set(r.Plaintext);
+    return kek;
   }
 
   /** Disables each version's KMS key, then schedules its deletion (both idempotent). */
