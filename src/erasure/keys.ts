@@ -23,6 +23,8 @@ export function keyObjectPath(org: string, version: number): string {
 
 /** An erasure-log key and the key-encryption key: 256 bits. */
 export const ERASURE_KEY_BYTES = 32;
+/** Erasure-log keys (org and version) a node keeps unwrapped, the most recently used; a forgotten one unwraps again. */
+export const MAX_CACHED_ERASURE_KEYS = 1_024;
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -50,7 +52,13 @@ export function unwrapKey(kek: Buffer, org: string, version: number, wrapped: st
   const d = createDecipheriv('aes-256-gcm', kek, b.subarray(0, IV_BYTES));
   d.setAAD(aad(org, version));
   d.setAuthTag(b.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-  return Buffer.concat([d.update(b.subarray(IV_BYTES + TAG_BYTES)), d.final()]);
+  const head = d.update(b.subarray(IV_BYTES + TAG_BYTES));
+  const tail = d.final();
+  // Memory of its own, not a view into Node's buffer pool: the key is cached (and zeroed by destroy).
+  const key = Buffer.allocUnsafeSlow(head.length + tail.length);
+  head.copy(key);
+  tail.copy(key, head.length);
+  return key;
 }
 
 /** HMAC-SHA256 (hex) of a canonical key under an erasure-log key. */
@@ -64,14 +72,20 @@ export class ErasureKeyDestroyed extends Error {
   }
 }
 
-/** Per-org erasure-log keys over the ControlStore, unwrapped on use (cached briefly, never logged). */
+/** Per-org erasure-log keys over the ControlStore, unwrapped on use (the MAX_CACHED_ERASURE_KEYS most recent kept, never logged). */
 export class ErasureLogKeys {
   private readonly cache = new Map<string, Buffer>();
   constructor(
     private readonly control: ControlStore,
     private readonly kek: Buffer,
     private readonly store: Store,
+    private readonly opts: { maxCached?: number } = {},
   ) {}
+
+  /** Keys kept unwrapped now (for tests). */
+  cached(): number {
+    return this.cache.size;
+  }
 
   /** The org's newest key version, created (version 1) on first use. */
   async current(org: string): Promise<{ version: number; key: Buffer }> {
@@ -131,21 +145,38 @@ export class ErasureLogKeys {
       if (isMetaError(e, 'AlreadyExists') || isStoreError(e, 'AlreadyExists')) return { version, key: await this.version(org, version) };
       throw e;
     }
-    this.cache.set(`${org}|${version}`, key);
+    this.keep(`${org}|${version}`, key);
     return { version, key };
   }
 
   private unwrapped(org: string, version: number, wrapped: string): Buffer {
     const k = `${org}|${version}`;
     const hit = this.cache.get(k);
-    if (hit) return hit;
+    if (hit) {
+      this.cache.delete(k);
+      this.cache.set(k, hit); // most recently used last
+      return hit;
+    }
     let key: Buffer;
     try {
       key = unwrapKey(this.kek, org, version, wrapped);
     } catch {
       throw new Error(`the erasure-log key version ${version} of org "${org}" does not unwrap with this node's erasure_kek: the setting differs from the one it was made with`);
     }
-    this.cache.set(k, key);
+    this.keep(k, key);
     return key;
+  }
+
+  /**
+   * Keeps an unwrapped key, forgetting the least recently used past the bound (not zeroed: a
+   * caller may still be hashing with it; destroy() is what zeroes).
+   */
+  private keep(k: string, key: Buffer): void {
+    this.cache.set(k, key);
+    const max = this.opts.maxCached ?? MAX_CACHED_ERASURE_KEYS;
+    for (const old of this.cache.keys()) {
+      if (this.cache.size <= max) break;
+      this.cache.delete(old);
+    }
   }
 }

@@ -17,6 +17,10 @@ import { MetaError } from '../../src/meta/errors.js';
 import { isDataError } from '../../src/log/errors.js';
 import { ErasureService } from '../../src/erasure/service.js';
 import { ERASURE_FAST, KEK, completed } from './helpers.js';
+import { randomBytes } from 'node:crypto';
+import { openEmbeddedControl } from '../../src/control/embedded.js';
+import { ErasureLogKeys } from '../../src/erasure/keys.js';
+import { MemoryStore } from '../../src/store/index.js';
 
 describe('who erases and who reads the erasure log', () => {
   let n: KeyedNode;
@@ -208,5 +212,23 @@ describe('a restore replays erasures newer than the restored data before serving
     } finally {
       await node.close();
     }
+  });
+});
+
+// The erasure-log keys a node keeps unwrapped (src/erasure/keys.ts): one per org and version
+// it used, kept for the life of the process before; now the most recently used, bounded.
+describe('unwrapped erasure-log keys', () => {
+  test('are kept for at most maxCached orgs and versions; a forgotten one unwraps again, the same key', async () => {
+    const control = openEmbeddedControl(':memory:');
+    await control.init();
+    const keys = new ErasureLogKeys(control, randomBytes(32), new MemoryStore(), { maxCached: 3 });
+    const made = new Map<string, Buffer>();
+    for (let i = 0; i < 8; i++) {
+      await control.createOrg(`o${i}`);
+      made.set(`o${i}`, Buffer.from((await keys.current(`o${i}`)).key));
+      assert.ok(keys.cached() <= 3, `${keys.cached()} keys kept after ${i + 1} orgs`);
+    }
+    for (const [org, key] of made) assert.deepEqual((await keys.current(org)).key, key, `${org}'s key unwraps again`);
+    assert.equal(keys.cached(), 3);
   });
 });
