@@ -44,7 +44,7 @@ export const QUOTA_DEFAULTS: Record<QuotaName, number> = {
 export const QUOTA_CACHE_MS = 30_000;
 /** An owner re-reads an org's quotas when an asker's rate differs from its own at most this often. */
 export const QUOTA_RECHECK_MS = 250;
-/** Buckets and semaphores kept, at most (idle ones are dropped first when exceeded). */
+/** Buckets and semaphores kept, at most (full buckets and idle semaphores are dropped first when exceeded). */
 export const MAX_LIMITERS = 100_000;
 
 /**
@@ -89,6 +89,11 @@ export class TokenBucket {
   private refill(now: number): void {
     this.tokens = Math.min(this.capacity, this.tokens + ((now - this.last) / 1000) * this.rate);
     this.last = now;
+  }
+  /** Whether it holds a full bucket: then it is no different from a new one (nothing to remember). */
+  full(now: number): boolean {
+    this.refill(now);
+    return this.tokens >= this.capacity;
   }
   /** Takes as many whole tokens as it has, up to n (an owner's grant to another gateway); how many. */
   takeUpTo(n: number, now: number): number {
@@ -230,6 +235,11 @@ export class Quotas {
     return this.gateways;
   }
 
+  /** Buckets and semaphores kept now (for tests). */
+  limiters(): number {
+    return this.buckets.size + this.sems.size;
+  }
+
   invalidate(org: string): void {
     this.overrides.delete(org);
     this.generation++;
@@ -271,7 +281,11 @@ export class Quotas {
     let bucket = this.buckets.get(k);
     if (!bucket) {
       if (this.buckets.size >= MAX_LIMITERS) {
-        this.buckets.clear();
+        // Full buckets go first: forgetting one loses nothing (a new one starts full). Only
+        // when none is full are all dropped, so a spent quota does not refill by eviction.
+        const now = this.now();
+        for (const [key, b] of this.buckets) if (b.full(now)) this.buckets.delete(key);
+        if (this.buckets.size >= MAX_LIMITERS) this.buckets.clear();
         this.generation++;
       }
       bucket = new TokenBucket(rate, this.now());

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BuiltinAuthorizer, type Principal, type Resource } from '../../src/authz/authorizer.js';
 import type { ControlStore, RoleBinding } from '../../src/control/types.js';
-import { DEFAULT_REQUEST_RATE, QuotaExceeded, Quotas, Semaphore, TokenBucket } from '../../src/quota/quota.js';
+import { DEFAULT_REQUEST_RATE, MAX_LIMITERS, QuotaExceeded, Quotas, Semaphore, TokenBucket } from '../../src/quota/quota.js';
 
 function authz(bindings: RoleBinding[]) {
   // Returns every binding of the subject, whatever org is asked: the fence must hold anyway.
@@ -96,4 +96,19 @@ test('limiter handles: a quota change bumps the generation and the next handle h
   assert.equal((await q.slotLimiter('a', 1, 'namespace_query_slots', '1')).slots, 64);
   q.setGateways(40);
   assert.equal((await q.slotLimiter('a', 1, 'concurrent_query_slots', '1/c')).slots, 1);
+});
+
+test(`limiters past MAX_LIMITERS (${MAX_LIMITERS}): full buckets make room, a spent one stays spent`, async () => {
+  // Reaching the bound cleared every bucket: each namespace then started over with a full
+  // bucket, so at scale (more keys than the bound) a spent quota refilled at once.
+  const cs = { quotas: async () => [] } as unknown as ControlStore;
+  let now = 0;
+  const q = new Quotas(cs, 1, () => now);
+  const spent = await q.rateLimiter('a', 1, 'request_rate', 'a/1/rest', 'requests');
+  q.take(spent, spent.rate);
+  assert.throws(() => q.take(spent, 1), QuotaExceeded);
+  for (let i = 0; i < MAX_LIMITERS; i++) await q.rateLimiter('a', 2 + i, 'request_rate', `a/${2 + i}/rest`, 'requests');
+  const again = await q.rateLimiter('a', 1, 'request_rate', 'a/1/rest', 'requests');
+  assert.throws(() => q.take(again, 1), QuotaExceeded, 'the spent bucket was kept, still spent');
+  assert.ok(q.limiters() <= MAX_LIMITERS, `${q.limiters()} limiters kept`);
 });
