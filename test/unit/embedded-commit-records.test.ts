@@ -14,6 +14,7 @@ import { openEmbedded } from '../../src/meta/backends/embedded/index.js';
 import { MAX_GROUP_COMMIT_CALLS } from '../../src/meta/backends/embedded/group-commit.js';
 import { WAL_COMMIT_WINDOW_MS } from '../../src/meta/limits.js';
 import { isMetaError, type WalCommit } from '../../src/meta/index.js';
+import { controlStoreFor } from '../../src/control/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'loam-records-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -133,4 +134,31 @@ test('a group carries at most MAX_GROUP_COMMIT_CALLS calls; the rest form the ne
   assert.deepEqual({ groups: g1.groups - g0.groups, calls: g1.calls - g0.calls }, { groups: 2, calls: n });
   assert.equal((await s.partitionIndex(ns.id, c.streamId, 0)).next, n);
   await s.close();
+});
+
+test('metastore calls made while a ControlStore write is open on the same connection all succeed', async () => {
+  // The ControlStore runs on this backend's own connection (src/control/embedded.ts) and its
+  // transactions span awaits: a metastore call started in between answered SQLITE_ERROR
+  // "cannot start a transaction within a transaction" (6% of first writes to new namespaces).
+  const meta = openEmbedded({ path: join(dir, 'shared.db'), synchronous: 'NORMAL' });
+  const cs = await controlStoreFor(meta);
+  const hops = (n: number) => Array.from({ length: n }).reduce<Promise<void>>((p) => p.then(() => undefined), Promise.resolve());
+  const ns = await meta.createNamespace({ org: 'shared-log', name: 'n' });
+  const c = await meta.createCollection({ ns: ns.id, name: 'c', schema: { primaryKey: 'id', fields: { id: 'string' } }, partitions: 1 });
+  const commit = (object: string) => meta.commitWal({ object, objectStamp: Date.now(), chunks: [{ ns: ns.id, stream: c.streamId, partition: 0, records: 1, byteStart: 0, byteEnd: 8 }] });
+  const calls: Promise<unknown>[] = [];
+  for (let round = 0; round < 4; round++) {
+    calls.push(cs.putUsage([{ org: 'shared-conn', ns: 7, metric: 'storage_bytes', window: 0, value: round }]));
+    for (let h = 0; h < 24; h++) {
+      calls.push(hops(h).then(() => meta.listNamespaces('shared-conn')));
+      calls.push(hops(h).then(() => meta.createNamespace({ org: 'shared-conn', name: `r${round}h${h}` })));
+      calls.push(hops(h).then(() => commit(`wal/shared-${round}-${h}`)));
+    }
+  }
+  const failed = (await Promise.allSettled(calls)).flatMap((r) => (r.status === 'rejected' ? [String((r.reason as Error).message)] : []));
+  assert.deepEqual([...new Set(failed)], [], `${failed.length} of ${calls.length} calls failed`);
+  assert.equal((await meta.listNamespaces('shared-conn', { limit: 1000 })).items.length, 4 * 24);
+  assert.equal((await meta.partitionIndex(ns.id, c.streamId, 0)).next, 4 * 24, 'every commit appended once');
+  await cs.close();
+  await meta.close();
 });
