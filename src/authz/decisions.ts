@@ -48,8 +48,36 @@ export function cachedDecision(cache: DecisionCache | undefined, k: string, now:
   return d && now - d.at < DECISION_CACHE_MS && d.generation === generation ? d : undefined;
 }
 
-/** Keeps a decision, dropping the key's others when it holds MAX_DECISIONS_PER_KEY. */
+/**
+ * Decisions kept over all keys of this process, at most: the per-key bound times the keys a
+ * node caches (100,000) would allow a hundred million, and an org can make many keys.
+ */
+export const MAX_DECISIONS = 100_000;
+
+/** The caches holding decisions, and how many they were given since the last reset. */
+const holding = new Set<DecisionCache>();
+let kept = 0;
+
+/**
+ * Keeps a decision, dropping the key's others when it holds MAX_DECISIONS_PER_KEY, and every
+ * key's when MAX_DECISIONS were kept since the last such drop (a dropped decision is only
+ * decided again).
+ */
 export function keepDecision(cache: DecisionCache, k: string, d: Decision): void {
   if (cache.size >= MAX_DECISIONS_PER_KEY) cache.clear();
+  if (kept >= MAX_DECISIONS) {
+    for (const c of holding) c.clear();
+    holding.clear();
+    kept = 0;
+  }
+  if (!cache.has(k)) kept++;
   cache.set(k, d);
+  holding.add(cache);
+}
+
+/** Decisions kept over all keys now, at most (what the bound counts). */
+export function decisionsKept(): number {
+  let n = 0;
+  for (const c of holding) n += c.size;
+  return n;
 }

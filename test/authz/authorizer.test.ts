@@ -112,3 +112,16 @@ test(`limiters past MAX_LIMITERS (${MAX_LIMITERS}): full buckets make room, a sp
   assert.throws(() => q.take(again, 1), QuotaExceeded, 'the spent bucket was kept, still spent');
   assert.ok(q.limiters() <= MAX_LIMITERS, `${q.limiters()} limiters kept`);
 });
+
+test('decisions kept over all keys stay within MAX_DECISIONS, however many keys each keep their own most', async () => {
+  const { keepDecision, MAX_DECISIONS, MAX_DECISIONS_PER_KEY } = await import('../../src/authz/decisions.js');
+  type D = Parameters<typeof keepDecision>[2];
+  const d = { at: 0, generation: 0 } as D;
+  // Keys that each use as many routes and namespaces as one key may keep.
+  const keys = Math.ceil((2 * MAX_DECISIONS) / (MAX_DECISIONS_PER_KEY - 1));
+  const caches = Array.from({ length: keys }, () => new Map<string, D>());
+  for (const c of caches) for (let i = 0; i < MAX_DECISIONS_PER_KEY - 1; i++) keepDecision(c, `r${i}`, d);
+  const total = caches.reduce((n, c) => n + c.size, 0);
+  assert.ok(total <= MAX_DECISIONS, `${total} decisions kept over ${keys} keys; the bound is ${MAX_DECISIONS}`);
+  assert.ok(caches.at(-1)!.size > 0, 'the newest are kept');
+});
