@@ -74,10 +74,3 @@ export function keepDecision(cache: DecisionCache, k: string, d: Decision): void
   cache.set(k, d);
   holding.add(cache);
 }
-
-/** Decisions kept over all keys now, at most (what the bound counts). */
-export function decisionsKept(): number {
-  let n = 0;
-  for (const c of holding) n += c.size;
-  return n;
-}
