@@ -191,7 +191,7 @@ export class Tenancy {
   /** An org's quotas changed: re-read them, and measure storage afresh against the new values. */
   quotaChanged(org: string): void {
     this.quotas.invalidate(org);
-    this.storage.clear();
+    this.storage.clear(org);
   }
 
   /**

@@ -55,7 +55,7 @@ export interface StorageDeps {
 }
 
 export class StorageMeter {
-  private readonly storage = new Map<number, { at: number; bytes: number; pending?: Promise<number> }>();
+  private readonly storage = new Map<number, { org: string; at: number; bytes: number; pending?: Promise<number> }>();
   /**
    * Namespaces this gateway admitted writes for (ns → org), in least recently refreshed order:
    * their stored bytes are re-measured every STORAGE_MEASURE_MS.
@@ -78,7 +78,7 @@ export class StorageMeter {
       if (cur) delete cur.pending;
     });
     if (this.storage.size >= MAX_STORAGE_ENTRIES) this.storage.clear();
-    this.storage.set(ns, { at: e?.at ?? 0, bytes: e?.bytes ?? -1, pending });
+    this.storage.set(ns, { org, at: e?.at ?? 0, bytes: e?.bytes ?? -1, pending });
     // The first measurement is waited for; later ones refresh in the background (soft limit).
     return e ? Promise.resolve(e.bytes) : pending;
   }
@@ -135,7 +135,7 @@ export class StorageMeter {
         if (!isMetaError(e, 'NotFound')) throw e; // dropped since it was listed: it stores nothing
       }
     }
-    this.storage.set(ns, { at: this.d.now(), bytes });
+    this.storage.set(ns, { org, at: this.d.now(), bytes });
     // The namespace's figures for the usage API (a per-namespace label in /metrics would make a series per tenant).
     const rows = [{ org, ns, metric: 'storage_bytes', window: 0, value: bytes }];
     if (this.d.measure) rows.push({ org, ns, metric: 'unapplied_records', window: 0, value: unapplied });
@@ -143,9 +143,12 @@ export class StorageMeter {
     return bytes;
   }
 
-  /** Measure every namespace afresh (its quota changed). */
-  clear(): void {
-    this.storage.clear();
+  /** Measures afresh the namespaces of `org` (its quotas changed), or every one. */
+  clear(org?: string): void {
+    if (org === undefined) return this.storage.clear();
+    // Only the org's: a quota is an org's, and every namespace measured again at once made each
+    // next write of every tenant wait for a measurement.
+    for (const [ns, e] of this.storage) if (e.org === org) this.storage.delete(ns);
   }
 
   /** Forget one namespace's measurement. */

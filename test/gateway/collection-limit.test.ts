@@ -70,4 +70,26 @@ describe('collections per namespace', () => {
     assert.equal(await meter.storedBytes('default', ns.id), held);
     await meter.close();
   });
+
+  test("a quota change measures afresh only its own org's namespaces", async () => {
+    const mine = await n.node.meta.createNamespace({ org: 'default', name: 'mine' });
+    const theirs = await n.node.meta.createNamespace({ org: 'acme', name: 'theirs' });
+    for (const ns of [mine, theirs]) await fill(n.node.meta, ns.id, 1);
+    const measured: number[] = [];
+    const meter = new StorageMeter({
+      meta: n.node.meta,
+      control: n.node.control!,
+      measure: async (c) => (measured.push(c.ns), { bytes: 1, unappliedRecords: 0 }),
+      now: () => Date.now(),
+      failed: (e) => assert.fail(String(e)),
+    });
+    await meter.storedBytes('default', mine.id);
+    await meter.storedBytes('acme', theirs.id);
+    measured.length = 0;
+    meter.clear('default');
+    await meter.storedBytes('default', mine.id);
+    await meter.storedBytes('acme', theirs.id);
+    assert.deepEqual(measured, [mine.id], "another org's measurement stands");
+    await meter.close();
+  });
 });
