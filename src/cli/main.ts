@@ -16,7 +16,8 @@ import { bootstrapOperatorKey, OPERATOR_KEY_ENV } from '../node/operator-key.js'
 import type { LoamNode } from '../node/node.js';
 import { VERSION } from '../node/version.js';
 import type { Catalog } from '../collection/catalog.js';
-import { OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, type ControlStore, type QuotaName, type RoleName } from '../control/types.js';
+import { MAX_USAGE_ROWS, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, type ControlStore, type QuotaName, type RoleName, type UsageRollup } from '../control/types.js';
+import { usageCursor } from '../control/rules.js';
 import type { Tenancy } from '../authz/tenancy.js';
 import { USAGE_METRICS } from '../quota/usage.js';
 import { dataCommands } from './data.js';
@@ -450,11 +451,23 @@ function tenancyCommands(p: Command): void {
         await cs.org(o.org!);
         const since = o.since === undefined ? undefined : Number(o.since);
         if (since !== undefined && !(Number.isSafeInteger(since) && since >= 0)) throw Object.assign(new Error(`--since must be epoch milliseconds; got ${o.since}`), { code: 'InvalidArgument' });
-        return cs.usage(o.org!, { ...(o.metric ? { metric: o.metric } : {}), ...(since !== undefined ? { since } : {}) });
+        // Every page (the store answers MAX_USAGE_ROWS at a time), up to MAX_USAGE_ROWS_SHOWN rows.
+        const rows: UsageRollup[] = [];
+        for (let after: string | undefined; rows.length < MAX_USAGE_ROWS_SHOWN; ) {
+          const page = await cs.usage(o.org!, { ...(o.metric ? { metric: o.metric } : {}), ...(since !== undefined ? { since } : {}), limit: MAX_USAGE_ROWS, ...(after ? { after } : {}) });
+          rows.push(...page);
+          if (page.length < MAX_USAGE_ROWS) return rows;
+          after = usageCursor(page.at(-1)!);
+        }
+        process.stderr.write(`loam usage: showing the first ${MAX_USAGE_ROWS_SHOWN} rows; narrow with --metric or --since\n`);
+        return rows;
       }),
     ),
   );
 }
+
+/** Rows `loam usage` prints at most (every loop a bound): narrow a larger org's with --metric or --since. */
+export const MAX_USAGE_ROWS_SHOWN = 100_000;
 
 /** Runs the `loam` command line (the bin's and a direct run's entry; tests build `program()` alone). */
 export async function main(argv: string[]): Promise<void> {

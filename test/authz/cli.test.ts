@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_REQUEST_RATE } from '../../src/quota/quota.js';
 import { program } from '../../src/cli/main.js';
+import { openEmbedded } from '../../src/meta/backends/embedded/index.js';
+import { controlStoreFor } from '../../src/control/index.js';
+import { MAX_USAGE_ROWS } from '../../src/control/types.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 /** One CLI run (a process start compiles the TypeScript): generous, but bounded. */
@@ -71,6 +74,24 @@ test('orgs, keys, roles, quotas and usage from the command line', async () => {
   assert.equal((await loam('keys', 'revoke', keyId, '--org', 'acme', ...at())).code, 0);
   const after = JSON.parse((await loam('keys', 'list', '--org', 'acme', ...at())).out) as { keyId: string; revoked: number | null }[];
   assert.ok(after.find((k) => k.keyId === keyId)!.revoked !== null, 'the key is marked revoked');
+});
+
+test('loam usage prints every row of an org, past one page of the store', async () => {
+  assert.equal((await loam('orgs', 'create', 'wide', ...at())).code, 0);
+  // Rows as the gateways' rollups write them: more than one page (MAX_USAGE_ROWS).
+  const meta = openEmbedded({ path: join(dir, 'meta.db') });
+  try {
+    const cs = await controlStoreFor(meta);
+    const rows = Array.from({ length: MAX_USAGE_ROWS + 250 }, (_, i) => ({ org: 'wide', ns: 1 + (i % 500), metric: 'requests', window: 3_600_000 * (1 + Math.floor(i / 500)), value: 1 }));
+    for (let i = 0; i < rows.length; i += MAX_USAGE_ROWS) await cs.putUsage(rows.slice(i, i + MAX_USAGE_ROWS));
+  } finally {
+    await meta.close();
+  }
+  const shown = await loam('usage', '--org', 'wide', ...at());
+  assert.equal(shown.code, 0, shown.err);
+  const got = JSON.parse(shown.out) as { ns: number; window: number }[];
+  assert.equal(got.length, MAX_USAGE_ROWS + 250);
+  assert.equal(new Set(got.map((r) => `${r.ns}/${r.window}`)).size, got.length, 'each row once');
 });
 
 test('every tenancy command has help text', async () => {
