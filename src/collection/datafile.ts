@@ -19,6 +19,7 @@ import { compareKeys } from '../log/keys.js';
 import { decodedBytes, getWithRetry, Lru } from '../log/reader.js';
 import { dataErrors } from '../log/errors.js';
 import { DEFLATE_OPTIONS, putUvarint, uvarintLen } from '../log/format.js';
+import { ownBuffer } from '../log/build-buffers.js';
 
 export const DATA_MAGIC = Buffer.from('LOAMDF01', 'latin1');
 export const TRAILER_MAGIC = Buffer.from('LOAMDFIX', 'latin1');
@@ -183,19 +184,6 @@ export function buildDataFile(path: string, entries: readonly DataEntryInput[]):
   const { tail, meta } = w.finish();
   parts.push(...tail);
   return { bytes: Buffer.concat(parts, meta.bytes), meta };
-}
-
-/**
- * `b`, or a copy in memory of its own when `b` is a view into a larger buffer: the cached
- * entries are views into the block, and the cache charges their bytes, so they must keep no
- * more alive (zlib answers a small block as a view into its 16 KiB output buffer, a store a
- * small read as a view into an 8 KiB pool slab).
- */
-export function ownBuffer(b: Buffer): Buffer {
-  if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength) return b;
-  const own = Buffer.allocUnsafeSlow(b.byteLength);
-  b.copy(own);
-  return own;
 }
 
 export function decodeBlock(b: Buffer, path: string): DataEntry[] {

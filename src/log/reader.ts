@@ -8,6 +8,7 @@ import type { IndexEntry } from '../meta/types.js';
 import { isStoreError, type ByteRange, type GetResult, type Store } from '../store/index.js';
 import { dataErrors, keyError } from './errors.js';
 import { readChunk, type WalRecord } from './format.js';
+import { ownBuffer } from './build-buffers.js';
 import { chunkOpener } from '../crypto/chunk.js';
 import type { KeyRing } from '../crypto/keyring.js';
 
@@ -213,7 +214,10 @@ export class LogReader {
 
   /** Decodes (and opens) an entry's chunk from its bytes, and caches its records. */
   private async decodeEntry(e: IndexEntry, bytes: Buffer): Promise<WalRecord[]> {
-    const chunk = readChunk(bytes, e.path);
+    // A chunk in memory of its own: a plain chunk's records are views of the bytes they are
+    // decoded from, and a cached one would keep alive what they are a view of (a prefetch's
+    // whole span, other tenants' chunks in it; a store's 8 KiB pool slab), beyond what the cache charges.
+    const chunk = readChunk(ownBuffer(bytes), e.path);
     let recs: WalRecord[];
     if (chunk.keyMeta.length > 0) {
       if (!this.keys) throw dataErrors.unavailable(`${e.path}: the chunk of namespace ${chunk.ns} is encrypted and this node has no key provider configured`);

@@ -79,3 +79,31 @@ describe('query tail reads over many partitions', () => {
     assert.equal(indexReads, 0, 'the second query reads no index: every tail was kept');
   });
 });
+
+describe('prefetched chunks of an unencrypted log', () => {
+  let n: TestNode;
+  before(async () => {
+    // Plain chunks (no key provider, no codec): their records are views of the bytes read.
+    n = await testNode({ config: { roles: ['log', 'query'], key_provider: 'none' } });
+    assert.equal((await http(n.url, 'POST', '/v1/namespaces', { name: 'a' })).status, 201);
+    assert.equal((await http(n.url, 'POST', '/v1/namespaces/a/collections', { name: 'c', primary_key: 'id', partitions: 50 })).status, 201);
+    const upserts = Array.from({ length: 500 }, (_, i) => ({ id: `d${i}`, text: 'x'.repeat(200) }));
+    assert.equal((await http(n.url, 'POST', '/v1/namespaces/a/collections/c/documents', { upserts })).status, 200);
+  });
+  after(() => n?.cleanup());
+
+  test('a chunk keeps only its own bytes alive, not the span it was read in', async () => {
+    const ns = (await n.meta.namespaceByName('default', 'a')).id;
+    const c = await n.meta.collectionByName(ns, 'c');
+    const entries = [];
+    for (let p = 0; p < c.partitions; p++) entries.push(...(await n.meta.partitionIndex(ns, c.streamId, p)).entries);
+    const paths = new Set(entries.map((e) => e.path));
+    assert.ok(entries.length > 10 && paths.size === 1, `chunks of one WAL object, read in one span (${entries.length} in ${paths.size})`);
+    const chunks = await new LogReader(n.meta, n.store).prefetch(entries);
+    for (const e of entries) {
+      for (const r of chunks.get(`${e.path}@${e.byteStart}`)!) {
+        assert.ok(r.body.buffer.byteLength <= e.byteEnd - e.byteStart, `a record of a ${e.byteEnd - e.byteStart}-byte chunk keeps ${r.body.buffer.byteLength} bytes alive`);
+      }
+    }
+  });
+});
