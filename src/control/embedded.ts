@@ -130,3 +130,17 @@ export function openEmbeddedControl(path: string, opts: ControlOptions = {}): Sq
   db.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
   return new SqlControlStore(new SqliteDriver(db, true), true, opts);
 }
+
+/** Master key ids listed at most by localMasterKeyRefs (a file normally holds one; a replaced key leaves a few). */
+export const MAX_MASTER_KEY_REFS = 16;
+
+/**
+ * The master keys (their public ids) that wrap the live local-provider namespace keys in an
+ * embedded metastore file: a node checks its own against them at start. None before the
+ * control tables exist.
+ */
+export function localMasterKeyRefs(db: Database.Database): string[] {
+  if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'control_ns_keys'`).get()) return [];
+  const rows = db.prepare(`SELECT DISTINCT key_ref FROM control_ns_keys WHERE provider = 'local' AND state <> 'destroyed' ORDER BY key_ref LIMIT ?`).all(MAX_MASTER_KEY_REFS) as { key_ref: string }[];
+  return rows.map((r) => r.key_ref);
+}

@@ -9,7 +9,7 @@ import type { MetaStore } from '../meta/contract.js';
 import { controlStoreFor } from '../control/index.js';
 import type { ControlStore } from '../control/types.js';
 import { KeyRing } from '../crypto/keyring.js';
-import { LocalKeyProvider, parseMasterKey } from '../crypto/local.js';
+import { LocalKeyProvider, masterKeyId, parseMasterKey } from '../crypto/local.js';
 import { KmsKeyProvider } from '../crypto/kms.js';
 import type { KeyProvider } from '../crypto/provider.js';
 import { KEY_BYTES } from '../crypto/envelope.js';
@@ -29,20 +29,33 @@ export const MASTER_KEY_FILE = 'encryption.key';
  *  - a node-private in-memory metastore: a random key for this process (nothing outlives it);
  *  - otherwise (a shared metastore: every node needs the same key): none, and the node says so.
  */
-export function defaultMasterKey(metastore: string, o: { handedIn: boolean; dataDir?: string }): { key: string; source: string } | null {
+export function defaultMasterKey(
+  metastore: string,
+  o: { handedIn: boolean; dataDir?: string; wrappedBy?: readonly string[] },
+): { key: string; source: string } | null {
   let dir: string | undefined = o.dataDir;
   if (!dir && !o.handedIn && metastore.startsWith('sqlite:') && metastore !== 'sqlite::memory:') dir = dirname(metastore.slice('sqlite:'.length));
   if (dir) {
     const file = resolve(dir, MASTER_KEY_FILE);
-    return { key: masterKeyFile(file), source: file };
+    return { key: masterKeyFile(file, o.wrappedBy ?? []), source: file };
   }
   if (!o.handedIn && metastore === 'sqlite::memory:') return { key: randomBytes(KEY_BYTES).toString('base64'), source: 'generated for this in-memory metastore' };
   return null;
 }
 
-/** Reads the master key file, creating it first (create-only, 0600) when it does not exist. */
-export function masterKeyFile(file: string): string {
+/**
+ * Reads the master key file, creating it first (create-only, 0600) when it does not exist —
+ * unless the metastore already holds namespace keys (`wrappedBy`, their master keys' ids): then
+ * the file was lost, and a new key would start a node that can read none of them.
+ */
+export function masterKeyFile(file: string, wrappedBy: readonly string[] = []): string {
   if (!existsSync(file)) {
+    if (wrappedBy.length > 0) {
+      throw new ConfigError(
+        'encryption_master_key',
+        `${file} is missing, but the metastore's namespace keys are wrapped by master key ${wrappedBy.join(', ')}: restore the file from a backup of this data directory (or set encryption_master_key to that key); a new key could read none of them`,
+      );
+    }
     try {
       writeFileSync(file, `${randomBytes(KEY_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
     } catch (e) {
@@ -57,6 +70,22 @@ export function masterKeyFile(file: string): string {
     throw new ConfigError('encryption_master_key', `is read from ${file}, which does not hold 32 bytes in base64`);
   }
   return value;
+}
+
+/**
+ * Refuses a master key that wraps none of the metastore's live namespace keys when there are
+ * some (`wrappedBy`): such a node would start and answer every encrypted namespace with an
+ * internal error. A metastore whose keys a changed master key wraps in part (a namespace
+ * rotated since) is left alone.
+ */
+export function checkMasterKey(key: string, source: string, wrappedBy: readonly string[]): void {
+  if (wrappedBy.length === 0) return;
+  const id = masterKeyId(parseMasterKey(key, 'encryption_master_key'));
+  if (wrappedBy.includes(id)) return;
+  throw new ConfigError(
+    'encryption_master_key',
+    `(${source}) is not the master key that wraps this metastore's namespace keys (${wrappedBy.join(', ')}): use the key they were written with`,
+  );
 }
 
 export function keyProviderFor(s: KeySettings, masterKey: string | null): KeyProvider {

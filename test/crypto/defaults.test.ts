@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -88,4 +88,39 @@ test('loam config-check shows the master key only as (set)', () => {
   const shown = JSON.stringify(shownConfig(c));
   assert.ok(!shown.includes(key), 'the key is not printed');
   assert.equal(shownConfig(c).encryption_master_key, '(set)');
+});
+
+test('a data directory whose master key file is gone, or holds another key, is refused at start naming the file; no key is made in its place', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loam-crypto-defaults-'));
+  const store = new MemoryStore();
+  const config = resolveConfig({ metastore: sqliteUrl(join(dir, 'meta.db')), store: 'memory://', port: 0, log_level: 'silent', ...FAST });
+  const file = join(dir, MASTER_KEY_FILE);
+  try {
+    const node = await startNode(config, { store, logger: pino({ level: 'silent' }) });
+    assert.equal((await http(node.url, 'POST', '/v1/namespaces', { name: 'a' })).status, 201);
+    assert.equal((await http(node.url, 'POST', '/v1/namespaces/a/collections', { name: 'c', primary_key: 'id' })).status, 201);
+    assert.equal((await http(node.url, 'POST', '/v1/namespaces/a/collections/c/documents', { upserts: [{ id: 'x' }] })).status, 200);
+    await node.close();
+    const key = readFileSync(file, 'utf8');
+
+    // Lost (a restore without it, a mistaken cleanup): a new key could read none of the namespaces.
+    rmSync(file);
+    await assert.rejects(startNode(config, { store, logger: pino({ level: 'silent' }) }), (e: Error) => {
+      assert.match(e.message, /^configuration: encryption_master_key .*encryption\.key is missing.*wrapped by master key local:[0-9a-f]{16}.*restore/);
+      return true;
+    });
+    assert.throws(() => readFileSync(file), /ENOENT/, 'no key was generated in its place');
+
+    // Replaced by another key: refused the same way, not a node that answers 500 to every request.
+    writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    await assert.rejects(startNode(config, { store, logger: pino({ level: 'silent' }) }), /configuration: encryption_master_key .*is not the master key that wraps/);
+
+    // The right key back: the node starts and reads what was written.
+    writeFileSync(file, key, { mode: 0o600 });
+    const again = await startNode(config, { store, logger: pino({ level: 'silent' }) });
+    assert.equal((await http(again.url, 'GET', '/v1/namespaces/a/collections/c/documents/x')).body.id, 'x');
+    await again.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
