@@ -6,7 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { MetaStore } from '../meta/contract.js';
+import type { Logger } from 'pino';
 import { controlStoreFor } from '../control/index.js';
+import { localMasterKeyRefs } from '../control/embedded.js';
+import { connectionOf } from '../meta/backends/registry.js';
 import type { ControlStore } from '../control/types.js';
 import { KeyRing } from '../crypto/keyring.js';
 import { LocalKeyProvider, masterKeyId, parseMasterKey } from '../crypto/local.js';
@@ -86,6 +89,31 @@ export function checkMasterKey(key: string, source: string, wrappedBy: readonly 
     'encryption_master_key',
     `(${source}) is not the master key that wraps this metastore's namespace keys (${wrappedBy.join(', ')}): use the key they were written with`,
   );
+}
+
+/**
+ * The local provider's master key: the setting, else (the embedded defaults) the key file in
+ * the data directory; null on a shared metastore without one (the node runs unencrypted and
+ * says so). On an embedded file a key that wraps none of its namespace keys is refused.
+ */
+export function localMasterKey(config: NodeConfig, raw: MetaStore, o: { handedIn: boolean; dataDir?: string }, logger: Logger): string | null {
+  let masterKey = config.encryption_master_key;
+  if (config.key_provider !== 'local') return masterKey;
+  const c = connectionOf(raw);
+  const wrappedBy = c?.kind === 'sqlite' ? localMasterKeyRefs(c.db) : [];
+  let source = 'the setting';
+  if (masterKey === null) {
+    const d = defaultMasterKey(config.metastore, { ...o, wrappedBy });
+    if (d) {
+      masterKey = d.key;
+      source = `from ${d.source}`;
+      logger.info({ master_key: d.source }, 'encryption: the local key provider uses the master key from its data directory');
+    } else {
+      logger.warn('encryption: key_provider is local but encryption_master_key is not set and the metastore is shared: new namespaces are written unencrypted; set encryption_master_key (the same on every node) or key_provider kms (docs/encryption.md)');
+    }
+  }
+  if (masterKey !== null) checkMasterKey(masterKey, source, wrappedBy);
+  return masterKey;
 }
 
 export function keyProviderFor(s: KeySettings, masterKey: string | null): KeyProvider {

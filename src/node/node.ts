@@ -27,11 +27,10 @@ import type { NodeConfig } from './config.js';
 import { portInUse } from './config-error.js';
 import { meteredMeta, metastoreRegistries, NodeMetrics, nodeMetricsText } from './metrics.js';
 import { controlStoreFor } from '../control/index.js';
-import { localMasterKeyRefs } from '../control/embedded.js';
-import { connectionOf } from '../meta/backends/registry.js';
 import type { KeyRing } from '../crypto/keyring.js';
 import type { KeyProvider } from '../crypto/provider.js';
-import { checkMasterKey, defaultMasterKey, openKeyRing } from './keys.js';
+import { localMasterKey, openKeyRing } from './keys.js';
+import { refuseForeignStore } from './foreign-store.js';
 import { EncryptingStore } from '../crypto/encrypting-store.js';
 import type { ControlStore } from '../control/types.js';
 import { BuiltinAuthorizer, type Authorizer } from '../authz/authorizer.js';
@@ -196,35 +195,20 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
   let keyProvider: KeyProvider | null = null;
   // The local provider's master key: the setting, else (the embedded defaults) a key generated
   // once into the data directory; a shared metastore without one runs unencrypted, and says so.
-  let masterKey: string | null = config.encryption_master_key;
-  if (config.key_provider === 'local') {
-    try {
-      // On an embedded file, the master keys its namespace keys are wrapped by: a lost or replaced key is refused here.
-      const c = connectionOf(raw);
-      const wrappedBy = c?.kind === 'sqlite' ? localMasterKeyRefs(c.db) : [];
-      let source = 'the setting';
-      if (masterKey === null) {
-        const d = defaultMasterKey(config.metastore, { handedIn: o.meta !== undefined, wrappedBy, ...(o.dataDir ? { dataDir: o.dataDir } : {}) });
-        if (d) {
-          masterKey = d.key;
-          source = `from ${d.source}`;
-          logger.info({ master_key: d.source }, 'encryption: the local key provider uses the master key from its data directory');
-        } else {
-          logger.warn('encryption: key_provider is local but encryption_master_key is not set and the metastore is shared: new namespaces are written unencrypted; set encryption_master_key (the same on every node) or key_provider kms (docs/encryption.md)');
-        }
-      }
-      if (masterKey !== null) checkMasterKey(masterKey, source, wrappedBy);
-    } catch (e) {
-      if (!o.meta) await raw.close();
-      throw e;
-    }
+  const plainStore = o.store ?? openStore(config.store);
+  let masterKey: string | null;
+  try {
+    await refuseForeignStore(raw, plainStore, config);
+    masterKey = localMasterKey(config, raw, { handedIn: o.meta !== undefined, ...(o.dataDir ? { dataDir: o.dataDir } : {}) }, logger);
+  } catch (e) {
+    if (!o.meta) await raw.close();
+    throw e;
   }
   if (config.key_provider === 'kms' || (config.key_provider === 'local' && masterKey !== null)) {
     ({ ring: keys, control: keyControl, provider: keyProvider } = await openKeyRing(config, masterKey, raw));
   } else if (config.encryption === 'on' && config.key_provider === 'none') {
     logger.warn('encryption is on but key_provider is none: namespaces are written unencrypted (docs/encryption.md)');
   }
-  const plainStore = o.store ?? openStore(config.store);
   const store = keys ? new EncryptingStore(plainStore, keys) : plainStore;
   const roles = new Set(config.roles);
   const manifests = new Manifests(store);

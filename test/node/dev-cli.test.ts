@@ -1,11 +1,13 @@
 // `loam dev` as a user starts it (the package's bin in a child process): a second dev node on
 // another --port starts beside the first (each /metrics next to its own API port); a port in
 // use is one line naming the setting to change; a --data-dir that is a file, or cannot be
-// made, is one line naming it — exit 1, no stack trace, within a deadline.
+// made, is one line naming it; a data dir whose metastore file was lost or emptied while its
+// objects remain is refused (a fresh metastore would collect them as garbage) — exit 1, no
+// stack trace, within a deadline.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,4 +103,31 @@ test('a --data-dir that is a file, or cannot be made, is one line naming it', as
   const proc = await dev(['--port', '0', '--data-dir', '/proc/loam-dev-test/data']);
   assert.equal(proc.code, 1);
   oneLine(proc.stderr, /^loam: configuration: --data-dir \/proc\/loam-dev-test\/data: cannot make \/proc\/loam-dev-test \(ENOENT\)/);
+});
+
+test('a data dir whose metastore file was lost or emptied, its objects still there, is refused: the objects are not taken for garbage', async () => {
+  const data = join(dir, 'lost-meta');
+  const first = await dev(['--port', '0', '--data-dir', data]);
+  assert.ok(first.listening, first.stderr);
+  const url = /listening: (http:\/\/\S+)/.exec(first.stdout)![1]!;
+  const key = /export LOAM_KEY=(\S+)/.exec(first.stdout)![1]!;
+  const call = (method: string, path: string, body: unknown) =>
+    fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+  assert.equal((await call('POST', '/v1/namespaces', { name: 'demo' })).status, 201);
+  assert.equal((await call('POST', '/v1/namespaces/demo/collections', { name: 'books', primary_key: 'id' })).status, 201);
+  assert.equal((await call('POST', '/v1/namespaces/demo/collections/books/documents', { upserts: [{ id: 'b1' }] })).status, 200);
+  running.at(-1)!.kill('SIGKILL');
+  const objects = () => (readdirSync(join(data, 'objects', 'objects'), { recursive: true }) as string[]).sort();
+  const before = objects();
+  assert.ok(before.some((p) => p.startsWith('wal/')), 'the write left a WAL object');
+
+  for (const lose of [() => truncateSync(join(data, 'meta.db'), 0), () => rmSync(join(data, 'meta.db'))]) {
+    for (const f of ['meta.db-wal', 'meta.db-shm']) rmSync(join(data, f), { force: true });
+    lose();
+    const r = await dev(['--port', '0', '--data-dir', data]);
+    assert.equal(r.code, 1, r.stdout);
+    oneLine(r.stderr, /^loam: configuration: metastore .*meta\.db holds no namespace, but the store file:\/\/.*objects already holds Loam data \(wal\/.*Restore the metastore it was written with/);
+    assert.doesNotMatch(r.stdout, /LOAM_KEY/, 'no new keys were made');
+    assert.deepEqual(objects(), before, 'the objects are untouched');
+  }
 });
