@@ -37,10 +37,22 @@ export function jsonObject(v: string): Record<string, unknown> {
   }
 }
 
+/** --url / LOAM_URL: refused as a usage error unless an http(s) URL (fetch's own errors name neither the option nor the fix). */
+export function nodeUrl(v: string): string {
+  let u: URL | null = null;
+  try {
+    u = new URL(v);
+  } catch {
+    // not a URL at all: refused below
+  }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.hostname === '') throw new InvalidArgumentError(`expected the node's http:// or https:// URL, e.g. ${DEFAULT_URL}`);
+  return v;
+}
+
 /** The options every data command takes, and its example. */
 export function remote(c: Command, example: string): Command {
   return c
-    .addOption(new Option('--url <url>', 'the node').env('LOAM_URL').default(DEFAULT_URL))
+    .addOption(new Option('--url <url>', 'the node').env('LOAM_URL').default(DEFAULT_URL).argParser(nodeUrl))
     .addOption(new Option('-o, --output <format>', 'how to print the answer').choices([...OUTPUT_FORMATS]).default('table'))
     .addHelpText('after', `\nThe API key is read from LOAM_KEY.\n\nExample:\n  ${example}\n`);
 }

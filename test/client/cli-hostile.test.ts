@@ -341,6 +341,19 @@ describe('loam CLI: a mistyped command line', () => {
       assert.equal(hint, `(see ${help})`, `loam ${args}: ${r.stderr}`);
       assert.deepEqual(more, [], `loam ${args}: no help text after the hint`);
     }
+    // A node address that is no http(s) URL, on the command line or in LOAM_URL (empty included).
+    for (const [args, env, says] of [
+      ['ns list --url notaurl', {}, /^error: option '--url <url>' argument 'notaurl' is invalid\. expected the node's http:\/\/ or https:\/\/ URL, e\.g\. http:\/\/127\.0\.0\.1:7070$/],
+      ['docs get demo books b1 --url ftp://x', {}, /^error: option '--url <url>' argument 'ftp:\/\/x' is invalid\. expected the node's http:\/\/ or https:\/\/ URL/],
+      ['ns list', { LOAM_URL: '' }, /^error: option '--url <url>' value '' from env 'LOAM_URL' is invalid\. expected the node's http:\/\/ or https:\/\/ URL/],
+    ] as const) {
+      const r = await sh(`node ${BIN} ${args}`, { env });
+      assert.equal(r.code, 2, `loam ${args}: exit ${r.code}: ${r.stderr}`);
+      const [line, hint, ...more] = lines(r.stderr);
+      assert.match(line ?? '', says, `loam ${args}: ${r.stderr}`);
+      assert.match(hint ?? '', /^\(see loam .* --help\)$/);
+      assert.deepEqual(more, []);
+    }
     // Asked for, the help is all there.
     const help = await sh(`node ${BIN} docs put --help`);
     assert.equal(help.code, 0);
