@@ -12,6 +12,7 @@ import type { CollectionWriter } from '../collection/writer.js';
 import type { ControlStore } from '../control/types.js';
 import { ErasureLogKeys } from './keys.js';
 import { ErasedKeys } from './purge.js';
+import { typedKeys } from './service.js';
 import { ERASURE_LOG_PREFIX, ERASURE_RECORD_FORMAT, readRecord, type ErasureData, type RequestRecord } from './record.js';
 
 /** Listing pages of _erasure/ a start reads (pages of 1,000 objects). */
@@ -72,7 +73,7 @@ async function replayOne(d: ReplayDeps, rec: RequestRecord): Promise<void> {
       cursor = r.nextCursor;
       if (!cursor) break;
     }
-    if (found.length > 0) await d.writer.write(c, { deletes: found });
+    if (found.length > 0) await d.writer.write(c, { deletes: typedKeys(c, found) });
     // The restored log may hold the erased records anywhere below its heads: the erasure offset is the heads (after the delete).
     const h = await d.meta.collectionHead(c.ns, c.id);
     offsets = h.heads.filter((x) => x.next > 0).map((x) => ({ partition: x.partition, offset: x.next }));

@@ -46,6 +46,15 @@ export interface ErasureServiceDeps {
   boundMs?: number;
 }
 
+/**
+ * Canonical keys (strings, as hashed and stored) as the collection's writer takes them: a key
+ * declared `number` must be sent as a number (its canonical form is the number's shortest
+ * string, which Number() reads back exactly).
+ */
+export function typedKeys(c: Collection, keys: readonly string[]): (string | number)[] {
+  return ownField(c.schema.fields, c.schema.primaryKey) === 'number' ? keys.map(Number) : [...keys];
+}
+
 export class ErasureService {
   readonly deadlineMs: number;
   readonly boundMs: number;
@@ -104,7 +113,7 @@ export class ErasureService {
     // The key before the delete: an org whose erasure-log key cannot be made or unwrapped is refused before anything is written.
     const logKey = await this.d.keys.current(org);
     const id = newErasureId();
-    const written = await writer.write(c, { deletes: keys });
+    const written = await writer.write(c, { deletes: typedKeys(c, keys) });
     const requested = Date.now();
     const data: ErasureData = {
       format: ERASURE_RECORD_FORMAT,

@@ -66,3 +66,19 @@ test('loam erase without keys or with both keys and --filter: one line that says
   }
   assert.equal(await count(), before, 'no erasure was requested');
 });
+
+test('loam erase --number on a collection whose primary key is a number (and by filter there): the document is erased, and its key verifies', async () => {
+  assert.equal((await raw(n.url, n.admin, 'POST', '/v1/namespaces/demo/collections', { name: 'nums', primary_key: 'id', partitions: 1, fields: { id: 'number' } })).status, 201);
+  assert.equal((await raw(n.url, n.admin, 'POST', '/v1/namespaces/demo/collections/nums/documents', { upserts: [{ id: 0 }, { id: 16 }, { id: 17 }] })).status, 200);
+  const e = await loam(['erase', 'demo', 'nums', '17', '--number', '-o', 'json']);
+  assert.equal(e.code, 0, e.stderr);
+  const id = (JSON.parse(e.stdout) as { id: string }).id;
+  assert.equal((await raw(n.url, n.admin, 'GET', '/v1/namespaces/demo/collections/nums/documents/17')).status, 404);
+  const v = await loam(['erasures', 'verify', id, '--key', '17', '--number', '-o', 'json']);
+  assert.equal(v.code, 0, v.stderr);
+  assert.equal(JSON.parse(v.stdout).verified, true);
+  const f = await loam(['erase', 'demo', 'nums', '--filter', '{"id":{"$gte":16}}']);
+  assert.equal(f.code, 0, f.stderr);
+  assert.equal((await raw(n.url, n.admin, 'GET', '/v1/namespaces/demo/collections/nums/documents/16')).status, 404);
+  assert.equal((await raw(n.url, n.admin, 'GET', '/v1/namespaces/demo/collections/nums/documents/0')).status, 200, 'the others stay');
+});
