@@ -27,6 +27,18 @@ function positiveInt(v: string): number {
   return n;
 }
 
+/** A JSON number, written out: Number() alone would read "" as 0 and "0x10" as 16, naming another document. */
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+
+/** Primary key values given with --number: each must be a JSON number (a wrong one is refused, never read as another key). */
+export function numberKeys(values: readonly string[]): number[] {
+  return values.map((v) => {
+    const n = Number(v);
+    if (!JSON_NUMBER.test(v) || !Number.isFinite(n)) throw new InputError(`--number: ${JSON.stringify(v)} is not a number (a JSON number such as 17 or -2.5)`);
+    return n;
+  });
+}
+
 export function jsonObject(v: string): Record<string, unknown> {
   try {
     const x = JSON.parse(v) as unknown;
@@ -268,11 +280,17 @@ function documentCommands(p: Command): void {
     }),
   );
   remote(
-    docs.command('delete').argument('<namespace>').argument('<collection>').argument('<ids...>', 'primary keys').description('Delete documents by primary key, in one write.'),
-    'loam docs delete demo books b1 b3',
+    docs
+      .command('delete')
+      .argument('<namespace>')
+      .argument('<collection>')
+      .argument('<ids...>', 'primary keys')
+      .option('--number', 'the keys are numbers (a collection whose primary key is declared number)')
+      .description('Delete documents by primary key, in one write.'),
+    'loam docs delete demo books b1 b3   |   loam docs delete demo scores 17 --number',
   ).action(
-    act(async (ns: string, coll: string, ids: string[], o: Remote) => {
-      const r = await clientFor(o).write(ns, coll, { deletes: ids });
+    act(async (ns: string, coll: string, ids: string[], o: Remote & { number?: boolean }) => {
+      const r = await clientFor(o).write(ns, coll, { deletes: o.number ? numberKeys(ids) : ids });
       print(formatOne({ deleted: ids.length, token: r.token ?? null }, o.output));
     }),
   );

@@ -5,7 +5,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { Erasure } from '../client/index.js';
 import { InputError } from './docs-input.js';
 import { formatOne, formatRows } from './output.js';
-import { act, clientFor, jsonObject, print, remote, type Remote } from './data.js';
+import { act, clientFor, jsonObject, numberKeys, print, remote, type Remote } from './data.js';
 
 const SHOW_COLUMNS = ['id', 'phase', 'waiting', 'requested', 'expected_completion', 'deadline', 'completed'];
 const LIST_COLUMNS = ['id', 'phase', 'namespace_id', 'collection_id', 'keys', 'requested', 'completed'];
@@ -51,7 +51,7 @@ export function erasureCommands(p: Command): void {
     act(async (ns: string, coll: string, keys: string[], o: Remote & { filter?: Record<string, unknown>; number?: boolean }) => {
       if (keys.length > 0 && o.filter) throw new InputError('give keys or --filter, not both (see loam erase --help)');
       if (keys.length === 0 && !o.filter) throw new InputError('give the keys to erase, or --filter (see loam erase --help)');
-      const body = o.filter ? { filter: o.filter } : { keys: o.number ? keys.map(Number) : keys };
+      const body = o.filter ? { filter: o.filter } : { keys: o.number ? numberKeys(keys) : keys };
       const r = await clientFor(o).erase(ns, coll, body);
       print(formatOne({ ...shown(r.erasure!), token: r.token }, o.output, [...SHOW_COLUMNS, 'token']));
     }),
@@ -80,7 +80,7 @@ export function erasureCommands(p: Command): void {
     'loam erasures verify er_0123abcd… --key user-17',
   ).action(
     act(async (id: string, o: Remote & { key: string; number?: boolean }) => {
-      const v = await clientFor(o).erasures.verify(id, o.number ? Number(o.key) : o.key);
+      const v = await clientFor(o).erasures.verify(id, o.number ? numberKeys([o.key])[0]! : o.key);
       print(formatOne({ verified: v.verified, key_hash: v.key_hash, key_version: v.key_version, ...shown(v.erasure!) }, o.output));
     }),
   );

@@ -104,6 +104,15 @@ describe('loam CLI: data commands against a real node', () => {
     assert.match(ok(await loam('docs get demo books b1')), /^id\s+title\s+year\nb1\s+Dune\s+1965$/m);
 
     assert.equal(JSON.parse(ok(await loam('docs delete demo books b1 s2 -o json'))).deleted, 2);
+    // A collection whose primary key is declared number takes its keys as numbers (--number), written out as JSON numbers.
+    assert.equal((await raw(n.url, n.admin, 'POST', '/v1/namespaces/demo/collections', { name: 'scores', primary_key: 'id', fields: { id: 'number' } })).status, 201);
+    ok(await loam(`docs put demo scores '{"id":0}' '{"id":17}'`));
+    assert.equal(JSON.parse(ok(await loam('docs delete demo scores 17 --number -o json'))).deleted, 1);
+    assert.equal((await loam('docs get demo scores 17')).code, 1, 'deleted');
+    const notNumber = await loam(`docs delete demo scores '' --number`);
+    assert.equal(notNumber.code, 1);
+    assert.equal(notNumber.stderr, 'loam: --number: "" is not a number (a JSON number such as 17 or -2.5)\n');
+    assert.equal((await loam('docs get demo scores 0')).code, 0, '"" is not read as 0');
     const missing = await loam('docs get demo books b1');
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /loam: document "b1" not found in collection "books" \(HTTP 404 not_found\)/);

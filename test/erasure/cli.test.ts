@@ -82,3 +82,20 @@ test('loam erase --number on a collection whose primary key is a number (and by 
   assert.equal((await raw(n.url, n.admin, 'GET', '/v1/namespaces/demo/collections/nums/documents/16')).status, 404);
   assert.equal((await raw(n.url, n.admin, 'GET', '/v1/namespaces/demo/collections/nums/documents/0')).status, 200, 'the others stay');
 });
+
+test('loam erase --number with a value that is not a JSON number (empty, hex, text): one line naming it, exit 1, nothing erased', async () => {
+  assert.equal((await raw(n.url, n.admin, 'POST', '/v1/namespaces/demo/collections', { name: 'counted', primary_key: 'id', partitions: 1, fields: { id: 'number' } })).status, 201);
+  assert.equal((await raw(n.url, n.admin, 'POST', '/v1/namespaces/demo/collections/counted/documents', { upserts: [{ id: 0 }, { id: 16 }] })).status, 200);
+  const before = ((await raw(n.url, n.admin, 'GET', '/v1/erasures')).body.items as unknown[]).length;
+  // "" (an unset shell variable) and "0x10" were read as 0 and 16: another document, erased for good.
+  for (const v of ['', '0x10', 'b2', ' 16', '1e400']) {
+    const r = await loam(['erase', 'demo', 'counted', v, '--number']);
+    assert.equal(r.code, 1, `${JSON.stringify(v)}: ${r.stdout}`);
+    assert.equal(r.stderr, `loam: --number: ${JSON.stringify(v)} is not a number (a JSON number such as 17 or -2.5)\n`);
+  }
+  const verify = await loam(['erasures', 'verify', 'er_0123abcd', '--key', '0x10', '--number']);
+  assert.equal(verify.code, 1);
+  assert.match(verify.stderr, /^loam: --number: "0x10" is not a number/);
+  for (const id of ['0', '16']) assert.equal((await raw(n.url, n.admin, 'GET', `/v1/namespaces/demo/collections/counted/documents/${id}`)).status, 200, `${id} is still there`);
+  assert.equal(((await raw(n.url, n.admin, 'GET', '/v1/erasures')).body.items as unknown[]).length, before, 'no erasure was requested');
+});
