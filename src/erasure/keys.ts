@@ -10,6 +10,7 @@ import { errors, isMetaError } from '../meta/errors.js';
 import type { ControlStore } from '../control/types.js';
 import { isStoreError, purge, type Store } from '../store/index.js';
 import { putCreateOnly } from '../collection/manifest.js';
+import { DEFAULT_ORG } from '../collection/catalog.js';
 
 /**
  * Each wrapped key version is also an object in the bucket, beside the erasure log's records
@@ -20,6 +21,9 @@ export function keyObjectPath(org: string, version: number): string {
   return `_erasure/${org}/keys/${String(version).padStart(8, '0')}.key`;
 }
 
+
+/** Orgs whose erasure-log keys a starting node looks at, at most, to check its key-encryption key (one live key decides). */
+export const MAX_KEK_CHECK_ORGS = 100;
 
 /** An erasure-log key and the key-encryption key: 256 bits. */
 export const ERASURE_KEY_BYTES = 32;
@@ -95,6 +99,29 @@ export class ErasureLogKeys {
     if (newest) return { version: newest.version, key: this.unwrapped(org, newest.version, newest.wrapped) };
     // None yet, or all destroyed: a new version after the newest (a destroyed version is never reused).
     return this.create(org, (all[all.length - 1]?.version ?? 0) + 1);
+  }
+
+  /**
+   * Null when the node's key-encryption key unwraps the newest live key of the first org that
+   * has one (of the first MAX_KEK_CHECK_ORGS orgs), or none exists; else what it fails on. A
+   * node with another KEK (loam dev: a lost erasure.kek made again) would answer every erase and
+   * verify with an internal error: it is refused at start instead.
+   */
+  async kekMismatch(): Promise<{ org: string; version: number } | null> {
+    // The default org first: without API keys every erasure is its own, and it has no org record then.
+    const orgs = new Set([DEFAULT_ORG, ...(await this.control.listOrgs({ limit: MAX_KEK_CHECK_ORGS })).items.map((o) => o.id)]);
+    for (const org of orgs) {
+      const live = (await this.control.erasureKeys(org)).filter((k) => k.destroyed === null);
+      const newest = live[live.length - 1];
+      if (!newest) continue;
+      try {
+        this.unwrapped(org, newest.version, newest.wrapped);
+        return null;
+      } catch {
+        return { org, version: newest.version };
+      }
+    }
+    return null;
   }
 
   /** Starts a new version: later erasures hash with it; earlier records keep theirs. */

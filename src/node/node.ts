@@ -44,6 +44,7 @@ import { ErasureRunner } from '../erasure/runner.js';
 import { replayErasures } from '../erasure/replay.js';
 import { Leases } from '../workers/lease.js';
 import { erasureBoundMs } from './config.js';
+import { ConfigError } from './config-error.js';
 import { Membership, type MembershipView, type NodeRole } from '../router/membership.js';
 import { RequestRouter } from '../router/requests.js';
 import { placementRoute } from '../gateway/placement-route.js';
@@ -374,6 +375,8 @@ export async function startNode(config: NodeConfig, o: NodeOverrides = {}): Prom
     try {
       erasureControl = control ?? (await controlStoreFor(raw));
       const keys = new ErasureLogKeys(erasureControl, parseKek(config.erasure_kek), store);
+      const bad = await keys.kekMismatch();
+      if (bad) throw new ConfigError('erasure_kek', `does not unwrap the erasure-log key version ${bad.version} of org "${bad.org}": set the key-encryption key it was made with (loam dev keeps it in erasure.kek in its data dir: restore that file)`);
       erasure = new ErasureService({ control: erasureControl, keys, store, deadlineMs: config.erasure_deadline_ms, boundMs: erasureBoundMs(config) });
       await replayErasures({ meta, store, control: erasureControl, keys, reader, writer });
       const ec = erasureControl;

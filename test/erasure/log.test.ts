@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -17,7 +18,6 @@ import { MetaError } from '../../src/meta/errors.js';
 import { isDataError } from '../../src/log/errors.js';
 import { ErasureService } from '../../src/erasure/service.js';
 import { ERASURE_FAST, KEK, completed } from './helpers.js';
-import { randomBytes } from 'node:crypto';
 import { openEmbeddedControl } from '../../src/control/embedded.js';
 import { ErasureLogKeys } from '../../src/erasure/keys.js';
 import { MemoryStore } from '../../src/store/index.js';
@@ -230,5 +230,30 @@ describe('unwrapped erasure-log keys', () => {
     }
     for (const [org, key] of made) assert.deepEqual((await keys.current(org)).key, key, `${org}'s key unwraps again`);
     assert.equal(keys.cached(), 3);
+  });
+});
+
+describe('a node started with another erasure_kek than the one its erasure-log keys were made with', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'loam-kek-'));
+  const config = (kek: string) => resolveConfig({ metastore: `sqlite:${join(dir, 'meta.db')}`, store: `file://${join(dir, 'objects')}`, port: 0, log_level: 'silent', ...FAST, ...ERASURE_FAST, erasure_kek: kek });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('is refused at start naming erasure_kek (loam dev: a lost erasure.kek made again), not a node answering 500 to every erase and verify', async () => {
+    let node = await startNode(config(KEK), { logger: pino({ level: 'silent' }) });
+    assert.equal((await http(node.url, 'POST', '/v1/namespaces', { name: 'r' })).status, 201);
+    assert.equal((await http(node.url, 'POST', '/v1/namespaces/r/collections', { name: 'c', primary_key: 'id' })).status, 201);
+    assert.equal((await http(node.url, 'POST', '/v1/namespaces/r/collections/c/documents', { upserts: [{ id: 'a' }] })).status, 200);
+    assert.equal((await http(node.url, 'POST', '/v1/namespaces/r/collections/c/erase', { keys: ['a'] })).status, 202);
+    await node.close();
+    const other = randomBytes(32).toString('hex');
+    await assert.rejects(startNode(config(other), { logger: pino({ level: 'silent' }) }), (e: unknown) => {
+      assert.ok(e instanceof ConfigError && e.setting === 'erasure_kek', String(e));
+      assert.match(e.message, /erasure_kek does not unwrap the erasure-log key version 1 of org "default".*erasure\.kek/);
+      assert.ok(!e.message.includes(other) && !e.message.includes(KEK), 'no key is shown');
+      return true;
+    });
+    node = await startNode(config(KEK), { logger: pino({ level: 'silent' }) });
+    assert.equal((await http(node.url, 'POST', '/v1/namespaces/r/collections/c/erase', { keys: ['a'] })).status, 202, 'the right one starts and erases');
+    await node.close();
   });
 });
