@@ -34,6 +34,8 @@ import { shortUsageErrors } from './usage.js';
 
 /** Where `loam dev` keeps its data unless --data-dir says otherwise. */
 export const DEV_DATA_DIR = './.loam';
+/** The file in a `loam dev` data dir that holds its erasure-log key-encryption key (mode 0600). */
+export const DEV_ERASURE_KEK_FILE = 'erasure.kek';
 /** Where `loam serve` writes the first operator key (mode 0600) unless told otherwise. */
 export const DEFAULT_OPERATOR_KEY_FILE = './loam-operator.key';
 export { OPERATOR_KEY_ENV };
@@ -88,9 +90,16 @@ function fail(e: unknown): never {
  * erasure works out of the box in development. A deployment sets erasure_kek itself.
  */
 export function devErasureKek(dir: string): string {
-  const path = resolve(dir, 'erasure.kek');
-  if (!existsSync(path)) writeFileSync(path, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
-  return readFileSync(path, 'utf8').trim();
+  const path = resolve(dir, DEV_ERASURE_KEK_FILE);
+  let kek: string;
+  try {
+    if (!existsSync(path)) writeFileSync(path, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+    kek = readFileSync(path, 'utf8').trim();
+  } catch (e) {
+    throw new ConfigError('erasure_kek', `is read from ${path}, which cannot be read or made (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  if (!/^[0-9a-fA-F]{64}$/.test(kek)) throw new ConfigError('erasure_kek', `is read from ${path}, which does not hold 64 hex digits (restore it from a backup of the data dir)`);
+  return kek;
 }
 
 /** The settings as config-check shows them: secrets masked, and every URL's credentials. */

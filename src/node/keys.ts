@@ -62,11 +62,20 @@ export function masterKeyFile(file: string, wrappedBy: readonly string[] = []): 
     try {
       writeFileSync(file, `${randomBytes(KEY_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
     } catch (e) {
-      if ((e as { code?: string }).code !== 'EEXIST') throw e; // another process made it first: use theirs
+      // EEXIST: another process made it first: use theirs.
+      if ((e as { code?: string }).code !== 'EEXIST') throw new ConfigError('encryption_master_key', `is kept in ${file}, which cannot be made (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
   }
-  if ((statSync(file).mode & 0o077) !== 0) throw new ConfigError('encryption_master_key', `is read from ${file}, which others may read: chmod 600 it`);
-  const value = readFileSync(file, 'utf8').trim();
+  let value: string;
+  try {
+    const st = statSync(file);
+    if (!st.isFile()) throw new ConfigError('encryption_master_key', `is read from ${file}, which is not a file`);
+    if ((st.mode & 0o077) !== 0) throw new ConfigError('encryption_master_key', `is read from ${file}, which others may read: chmod 600 it`);
+    value = readFileSync(file, 'utf8').trim();
+  } catch (e) {
+    if (e instanceof ConfigError) throw e;
+    throw new ConfigError('encryption_master_key', `is read from ${file}, which cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
   try {
     parseMasterKey(value, 'encryption_master_key');
   } catch {

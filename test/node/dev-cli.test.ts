@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,5 +129,19 @@ test('a data dir whose metastore file was lost or emptied, its objects still the
     oneLine(r.stderr, /^loam: configuration: metastore .*meta\.db holds no namespace, but the store file:\/\/.*objects already holds Loam data \(wal\/.*Restore the metastore it was written with/);
     assert.doesNotMatch(r.stdout, /LOAM_KEY/, 'no new keys were made');
     assert.deepEqual(objects(), before, 'the objects are untouched');
+  }
+});
+
+test("a data dir's key file that is a directory, or holds no key, is one line naming it, not a stack trace", async () => {
+  for (const [name, make, says] of [
+    ['erasure.kek', (p: string) => mkdirSync(p), /^loam: configuration: erasure_kek is read from \S+erasure\.kek, which cannot be read or made \(EISDIR\)/],
+    ['erasure.kek', (p: string) => writeFileSync(p, 'not a key', { mode: 0o600 }), /^loam: configuration: erasure_kek is read from \S+erasure\.kek, which does not hold 64 hex digits/],
+    ['encryption.key', (p: string) => mkdirSync(p), /^loam: configuration: encryption_master_key is read from \S+encryption\.key, which is not a file/],
+  ] as const) {
+    const data = mkdtempSync(join(dir, 'keyfile-'));
+    make(join(data, name));
+    const r = await dev(['--port', '0', '--data-dir', data]);
+    assert.equal(r.code, 1, r.stdout);
+    oneLine(r.stderr, says);
   }
 });
