@@ -15,6 +15,16 @@ export function clientFor(o: Remote): LoamClient {
   return new LoamClient({ url: o.url, ...(key ? { key } : {}) });
 }
 
+/**
+ * A line on stdout that waits while the reader is behind (its pipe full): what streams page by
+ * page then holds about a page in memory, not everything the reader has yet to read.
+ */
+export async function printStreamed(s: string): Promise<void> {
+  if (s === '' || process.stdout.write(`${s}\n`)) return;
+  // A reader that goes away ends the process (./pipes.ts), so this waits for 'drain' only.
+  await new Promise<void>((drained) => process.stdout.once('drain', drained));
+}
+
 /** A line on stdout (nothing for an empty answer). */
 export function print(s: string): void {
   if (s !== '') process.stdout.write(`${s}\n`);

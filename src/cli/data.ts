@@ -10,7 +10,7 @@ import { MIN_LOG_RETENTION_BYTES, MIN_LOG_RETENTION_MS } from '../collection/ret
 import { DEFAULT_COLLECTION_LOG_RETENTION_MS } from '../meta/limits.js';
 import { DEFAULT_BATCH_DOCS, InputError } from './docs-input.js';
 import { putDocuments } from './docs-put.js';
-import { clientFor, print, type Remote } from './connection.js';
+import { clientFor, print, printStreamed, type Remote } from './connection.js';
 
 export { clientFor, print, type Remote };
 
@@ -102,7 +102,7 @@ async function printPages<T extends object>(pages: AsyncIterable<{ items: T[]; m
   for await (const p of pages) {
     const take = p.items.slice(0, limit - shown);
     shown += take.length;
-    if (o.output === 'jsonl') print(formatRows(take as Record<string, unknown>[], 'jsonl'));
+    if (o.output === 'jsonl') await printStreamed(formatRows(take as Record<string, unknown>[], 'jsonl'));
     else held.push(...take);
     if (shown >= limit) {
       more = take.length < p.items.length || p.more;
@@ -273,7 +273,7 @@ function documentCommands(p: Command): void {
       const got: Doc[] = [];
       for (const id of ids) {
         const d = await loam.get(ns, coll, id, read);
-        if (o.output === 'jsonl') print(JSON.stringify(d));
+        if (o.output === 'jsonl') await printStreamed(JSON.stringify(d));
         else got.push(d);
       }
       if (o.output !== 'jsonl') print(ids.length === 1 && got[0] ? formatOne(got[0], o.output) : formatRows(got, o.output));

@@ -203,6 +203,35 @@ describe('loam CLI against a real node: a closed stdout, Ctrl-C', () => {
     }
   });
 
+  test('piped to a reader that stops reading: the query waits for it instead of fetching every page into memory; all of it arrives once read', async () => {
+    const queries = async () => {
+      const text = await (await fetch(n.node.metricsUrl, { signal: AbortSignal.timeout(10_000) })).text();
+      return [...text.matchAll(/^loam_http_requests_total\{[^}]*route="[^"]*\/query"[^}]*\} (\d+)$/gm)].reduce((a, m) => a + Number(m[1]), 0);
+    };
+    const before = await queries();
+    // 300 pages of 10; a pipe holds about 500 of these lines.
+    const p = spawn(process.execPath, [BIN, 'query', 'ns000', 'books', '--all', '--page-size', '10', '-o', 'jsonl'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOAM_URL: n.url, LOAM_KEY: n.admin },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const done = exited(p);
+    p.stdout!.pause();
+    // Long enough to fetch all 300 pages were it not waiting for the reader.
+    let stalled = 0;
+    for (let last = -1; stalled !== last; ) {
+      last = stalled;
+      await new Promise((r) => setTimeout(r, 1_000));
+      stalled = (await queries()) - before;
+    }
+    assert.ok(stalled < 150, `${stalled} of 300 pages fetched while nobody read: the output was held in memory`);
+    let out = '';
+    p.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    p.stdout!.resume();
+    assert.equal((await done).code, 0);
+    assert.equal(lines(out).length, 3000, 'every document, once read');
+  });
+
   /** A JSON-lines file far too long to be put before the test interrupts it: document i is {"id":"p<i>"} on line i. */
   function bigFile(): string {
     const file = join(dir, 'big.jsonl');
