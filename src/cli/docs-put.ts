@@ -9,6 +9,10 @@ import { batches, fromArguments, fromFile, fromStdin, InputError, type Located }
 /** Exit status after Ctrl-C: 128 + SIGINT, as a shell reports a command the signal ended. */
 export const INTERRUPTED_EXIT = 130;
 
+/** The progress line of a put whose total is known (a file), and of one whose total is not (stdin). */
+const FILE_PROGRESS = 'docs put |{bar}| {percentage}% {value}/{total} documents | eta {eta_formatted}';
+const STREAM_PROGRESS = 'docs put: {value} documents sent | {duration}s';
+
 /** Where a batch came from: "line 501–line 1000", or "argument 2" for one document. */
 function rangeOf(batch: readonly Located[]): string {
   return batch.length === 1 ? batch[0]!.at : `${batch[0]!.at}–${batch[batch.length - 1]!.at}`;
@@ -38,16 +42,22 @@ export async function putDocuments(ns: string, coll: string, args: string[], o: 
   const loam = clientFor(o);
   let source: AsyncIterable<Located> | Iterable<Located>;
   let total: number | undefined;
+  let streamed = false;
   if (o.file && o.file !== '-') {
     if (args.length > 0) throw new InputError('give documents as arguments or with --file, not both');
     const f = await fromFile(o.file);
     source = f.docs();
     total = f.total;
   } else if (args.length > 0) source = fromArguments(args);
-  else if (o.file === '-' || !process.stdin.isTTY) source = fromStdin(process.stdin);
+  else if (o.file === '-' || !process.stdin.isTTY) {
+    source = fromStdin(process.stdin);
+    // Not while someone types the documents: the count would redraw over their line.
+    streamed = !process.stdin.isTTY;
+  }
   else throw new InputError('no documents: give them as arguments (JSON objects), with --file PATH, or on stdin');
   // A bar only for people: stdout a terminal (cli-progress itself stays quiet when stderr is not one).
-  const bar = total !== undefined && process.stdout.isTTY ? new SingleBar({ format: 'docs put |{bar}| {percentage}% {value}/{total} documents | eta {eta_formatted}', hideCursor: true }) : null;
+  // From stdin the total is unknown: a count of what was sent, and for how long, in its place.
+  const bar = !process.stdout.isTTY || (total === undefined && !streamed) ? null : new SingleBar({ format: streamed ? STREAM_PROGRESS : FILE_PROGRESS, hideCursor: true });
   let written = 0;
   let token: string | undefined;
   let last = '';
@@ -65,7 +75,7 @@ export async function putDocuments(ns: string, coll: string, args: string[], o: 
     process.exit(INTERRUPTED_EXIT);
   };
   process.once('SIGINT', interrupted);
-  bar?.start(total!, 0);
+  bar?.start(total ?? 0, 0);
   try {
     for await (const batch of batches(source, o.batchSize)) {
       sending = batch;

@@ -165,6 +165,12 @@ describe('loam CLI: data commands against a real node', () => {
     assert.equal(piped.code, 0);
     assert.doesNotMatch(piped.stdout + piped.stderr, /docs put \|/);
     assert.match(piped.stdout, /^written\s+token\n1000\s+\S+$/m);
+    // From stdin the total is unknown: a terminal still sees how many were sent, and how long it took.
+    const fromStdin = await nodeSh(`script -qec "node ${BIN} docs put demo books --batch-size 100 < ${file}" /dev/null`);
+    assert.equal(fromStdin.code, 0, fromStdin.stdout + fromStdin.stderr);
+    assert.match(fromStdin.stdout, /docs put: 1000 documents sent \| \d+s/);
+    const stdinPiped = await loam(`docs put demo books --batch-size 100 < ${file} | cat`);
+    assert.doesNotMatch(stdinPiped.stdout + stdinPiped.stderr, /documents sent/);
   });
 
   test('no key, a bad key, no node: exit 1 with the reason', async () => {
