@@ -428,6 +428,8 @@ describe(`tenancy over HTTP on ${process.env.LOAM_TEST_BACKEND ?? 'embedded'} wi
       for (const u of rows) assert.equal(seen.get(`null/${u.window}`), u.value, `window ${u.window} (page size ${pageSize ?? 'default'})`);
     }
     assert.equal((await call(a, 'GET', '/v1/usage?cursor=nonsense', admin)).status, 400);
+    // Two rows of the admin's org at least, on every backend (one without a data plane counts no requests).
+    await a.control!.putUsage([1, 2].map((h) => ({ org: 'default', ns: null, metric: 'ingest_bytes', window: h * 3_600_000, value: h })));
     const first = await call(a, 'GET', '/v1/usage?page_size=1', admin);
     assert.equal(first.status, 200, first.text);
     assert.equal(typeof first.body.next_cursor, 'string', "an org key's pages go on too");
