@@ -19,6 +19,7 @@ import type { Catalog } from '../collection/catalog.js';
 import { MAX_USAGE_ROWS, OPERATOR_ORG, OPERATOR_ROLE, QUOTA_BOUNDS, QUOTA_NAMES, ROLES, type ControlStore, type QuotaName, type RoleName, type UsageRollup } from '../control/types.js';
 import { usageCursor } from '../control/rules.js';
 import type { Tenancy } from '../authz/tenancy.js';
+import { MAX_KEY_TTL_S } from '../authz/operations.js';
 import { USAGE_METRICS } from '../quota/usage.js';
 import { dataCommands } from './data.js';
 import { shardCommands } from './shards.js';
@@ -365,7 +366,7 @@ function tenancyCommands(p: Command): void {
       .option('--role <role>', `${ROLES.join(', ')}, or ${OPERATOR_ROLE}`, 'reader')
       .option('--namespace <ns>', 'grant the role on this namespace only')
       .option('--scopes <list>', 'comma-separated: *, read, write, admin, ns:<name>', '*')
-      .option('--ttl <seconds>', 'expire after this many seconds'),
+      .option('--ttl <seconds>', `expire after this many seconds (1 to ${MAX_KEY_TTL_S})`, keyTtl),
   ).action(
     run((o) =>
       withControl(o, async (t, _cs, catalog) => {
@@ -376,7 +377,7 @@ function tenancyCommands(p: Command): void {
           role: o.role as RoleName,
           ...(ns !== undefined ? { ns } : {}),
           scopes: o.scopes!.split(',').map((s) => s.trim()),
-          ...(o.ttl ? { ttlS: Number(o.ttl) } : {}),
+          ...(o.ttl !== undefined ? { ttlS: Number(o.ttl) } : {}),
           createdBy: 'cli',
         });
         return k.token;
@@ -473,6 +474,12 @@ function tenancyCommands(p: Command): void {
       }),
     ),
   );
+}
+
+/** --ttl: whole seconds within a key's longest life, checked before anything is opened. */
+function keyTtl(v: string): string {
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_KEY_TTL_S) throw new InvalidArgumentError(`a key lives 1 to ${MAX_KEY_TTL_S} whole seconds`);
+  return v;
 }
 
 /** Rows `loam usage` prints at most (every loop a bound): narrow a larger org's with --metric or --since. */

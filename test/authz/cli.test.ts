@@ -12,6 +12,7 @@ import { program } from '../../src/cli/main.js';
 import { openEmbedded } from '../../src/meta/backends/embedded/index.js';
 import { controlStoreFor } from '../../src/control/index.js';
 import { MAX_USAGE_ROWS } from '../../src/control/types.js';
+import { MAX_KEY_TTL_S } from '../../src/authz/operations.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 /** One CLI run (a process start compiles the TypeScript): generous, but bounded. */
@@ -51,6 +52,15 @@ test('orgs, keys, roles, quotas and usage from the command line', async () => {
   assert.equal(keys.length, 2);
   assert.ok(keys.find((k) => k.keyId === keyId)!.expiry! > Date.now(), 'the ttl became an expiry');
   for (const secret of [writerKey[2]!, adminKey.slice(22)]) assert.ok(!list.out.includes(secret), 'a list never shows a secret');
+
+  // A ttl out of range is the option's usage error, naming --ttl (not the API's ttl_s), before anything is written.
+  for (const ttl of ['abc', '0', '1.5', String(MAX_KEY_TTL_S + 1)]) {
+    const bad = await loam('keys', 'create', '--org', 'acme', '--ttl', ttl, ...at());
+    assert.equal(bad.code, 2, `--ttl ${ttl}: ${bad.err}`);
+    assert.match(bad.err, /--ttl/);
+    assert.doesNotMatch(bad.err, /ttl_s/);
+  }
+  assert.equal(JSON.parse((await loam('keys', 'list', '--org', 'acme', ...at())).out).length, 2, 'no key was created');
 
   assert.equal((await loam('roles', 'grant', keyId, '--org', 'acme', '--role', 'reader', ...at())).code, 0);
   const revokeRole = await loam('roles', 'revoke', keyId, '--org', 'acme', '--role', 'reader', ...at());
