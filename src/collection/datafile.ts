@@ -19,7 +19,7 @@ import { compareKeys } from '../log/keys.js';
 import { decodedBytes, getWithRetry, Lru } from '../log/reader.js';
 import { dataErrors } from '../log/errors.js';
 import { DEFLATE_OPTIONS, putUvarint, uvarintLen } from '../log/format.js';
-import { ownBuffer } from '../log/build-buffers.js';
+import { ownBuffer } from '../crypto/owned.js';
 
 export const DATA_MAGIC = Buffer.from('LOAMDF01', 'latin1');
 export const TRAILER_MAGIC = Buffer.from('LOAMDFIX', 'latin1');

@@ -2,6 +2,7 @@
 // IV, a 128-bit tag, and AAD that binds a ciphertext to where it belongs (namespace, object
 // path, key version), so bytes copied to another object or namespace fail to decrypt.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { ownedBytes } from './owned.js';
 
 export const KEY_BYTES = 32;
 /** 96-bit IVs: GCM's native size; random per encryption (a fresh data key per chunk, too). */
@@ -34,23 +35,14 @@ export function seal(key: Buffer, iv: Buffer, aad: Buffer, plain: Uint8Array | r
   return Buffer.concat(parts);
 }
 
-/**
- * Opens ciphertext || tag; DecryptFailed on any mismatch. The plaintext is in memory of its
- * own, never a view into Node's shared buffer pool: keys and small blocks are cached, and a
- * cached view would keep a whole 8 KiB pool slab alive (and key bytes beside others' data).
- */
+/** Opens ciphertext || tag; DecryptFailed on any mismatch. The plaintext is in memory of its own (keys and small blocks are cached). */
 export function open(key: Buffer, iv: Buffer, aad: Buffer, sealed: Uint8Array, what: string): Buffer {
   if (sealed.length < TAG_BYTES) throw new DecryptFailed(what);
   try {
     const d = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
     d.setAAD(aad);
     d.setAuthTag(Buffer.from(sealed.subarray(sealed.length - TAG_BYTES)));
-    const head = d.update(sealed.subarray(0, sealed.length - TAG_BYTES));
-    const tail = d.final();
-    const out = Buffer.allocUnsafeSlow(head.length + tail.length);
-    head.copy(out);
-    tail.copy(out, head.length);
-    return out;
+    return ownedBytes(d.update(sealed.subarray(0, sealed.length - TAG_BYTES)), d.final());
   } catch {
     throw new DecryptFailed(what);
   }

@@ -12,6 +12,7 @@ import {
   ScheduleKeyDeletionCommand,
 } from '@aws-sdk/client-kms';
 import type { NamespaceKeyRecord } from './types.js';
+import { ownedBytes } from './owned.js';
 import { KeyDestroyedError, KeyUnavailableError, type KeyProvider, type NewKek } from './provider.js';
 
 /** KMS's shortest deletion window (days): the key is disabled at once, deleted after this. */
@@ -77,10 +78,8 @@ export class KmsKeyProvider implements KeyProvider {
       ),
     );
     if (!r.Plaintext) throw new KeyUnavailableError(`KMS Decrypt for namespace ${rec.ns} returned no key`);
-    // Memory of its own (not Buffer.from's pool): the key ring caches it (see envelope.ts open).
-    const kek = Buffer.allocUnsafeSlow(r.Plaintext.length);
-    kek.set(r.Plaintext);
-    return kek;
+    // Memory of its own (not Buffer.from's pool): the key ring caches it.
+    return ownedBytes(r.Plaintext);
   }
 
   /** Disables each version's KMS key, then schedules its deletion (both idempotent). */

@@ -11,6 +11,7 @@ import type { ControlStore } from '../control/types.js';
 import { isStoreError, purge, type Store } from '../store/index.js';
 import { putCreateOnly } from '../collection/manifest.js';
 import { DEFAULT_ORG } from '../collection/catalog.js';
+import { ownedBytes } from '../crypto/owned.js';
 
 /**
  * Each wrapped key version is also an object in the bucket, beside the erasure log's records
@@ -56,13 +57,8 @@ export function unwrapKey(kek: Buffer, org: string, version: number, wrapped: st
   const d = createDecipheriv('aes-256-gcm', kek, b.subarray(0, IV_BYTES));
   d.setAAD(aad(org, version));
   d.setAuthTag(b.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-  const head = d.update(b.subarray(IV_BYTES + TAG_BYTES));
-  const tail = d.final();
   // Memory of its own, not a view into Node's buffer pool: the key is cached (and zeroed by destroy).
-  const key = Buffer.allocUnsafeSlow(head.length + tail.length);
-  head.copy(key);
-  tail.copy(key, head.length);
-  return key;
+  return ownedBytes(d.update(b.subarray(IV_BYTES + TAG_BYTES)), d.final());
 }
 
 /** HMAC-SHA256 (hex) of a canonical key under an erasure-log key. */

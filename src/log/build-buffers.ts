@@ -88,16 +88,3 @@ export class BuildBuffers {
     return { kept: this.free.length, keptBytes: this.free.reduce((n, b) => n + b.length, 0), ...this.counts };
   }
 }
-
-/**
- * `b`, or a copy in memory of its own when `b` is a view into a larger buffer: the cached
- * entries are views into the block, and the cache charges their bytes, so they must keep no
- * more alive (zlib answers a small block as a view into its 16 KiB output buffer, a store a
- * small read as a view into an 8 KiB pool slab).
- */
-export function ownBuffer(b: Buffer): Buffer {
-  if (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength) return b;
-  const own = Buffer.allocUnsafeSlow(b.byteLength);
-  b.copy(own);
-  return own;
-}

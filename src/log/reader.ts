@@ -8,7 +8,7 @@ import type { IndexEntry } from '../meta/types.js';
 import { isStoreError, type ByteRange, type GetResult, type Store } from '../store/index.js';
 import { dataErrors, keyError } from './errors.js';
 import { readChunk, type WalRecord } from './format.js';
-import { ownBuffer } from './build-buffers.js';
+import { ownBuffer } from '../crypto/owned.js';
 import { chunkOpener } from '../crypto/chunk.js';
 import type { KeyRing } from '../crypto/keyring.js';
 
